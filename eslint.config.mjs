@@ -1,0 +1,46 @@
+// Lint enforces the layering of DESIGN.md: src/core is pure (no vscode, no platform/features),
+// src/platform may not reach into features, and floating promises are errors everywhere.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'dist/', 'out/', 'test-results/', '.vscode-test/', '.stratus-demo/', '**/*.mjs', '**/*.js'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      'no-console': 'error',
+    },
+  },
+  {
+    files: ['src/core/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['vscode'], message: 'src/core is pure: no vscode, not even types (DESIGN.md).' },
+          { group: ['**/platform', '**/platform/**', '**/features', '**/features/**', '**/extension'], message: 'src/core may not import src/platform, src/features or the composition root.' },
+        ],
+      }],
+    },
+  },
+  {
+    files: ['src/platform/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [{ group: ['**/features', '**/features/**', '**/extension'], message: 'src/platform is a thin adapter layer: no features.' }],
+      }],
+    },
+  },
+);

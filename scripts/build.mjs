@@ -1,0 +1,45 @@
+// Bundles the extension (node, cjs, `vscode` external) and the host test entry with esbuild.
+// Flags: --production (minify, no dev entries), --watch.
+import * as esbuild from 'esbuild';
+import { existsSync } from 'node:fs';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+const common = {
+  bundle: true,
+  sourcemap: production ? 'external' : 'inline',
+  sourcesContent: !production,
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+
+const builds = [
+  {
+    ...common,
+    entryPoints: { extension: 'src/extension.ts' },
+    outdir: 'dist',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    minify: production,
+    metafile: true,
+  },
+];
+if (existsSync('media/usage/main.ts')) {
+  builds.push({ ...common, entryPoints: { usage: 'media/usage/main.ts' }, outdir: 'dist/webview', platform: 'browser', format: 'iife', target: 'es2022', minify: production });
+}
+if (!production) {
+  // Host tests run inside the extension host; mocha stays external and resolves from node_modules.
+  builds.push({ ...common, entryPoints: { index: 'test/host/index.ts' }, outdir: 'out/test/host', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode', 'mocha'] });
+}
+
+if (watch) {
+  for (const options of builds) await (await esbuild.context(options)).watch();
+  console.log('[build] watching…');
+} else {
+  const results = await Promise.all(builds.map((options) => esbuild.build(options)));
+  const out = results[0].metafile?.outputs['dist/extension.js'];
+  if (out) console.log(`[build] dist/extension.js ${(out.bytes / 1024).toFixed(1)} KB${production ? ' (production)' : ''}`);
+}

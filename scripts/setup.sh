@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# One-time set-up of a fresh Debian/Ubuntu machine for Stratus: the Debian packages the real
+# VS Code (code-server) and the browser tests need, then the npm packages. Idempotent.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || need+=(chromium)
+dpkg -s libkrb5-dev >/dev/null 2>&1 || need+=(libkrb5-dev)
+dpkg -s fonts-noto-color-emoji >/dev/null 2>&1 || need+=(fonts-noto-color-emoji)
+dpkg -s fonts-dejavu-core >/dev/null 2>&1 || need+=(fonts-dejavu)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "[setup] installing Debian packages: ${need[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+# code-server's native addons are N-API: building them under the machine's Node 20 works and
+# they load under the Node 24 that the `node` devDependency puts first on npm scripts' PATH.
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "[setup] npm ci (about two minutes on a fresh machine)"
+  FORCE_NODE_VERSION="$(node -p 'process.versions.node.split(".")[0]')" npm ci --no-audit --no-fund --loglevel=error
+fi

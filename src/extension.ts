@@ -1,0 +1,58 @@
+import * as vscode from 'vscode';
+import { Redactor } from './core/redaction';
+import { createLogger } from './platform/logger';
+import { DisposableStore } from './platform/disposables';
+import { SecretStore } from './platform/secrets';
+import { readSettings } from './platform/settings';
+import type { Deps } from './features/deps';
+import * as account from './features/account/register';
+import * as chat from './features/chat/register';
+import * as diagnostics from './features/diagnostics/register';
+import * as resources from './features/resources/register';
+
+/** What activate() returns: read by host tests and other extensions. */
+export interface StratusApi {
+  /** Wall time of activate(), in milliseconds. */
+  readonly activationMs: number;
+  /** Where the Stratus log channel writes (for support bundles and tests). */
+  readonly logDirectory: string;
+  /** Chat participants this activation registered. */
+  readonly registeredParticipants: readonly string[];
+  /** Which secrets are stored; never their values. */
+  secretsStatus(): Promise<{ apiKey: boolean; pat: boolean }>;
+}
+
+/** Composition root: build dependencies once, then hand them to each feature. */
+export function activate(context: vscode.ExtensionContext): StratusApi {
+  const started = performance.now();
+  const store = new DisposableStore();
+  context.subscriptions.push(store);
+
+  const logChannel = store.add(vscode.window.createOutputChannel('Stratus', { log: true }));
+  const redactor = new Redactor();
+  const deps: Deps = {
+    logChannel,
+    redactor,
+    logger: createLogger(logChannel, redactor),
+    secrets: new SecretStore(context.secrets, redactor, process.env),
+    settings: () => readSettings(),
+  };
+
+  store.add(diagnostics.register(deps));
+  store.add(account.register(deps));
+  store.add(chat.register(deps, context.extensionUri));
+  store.add(resources.register());
+
+  const activationMs = performance.now() - started;
+  deps.logger.info(`Stratus ${String(context.extension.packageJSON.version)} activated in ${activationMs.toFixed(1)} ms.`);
+  return {
+    activationMs,
+    logDirectory: context.logUri.fsPath,
+    registeredParticipants: [chat.PARTICIPANT_ID],
+    secretsStatus: () => account.secretsStatus(deps.secrets),
+  };
+}
+
+export function deactivate(): void {
+  // Everything is disposed through context.subscriptions.
+}

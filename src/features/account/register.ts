@@ -1,0 +1,102 @@
+import * as vscode from 'vscode';
+import { SecretEnvironmentVariables, SecretKeys } from '../../platform/secrets';
+import { DisposableStore } from '../../platform/disposables';
+import { Commands } from '../commands';
+import type { Deps } from '../deps';
+import { validateApiKey, validatePatPart } from '../../core/inputValidation';
+
+/** Set API key, sign in (PAT id + secret) and sign out. Secrets go to SecretStorage only. */
+export function register(deps: Deps): vscode.Disposable {
+  const store = new DisposableStore();
+  const { secrets, logger } = deps;
+
+  const refreshContext = async (): Promise<void> => {
+    const [apiKey, patId] = await Promise.all([secrets.get(SecretKeys.inferenceApiKey), secrets.get(SecretKeys.patId)]);
+    await vscode.commands.executeCommand('setContext', 'stratus.hasApiKey', apiKey !== undefined);
+    await vscode.commands.executeCommand('setContext', 'stratus.signedIn', patId !== undefined);
+  };
+
+  store.add(
+    vscode.commands.registerCommand(Commands.setApiKey, async (value?: unknown) => {
+      // Tests and other extensions may pass the key; people get a password prompt.
+      const key = typeof value === 'string' ? value : await vscode.window.showInputBox({
+        title: 'Stratus: Set Inference API Key',
+        prompt: 'Paste the inference API key created in the console. It is kept in the OS secret store.',
+        password: true,
+        ignoreFocusOut: true,
+        validateInput: validateApiKey,
+      });
+      if (key === undefined) return false;
+      const problem = validateApiKey(key);
+      if (problem) {
+        void vscode.window.showErrorMessage(`Stratus: ${problem}`);
+        return false;
+      }
+      await secrets.set(SecretKeys.inferenceApiKey, key.trim());
+      logger.info('Inference API key stored in secret storage.');
+      void vscode.window.showInformationMessage('Stratus: inference API key saved.');
+      return true;
+    }),
+  );
+
+  store.add(
+    vscode.commands.registerCommand(Commands.signIn, async (value?: unknown) => {
+      const given = isPat(value) ? value : undefined;
+      const id = given?.id ?? await vscode.window.showInputBox({
+        title: 'Stratus: Sign In to Console (1/2)',
+        prompt: 'Personal access token ID (console → profile → personal access tokens)',
+        ignoreFocusOut: true,
+        validateInput: (v) => validatePatPart(v, 'ID'),
+      });
+      if (id === undefined) return false;
+      const secret = given?.secret ?? await vscode.window.showInputBox({
+        title: 'Stratus: Sign In to Console (2/2)',
+        prompt: 'Personal access token secret (shown once when the token was created)',
+        password: true,
+        ignoreFocusOut: true,
+        validateInput: (v) => validatePatPart(v, 'secret'),
+      });
+      if (secret === undefined) return false;
+      const problem = validatePatPart(id, 'ID') ?? validatePatPart(secret, 'secret');
+      if (problem) {
+        void vscode.window.showErrorMessage(`Stratus: ${problem}`);
+        return false;
+      }
+      await secrets.set(SecretKeys.patId, id.trim());
+      await secrets.set(SecretKeys.patSecret, secret.trim());
+      logger.info('Console personal access token stored in secret storage.');
+      return true;
+    }),
+  );
+
+  store.add(
+    vscode.commands.registerCommand(Commands.signOut, async () => {
+      await Promise.all(Object.values(SecretKeys).map((key) => secrets.delete(key)));
+      logger.info('Signed out: personal access token and inference API key removed from secret storage.');
+      const fromEnvironment = Object.values(SecretKeys).filter((key) => secrets.fromEnvironment(key) !== undefined);
+      const note = fromEnvironment.length > 0
+        ? ` Credentials from environment variables (${fromEnvironment.map((key) => SecretEnvironmentVariables[key]).join(', ')}) still apply in this window.`
+        : '';
+      void vscode.window.showInformationMessage(`Stratus: signed out. The personal access token and the API key were removed.${note}`);
+      return true;
+    }),
+  );
+
+  // Another window may sign in or out: keep view state in step.
+  store.add(secrets.onDidChange(() => void refreshContext()));
+  void refreshContext();
+  return store;
+}
+
+export async function secretsStatus(secrets: Deps['secrets']): Promise<{ apiKey: boolean; pat: boolean }> {
+  const [apiKey, patId, patSecret] = await Promise.all([
+    secrets.get(SecretKeys.inferenceApiKey), secrets.get(SecretKeys.patId), secrets.get(SecretKeys.patSecret),
+  ]);
+  return { apiKey: apiKey !== undefined, pat: patId !== undefined && patSecret !== undefined };
+}
+
+function isPat(value: unknown): value is { id: string; secret: string } {
+  return typeof value === 'object' && value !== null
+    && typeof (value as { id?: unknown }).id === 'string'
+    && typeof (value as { secret?: unknown }).secret === 'string';
+}

@@ -1,0 +1,7 @@
+/** Command ids, one place, so features and tests agree on them. */
+export const Commands = {
+  setApiKey: 'stratus.setApiKey',
+  signIn: 'stratus.signIn',
+  signOut: 'stratus.signOut',
+  showLog: 'stratus.showLog',
+} as const;

@@ -1,0 +1,14 @@
+import type * as vscode from 'vscode';
+import type { Logger } from '../core/log';
+import type { Redactor } from '../core/redaction';
+import type { SecretStore } from '../platform/secrets';
+import type { StratusSettings } from '../platform/settings';
+
+/** What the composition root builds once and hands to every feature's register(). */
+export interface Deps {
+  readonly logger: Logger;
+  readonly logChannel: vscode.LogOutputChannel;
+  readonly redactor: Redactor;
+  readonly secrets: SecretStore;
+  readonly settings: () => StratusSettings;
+}

@@ -1,0 +1,111 @@
+// Starts a real VS Code (code-server) on a free loopback port in throwaway directories.
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort, spawnGroup, waitFor } from './processes.mjs';
+
+export const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+
+/** code-server needs Node 24; the `node` devDependency provides it. */
+function nodeBinary() {
+  const local = join(repoRoot, 'node_modules', '.bin', 'node');
+  return existsSync(local) ? local : process.execPath;
+}
+
+/** Settings that keep the workbench quiet and deterministic for tests and demos. */
+const baseSettings = {
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'workbench.welcomePage.walkthroughs.openOnInstall': false,
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'extensions.autoUpdate': false,
+  'extensions.autoCheckUpdates': false,
+  'security.workspace.trust.enabled': false,
+  'chat.commandCenter.enabled': true,
+  'window.commandCenter': true,
+  'git.enabled': false,
+};
+
+/**
+ * @param {object} options
+ * @param {Record<string, unknown>} [options.settings] user settings merged over the base ones
+ * @param {Record<string, string>} [options.env] extra environment for the server and its extension host
+ * @param {string[]} [options.vscodeOptions] `--vscode-option` values
+ * @param {number} [options.port] fixed port (demo); a free one otherwise
+ * @param {string} [options.stateDir] keep state here (demo) instead of a throwaway directory
+ * @param {(dirs: Record<string, string>) => void} [options.beforeStart] e.g. install a .vsix into dirs.extensions
+ */
+export async function startCodeServer(options = {}) {
+  const root = options.stateDir ?? mkdtempSync(join(tmpdir(), 'stratus-cs-'));
+  const dirs = {
+    root,
+    userData: join(root, 'user-data'),
+    extensions: join(root, 'extensions'),
+    config: join(root, 'config'),
+    tmp: join(root, 'tmp'),
+    workspace: join(root, 'workspace'),
+  };
+  for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
+  mkdirSync(join(dirs.userData, 'User'), { recursive: true });
+  writeFileSync(join(dirs.userData, 'User', 'settings.json'), JSON.stringify({ ...baseSettings, ...options.settings }, null, 2));
+  if (!existsSync(join(dirs.workspace, 'README.md'))) {
+    writeFileSync(join(dirs.workspace, 'README.md'), '# Stratus workspace\n\nA throwaway folder opened by code-server.\n');
+  }
+
+  options.beforeStart?.(dirs);
+  const port = options.port ?? (await freePort());
+  const args = [
+    join(repoRoot, 'node_modules', 'code-server', 'out', 'node', 'entry.js'),
+    '--bind-addr', `127.0.0.1:${port}`,
+    '--auth', 'none',
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-workspace-trust',
+    '--user-data-dir', dirs.userData,
+    '--extensions-dir', dirs.extensions,
+    ...(options.vscodeOptions ?? []).flatMap((o) => ['--vscode-option', o]),
+    dirs.workspace,
+  ];
+  const env = {
+    ...process.env,
+    XDG_CONFIG_HOME: dirs.config,
+    XDG_DATA_HOME: join(dirs.config, 'data'),
+    TMPDIR: dirs.tmp,
+    EXTENSIONS_GALLERY: '{}',
+    ...options.env,
+  };
+  const proc = spawnGroup(nodeBinary(), args, { cwd: dirs.root, env });
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor(async () => (await fetch(`${url}/healthz`)).ok, { timeoutMs: 60_000, what: `code-server on ${url}` });
+  } catch (error) {
+    await proc.stop();
+    throw new Error(`${error.message}\n--- code-server output ---\n${proc.output()}`);
+  }
+  return {
+    url,
+    port,
+    dirs,
+    output: proc.output,
+    exited: proc.exited,
+    async stop() {
+      await proc.stop();
+      if (!options.stateDir) rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The workbench URL that loads `extensionPath` in development mode, optionally running host tests.
+ * @param {{ port: number, url: string, dirs: { workspace: string } }} server
+ * @param {{ extensionPath: string, testsPath?: string }} target
+ */
+export function workbenchUrl(server, { extensionPath, testsPath }) {
+  const remote = (path) => `vscode-remote://127.0.0.1:${server.port}${path}`;
+  const payload = [['extensionDevelopmentPath', remote(extensionPath)]];
+  if (testsPath) payload.push(['extensionTestsPath', remote(testsPath)]);
+  const folder = encodeURIComponent(server.dirs.workspace);
+  return `${server.url}/?folder=${folder}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+}

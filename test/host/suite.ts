@@ -1,0 +1,3 @@
+// Every host test file, imported once mocha's globals exist.
+import './activation.test';
+import './account.test';

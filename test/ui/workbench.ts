@@ -1,0 +1,81 @@
+// A real workbench in Chromium: code-server with the extension in development mode and the
+// sandbox behind it. Page helpers address VS Code's DOM by stable roles and aria labels.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { launchBrowser } from '../harness/browser.mjs';
+import { repoRoot, startCodeServer, workbenchUrl } from '../harness/codeServer.mjs';
+import { startSandboxProcess } from '../harness/sandbox.mjs';
+
+export const screenshotsDir = join(repoRoot, 'test-results', 'ui');
+
+export interface Workbench {
+  readonly page: Page;
+  readonly sandbox: { inference: string; console: string; apiKey: string; patId: string; patSecret: string };
+  close(): Promise<void>;
+}
+
+export async function openWorkbench(options: { settings?: Record<string, unknown> } = {}): Promise<Workbench> {
+  mkdirSync(screenshotsDir, { recursive: true });
+  const cleanups: (() => Promise<void>)[] = [];
+  const close = async (): Promise<void> => {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+  };
+  try {
+    const sandbox = await startSandboxProcess();
+    cleanups.push(sandbox.stop);
+    const server = await startCodeServer({
+      vscodeOptions: ['enable-smoke-test-driver'],
+      settings: { 'stratus.inference.baseUrl': sandbox.info.inference, 'stratus.console.baseUrl': sandbox.info.console, ...options.settings },
+    });
+    cleanups.push(server.stop);
+    const browser = await launchBrowser();
+    cleanups.push(browser.close);
+    const page = await browser.context.newPage();
+    await page.goto(workbenchUrl(server, { extensionPath: repoRoot }));
+    await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
+    return { page, sandbox: sandbox.info, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  const path = join(screenshotsDir, `${name}.png`);
+  await page.screenshot({ path });
+  return path;
+}
+
+/** Clicks the Stratus activity-bar entry and waits for its Cloud view. */
+export async function openStratusView(page: Page): Promise<void> {
+  const entry = page.locator('.activitybar .action-item a[aria-label="Stratus"], .activitybar .action-item[aria-label="Stratus"]').first();
+  await entry.waitFor({ timeout: 60_000 });
+  await entry.click();
+  await page.locator('.pane-header[aria-label*="Cloud"], .composite.title >> text=/Stratus/').first().waitFor({ timeout: 20_000 });
+}
+
+/** Runs a command through the command palette, the way a keyboard user would. */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input').first();
+  await input.waitFor({ timeout: 10_000 });
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Enter');
+}
+
+/** Types a message into the Chat view's input and sends it; returns the newest response element. */
+export async function sendChat(page: Page, text: string) {
+  const editor = page.locator('.interactive-input-part .monaco-editor').first();
+  if (!(await editor.isVisible().catch(() => false))) await runCommand(page, 'Chat: Open Chat');
+  await editor.waitFor({ timeout: 30_000 });
+  const before = await page.locator('.interactive-item-container.interactive-response').count();
+  // The input's decorations intercept pointer events; focusing by a forced click is what a user's click does.
+  await editor.click({ force: true });
+  await page.keyboard.type(text);
+  await page.keyboard.press('Enter');
+  const responses = page.locator('.interactive-item-container.interactive-response');
+  await responses.nth(before).waitFor({ timeout: 30_000 });
+  return responses.nth(before);
+}
