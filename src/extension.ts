@@ -1,13 +1,17 @@
 import * as vscode from 'vscode';
 import { Redactor } from './core/redaction';
-import { createLogger } from './platform/logger';
+import { ConnectionStatus } from './platform/connectionStatus';
 import { DisposableStore } from './platform/disposables';
+import { InferenceConnection } from './platform/inferenceConnection';
+import { createLogger } from './platform/logger';
 import { SecretStore } from './platform/secrets';
 import { readSettings } from './platform/settings';
 import type { Deps } from './features/deps';
 import * as account from './features/account/register';
 import * as chat from './features/chat/register';
+import * as completion from './features/completion/register';
 import * as diagnostics from './features/diagnostics/register';
+import * as models from './features/models/register';
 import * as resources from './features/resources/register';
 
 /** What activate() returns: read by host tests and other extensions. */
@@ -30,21 +34,27 @@ export function activate(context: vscode.ExtensionContext): StratusApi {
 
   const logChannel = store.add(vscode.window.createOutputChannel('Stratus', { log: true }));
   const redactor = new Redactor();
+  const logger = createLogger(logChannel, redactor);
+  const secrets = new SecretStore(context.secrets, redactor, process.env);
   const deps: Deps = {
     logChannel,
     redactor,
-    logger: createLogger(logChannel, redactor),
-    secrets: new SecretStore(context.secrets, redactor, process.env),
-    settings: () => readSettings(),
+    logger,
+    secrets,
+    settings: readSettings,
+    inference: store.add(new InferenceConnection(secrets, logger)),
+    connectionStatus: store.add(new ConnectionStatus()),
   };
 
   store.add(diagnostics.register(deps));
   store.add(account.register(deps));
+  store.add(models.register(deps));
   store.add(chat.register(deps, context.extensionUri));
+  store.add(completion.register(deps));
   store.add(resources.register());
 
   const activationMs = performance.now() - started;
-  deps.logger.info(`Stratus ${String(context.extension.packageJSON.version)} activated in ${activationMs.toFixed(1)} ms.`);
+  logger.info(`Stratus ${String(context.extension.packageJSON.version)} activated in ${activationMs.toFixed(1)} ms.`);
   return {
     activationMs,
     logDirectory: context.logUri.fsPath,

@@ -4,4 +4,7 @@ export const Commands = {
   signIn: 'stratus.signIn',
   signOut: 'stratus.signOut',
   showLog: 'stratus.showLog',
+  pickModel: 'stratus.pickModel',
+  completeSelection: 'stratus.completeSelection',
+  retryChat: 'stratus.retryChat',
 } as const;

@@ -1,7 +1,9 @@
 import type * as vscode from 'vscode';
 import type { Logger } from '../core/log';
 import type { Redactor } from '../core/redaction';
+import type { InferenceConnection } from '../platform/inferenceConnection';
 import type { SecretStore } from '../platform/secrets';
+import type { ConnectionStatus } from '../platform/connectionStatus';
 import type { StratusSettings } from '../platform/settings';
 
 /** What the composition root builds once and hands to every feature's register(). */
@@ -11,4 +13,7 @@ export interface Deps {
   readonly redactor: Redactor;
   readonly secrets: SecretStore;
   readonly settings: () => StratusSettings;
+  readonly inference: InferenceConnection;
+  /** Last known state of the inference connection (status bar). */
+  readonly connectionStatus: ConnectionStatus;
 }

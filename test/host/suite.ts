@@ -1,3 +1,5 @@
 // Every host test file, imported once mocha's globals exist.
 import './activation.test';
 import './account.test';
+import './chat.test';
+import './completion.test';

@@ -15,7 +15,7 @@ export interface Workbench {
   close(): Promise<void>;
 }
 
-export async function openWorkbench(options: { settings?: Record<string, unknown> } = {}): Promise<Workbench> {
+export async function openWorkbench(options: { settings?: Record<string, unknown>; env?: Record<string, string> } = {}): Promise<Workbench> {
   mkdirSync(screenshotsDir, { recursive: true });
   const cleanups: (() => Promise<void>)[] = [];
   const close = async (): Promise<void> => {
@@ -27,6 +27,8 @@ export async function openWorkbench(options: { settings?: Record<string, unknown
     const server = await startCodeServer({
       vscodeOptions: ['enable-smoke-test-driver'],
       settings: { 'stratus.inference.baseUrl': sandbox.info.inference, 'stratus.console.baseUrl': sandbox.info.console, ...options.settings },
+      // 'from-sandbox' stands for the sandbox's fake key, known only once it has started.
+      env: Object.fromEntries(Object.entries(options.env ?? {}).map(([k, v]) => [k, v === 'from-sandbox' ? sandbox.info.apiKey : v])),
     });
     cleanups.push(server.stop);
     const browser = await launchBrowser();
@@ -70,9 +72,15 @@ export async function sendChat(page: Page, text: string) {
   const editor = page.locator('.interactive-input-part .monaco-editor').first();
   if (!(await editor.isVisible().catch(() => false))) await runCommand(page, 'Chat: Open Chat');
   await editor.waitFor({ timeout: 30_000 });
+  // VS Code resolves an extension's models a moment after activation; until the picker shows one,
+  // a request has no model. A person sees the picker fill; the test waits for the same.
+  await page.locator('.interactive-input-part .chat-input-toolbars', { hasText: /Stratus|:/ }).first().waitFor({ timeout: 30_000 });
   const before = await page.locator('.interactive-item-container.interactive-response').count();
   // The input's decorations intercept pointer events; focusing by a forced click is what a user's click does.
   await editor.click({ force: true });
+  // A sticky participant leaves "@stratus " in the input: start from an empty one.
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Backspace');
   await page.keyboard.type(text);
   await page.keyboard.press('Enter');
   const responses = page.locator('.interactive-item-container.interactive-response');

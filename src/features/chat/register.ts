@@ -1,29 +1,37 @@
 import * as vscode from 'vscode';
-import { SecretKeys } from '../../platform/secrets';
+import { DisposableStore } from '../../platform/disposables';
 import { Commands } from '../commands';
 import type { Deps } from '../deps';
+import { createHandler, PARTICIPANT_ID } from './handler';
+import type { TurnMetadata } from './history';
 
-export const PARTICIPANT_ID = 'stratus.chat';
+export { PARTICIPANT_ID };
 
-/** The @stratus chat participant. */
+/** The @stratus chat participant, its followups and the retry command its error buttons use. */
 export function register(deps: Deps, extensionUri: vscode.Uri): vscode.Disposable {
-  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, async (request, _context, stream, token) => {
-    const apiKey = await deps.secrets.get(SecretKeys.inferenceApiKey);
-    if (token.isCancellationRequested) return {};
-    if (apiKey === undefined) {
-      stream.markdown('**Stratus is not configured: set your API key.** The inference API key is created in the cloud console and kept in the OS secret store.');
-      stream.button({ command: Commands.setApiKey, title: 'Set Inference API Key' });
-      return { metadata: { notConfigured: 'apiKey' } };
-    }
-    if (!deps.settings().inferenceBaseUrl) {
-      stream.markdown('**Stratus is not configured: set the inference base URL** (`stratus.inference.baseUrl`).');
-      stream.button({ command: 'workbench.action.openSettings', title: 'Open Settings', arguments: ['stratus.inference.baseUrl'] });
-      return { metadata: { notConfigured: 'baseUrl' } };
-    }
-    deps.logger.info(`Chat request received (${request.prompt.length} characters).`);
-    stream.markdown('The inference client is not part of this build yet.');
-    return {};
-  });
+  const store = new DisposableStore();
+  const participant = store.add(vscode.chat.createChatParticipant(PARTICIPANT_ID, createHandler(deps)));
   participant.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'stratus.svg');
-  return participant;
+  participant.followupProvider = {
+    provideFollowups(result: vscode.ChatResult) {
+      const metadata = result.metadata as TurnMetadata | undefined;
+      if (!metadata?.model || metadata.error) return [];
+      if (metadata.finishReason === 'length') return [{ prompt: 'Continue where you stopped.', label: 'Continue the answer' }];
+      return [{ prompt: 'Explain that step by step.', label: 'Explain step by step' }];
+    },
+  };
+  store.add(vscode.commands.registerCommand(Commands.retryChat, async (prompt?: unknown, waitSeconds?: unknown) => {
+    if (typeof prompt !== 'string') return;
+    const seconds = typeof waitSeconds === 'number' ? waitSeconds : 0;
+    if (seconds > 0) {
+      const waited = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Stratus: retrying in ${seconds} s…`, cancellable: true }, (_p, token) =>
+        new Promise<boolean>((resolve) => {
+          const timer = setTimeout(() => resolve(true), seconds * 1000);
+          token.onCancellationRequested(() => { clearTimeout(timer); resolve(false); });
+        }));
+      if (!waited) return;
+    }
+    await vscode.commands.executeCommand('workbench.action.chat.open', { query: `@stratus ${prompt}` });
+  }));
+  return store;
 }

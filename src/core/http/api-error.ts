@@ -1,0 +1,120 @@
+import {
+  ApiError,
+  AuthError,
+  ForbiddenError,
+  NotFoundError,
+  RateLimitError,
+  type AnyStratusError,
+  type ApiErrorDetails,
+} from '../errors';
+import { parseRetryAfter, serverRetryDelay } from './retry-after';
+import type { ResponseHeaders } from './types';
+
+const MAX_MESSAGE = 500;
+
+interface Envelope {
+  message?: string;
+  type?: string;
+  code?: string;
+  param?: string;
+}
+
+function str(value: unknown): string | undefined {
+  if (typeof value === 'string') return value || undefined;
+  if (typeof value === 'number') return String(value);
+  return undefined;
+}
+
+/**
+ * Reads the contract's envelope `{error:{message,type,param,code}}`, the console's 429 body
+ * `{error:{status,message}}`, and the common `{error:"..."}` / `{message}` / `{detail}` forms.
+ */
+export function parseErrorBody(text: string): Envelope {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Plain text is shown only when short and not an HTML error page.
+    const plain = text.trim();
+    return plain && plain.length <= 200 && !plain.startsWith('<') ? { message: plain } : {};
+  }
+  if (!body || typeof body !== 'object') return {};
+  const record = body as Record<string, unknown>;
+  const error = record.error;
+  if (error && typeof error === 'object') {
+    const e = error as Record<string, unknown>;
+    return { message: str(e.message), type: str(e.type), code: str(e.code), param: str(e.param) };
+  }
+  const detail = record.detail;
+  return {
+    message: str(error) ?? str(record.message) ?? (typeof detail === 'string' ? detail : undefined),
+    type: str(record.type),
+    code: str(record.code),
+  };
+}
+
+function header(headers: ResponseHeaders, name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+export interface ErrorResponse {
+  status: number;
+  headers: ResponseHeaders;
+  bodyText: string;
+  /** `METHOD host/path`, already redacted. */
+  target: string;
+  secretName: string | undefined;
+  redact: (text: string) => string;
+  now?: number;
+}
+
+function describeWait(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.ceil(ms / 1000)} s`;
+}
+
+/** Builds the typed error for a non-2xx answer. Every string taken from the body is redacted. */
+export function toApiError(res: ErrorResponse): AnyStratusError {
+  const envelope = parseErrorBody(res.bodyText);
+  const serverMessage = envelope.message
+    ? res.redact(envelope.message).slice(0, MAX_MESSAGE)
+    : undefined;
+  const now = res.now ?? Date.now();
+  const retryAfterMs =
+    res.status === 429
+      ? serverRetryDelay(res.headers, now)
+      : parseRetryAfter(res.headers['retry-after'], now);
+  const details: ApiErrorDetails = {
+    status: res.status,
+    message: `${res.target} returned HTTP ${res.status}${serverMessage ? `: ${serverMessage}` : ''}`,
+    type: envelope.type,
+    code: envelope.code,
+    param: envelope.param,
+    requestId: header(res.headers, 'x-request-id'),
+    retryAfterMs,
+  };
+  switch (res.status) {
+    case 401:
+      return new AuthError(
+        `The ${res.secretName ?? 'credential'} was rejected (HTTP 401)${serverMessage ? `: ${serverMessage}` : ''}`,
+        { reason: 'rejected', secretName: res.secretName, ...details },
+      );
+    case 403:
+      return new ForbiddenError(details);
+    case 404:
+      return new NotFoundError(details);
+    case 429:
+      return new RateLimitError(
+        {
+          ...details,
+          message:
+            retryAfterMs === undefined
+              ? details.message
+              : `${details.message} (retry in ${describeWait(retryAfterMs)})`,
+        },
+        { now },
+      );
+    default:
+      return new ApiError(details);
+  }
+}

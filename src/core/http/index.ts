@@ -1,0 +1,21 @@
+export { createTransport, HttpTransport, DEFAULT_RETRY, DEFAULT_TIMEOUTS } from './transport';
+export { RateLimiter, type RateLimit, type RateLimiterOptions } from './rate-limiter';
+export { redact, Redactor, REDACTED } from './redact';
+export { joinUrl, parseBaseUrl } from './url';
+export { parseRetryAfter, parseRateLimitReset } from './retry-after';
+export { parseRateLimitHeaders, type RateLimitInfo } from './rate-limit-headers';
+export { fullJitterDelay } from './backoff';
+export { sleep } from './sleep';
+export type {
+  HttpMethod,
+  HttpResponse,
+  MultipartField,
+  ProxyOptions,
+  RequestOptions,
+  ResponseBody,
+  ResponseHeaders,
+  RetryOptions,
+  SecretProvider,
+  TransportOptions,
+  TransportTimeouts,
+} from './types';

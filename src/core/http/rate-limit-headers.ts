@@ -1,0 +1,32 @@
+import { parseRateLimitReset } from './retry-after';
+import type { ResponseHeaders } from './types';
+
+/** The informational `X-RateLimit-*-Requests` headers, for the usage view and the throttle. */
+export interface RateLimitInfo {
+  limitRequests?: number;
+  remainingRequests?: number;
+  /** When the request budget resets, from `X-RateLimit-Reset-Requests` (Unix time or delta). */
+  resetRequestsAt?: Date;
+}
+
+function int(headers: ResponseHeaders, name: string): number | undefined {
+  const raw = headers[name];
+  const v = Array.isArray(raw) ? raw[0] : raw;
+  if (v === undefined || v.trim() === '') return undefined;
+  const n = Number(v);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+export function parseRateLimitHeaders(
+  headers: ResponseHeaders,
+  now = Date.now(),
+): RateLimitInfo | undefined {
+  const info: RateLimitInfo = {};
+  const limit = int(headers, 'x-ratelimit-limit-requests');
+  const remaining = int(headers, 'x-ratelimit-remaining-requests');
+  const resetMs = parseRateLimitReset(headers['x-ratelimit-reset-requests'], now);
+  if (limit !== undefined) info.limitRequests = limit;
+  if (remaining !== undefined) info.remainingRequests = remaining;
+  if (resetMs !== undefined) info.resetRequestsAt = new Date(now + resetMs);
+  return Object.keys(info).length > 0 ? info : undefined;
+}

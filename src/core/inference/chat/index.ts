@@ -1,0 +1,6 @@
+export { chat, chatStream, CHAT_PATH, NON_STREAMED_FIRST_BYTE_MS, type ChatStream, type ChatStreamOptions } from './chat';
+export { buildChatBody } from './validate';
+export { splitThinking, ThinkSplitter } from './think';
+export { parseToolArguments, ToolCallAssembler } from './tool-calls';
+export { parseUsage } from './usage';
+export type * from './types';

@@ -1,0 +1,108 @@
+import { createParser, type EventSourceParser } from 'eventsource-parser';
+import type { HttpResponse } from '../../http/types';
+
+/** Receives each SSE event's data synchronously, then the end of the body. */
+export interface SseDecoder<R> {
+  onEvent(data: string, event: string | undefined): void;
+  finish(): R;
+}
+
+/**
+ * The hot path: a plain loop over the undici body feeding eventsource-parser. Events reach the
+ * decoder synchronously inside `feed`, so there is no promise or stream transform per event.
+ * Read failures (stall, reset, abort) become typed errors; leaving the loop on an error destroys
+ * the body, which closes the connection.
+ */
+export async function readSse<R>(res: HttpResponse, decoder: SseDecoder<R>): Promise<R> {
+  const parser = createParser({ onEvent: (e) => decoder.onEvent(e.data, e.event) });
+  // undici's body ignores setEncoding; a streaming TextDecoder keeps split UTF-8 sequences whole.
+  const utf8 = new TextDecoder();
+  try {
+    for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+      parser.feed(utf8.decode(chunk, { stream: true }));
+    }
+  } catch (error) {
+    throw res.toError(error);
+  }
+  parser.feed(utf8.decode());
+  parser.reset({ consume: true });
+  return decoder.finish();
+}
+
+/**
+ * The same loop behind an async iterator for `for await` consumers. Hand-written rather than an
+ * async generator: events already decoded from a body chunk are handed out with one resolved
+ * promise each, where a generator's yield costs several promise hops per event. Returning early
+ * (a `break` in the consumer) destroys the body, which closes the connection.
+ */
+export function iterateSse<E, R>(
+  open: () => Promise<HttpResponse>,
+  makeDecoder: (res: HttpResponse, push: (event: E) => void) => SseDecoder<R>,
+  last: (result: R) => E,
+): AsyncIterableIterator<E> {
+  const queue: E[] = [];
+  let head = 0;
+  let ended = false;
+  let state:
+    | { res: HttpResponse; reader: AsyncIterator<Uint8Array>; decoder: SseDecoder<R>; parser: EventSourceParser }
+    | undefined;
+  const utf8 = new TextDecoder();
+
+  const start = async (): Promise<NonNullable<typeof state>> => {
+    const res = await open();
+    const decoder = makeDecoder(res, (event) => queue.push(event));
+    const parser = createParser({ onEvent: (e) => decoder.onEvent(e.data, e.event) });
+    const reader = (res.body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+    return { res, reader, decoder, parser };
+  };
+
+  // Reads body chunks until they yield at least one event (or the stream ends).
+  const pull = async (): Promise<IteratorResult<E, undefined>> => {
+    queue.length = 0;
+    head = 0;
+    state ??= await start();
+    const { res, reader, decoder, parser } = state;
+    while (queue.length === 0) {
+      if (ended) return { done: true, value: undefined };
+      let step: IteratorResult<Uint8Array>;
+      try {
+        step = await reader.next();
+      } catch (error) {
+        ended = true;
+        throw res.toError(error);
+      }
+      try {
+        if (step.done) {
+          ended = true;
+          parser.feed(utf8.decode());
+          parser.reset({ consume: true });
+          queue.push(last(decoder.finish()));
+        } else {
+          parser.feed(utf8.decode(step.value, { stream: true }));
+        }
+      } catch (error) {
+        // A decoding failure (malformed event, error in the stream): stop reading and hang up.
+        ended = true;
+        await reader.return?.();
+        throw error;
+      }
+    }
+    return { done: false, value: queue[head++] as E };
+  };
+
+  const iterator: AsyncIterableIterator<E> = {
+    next(): Promise<IteratorResult<E, undefined>> {
+      if (head < queue.length) return Promise.resolve({ done: false, value: queue[head++] as E });
+      return pull();
+    },
+    async return(): Promise<IteratorResult<E, undefined>> {
+      ended = true;
+      queue.length = 0;
+      head = 0;
+      await state?.reader.return?.();
+      return { done: true, value: undefined };
+    },
+    [Symbol.asyncIterator]: () => iterator,
+  };
+  return iterator;
+}

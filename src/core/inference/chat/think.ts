@@ -1,0 +1,82 @@
+const OPEN = '<think>';
+const CLOSE = '</think>';
+
+export type ThinkSink = (kind: 'text' | 'thinking', text: string) => void;
+
+/** Length of the longest end of `s` that could be the start of `tag` (a tag split across deltas). */
+function partialTagSuffix(s: string, tag: string): number {
+  const from = Math.max(0, s.length - tag.length + 1);
+  const lt = s.indexOf('<', from);
+  if (lt < 0) return 0;
+  for (let i = lt; i < s.length; i++) {
+    if (s.charCodeAt(i) === 60 /* < */ && tag.startsWith(s.slice(i))) return s.length - i;
+  }
+  return 0;
+}
+
+/**
+ * Separates `<think>...</think>` blocks from the answer in streamed content, including tags split
+ * across deltas: a trailing fragment that may be the start of a tag is held back until the next
+ * delta decides it. Whitespace right after a closing tag is dropped so the answer starts cleanly.
+ */
+export class ThinkSplitter {
+  private inThink = false;
+  private pending = '';
+  private trimStart = false;
+
+  constructor(private readonly sink: ThinkSink) {}
+
+  push(delta: string): void {
+    let s = this.pending ? this.pending + delta : delta;
+    this.pending = '';
+    // Hot path: plain answer text with no tag in sight.
+    if (!this.inThink && s.indexOf('<') < 0) {
+      this.emit('text', s);
+      return;
+    }
+    while (s) {
+      const tag = this.inThink ? CLOSE : OPEN;
+      const at = s.indexOf(tag);
+      if (at >= 0) {
+        this.emit(this.inThink ? 'thinking' : 'text', s.slice(0, at));
+        s = s.slice(at + tag.length);
+        this.inThink = !this.inThink;
+        if (!this.inThink) this.trimStart = true;
+        continue;
+      }
+      const keep = partialTagSuffix(s, tag);
+      this.emit(this.inThink ? 'thinking' : 'text', s.slice(0, s.length - keep));
+      this.pending = s.slice(s.length - keep);
+      return;
+    }
+  }
+
+  /** Emits a held-back fragment at the end of the stream: it was not a tag after all. */
+  flush(): void {
+    const rest = this.pending;
+    this.pending = '';
+    this.emit(this.inThink ? 'thinking' : 'text', rest);
+  }
+
+  private emit(kind: 'text' | 'thinking', text: string): void {
+    let out = text;
+    if (kind === 'text' && this.trimStart) {
+      out = out.replace(/^\s+/, '');
+      if (out) this.trimStart = false;
+    }
+    if (out) this.sink(kind, out);
+  }
+}
+
+/** Splits a complete content string into answer and thinking. */
+export function splitThinking(content: string): { text: string; thinking: string } {
+  let text = '';
+  let thinking = '';
+  const splitter = new ThinkSplitter((kind, chunk) => {
+    if (kind === 'text') text += chunk;
+    else thinking += chunk;
+  });
+  splitter.push(content);
+  splitter.flush();
+  return { text, thinking };
+}

@@ -1,0 +1,2 @@
+export { complete, completeStream, toChatRequest, COMPLETIONS_PATH } from './completions';
+export type { CompletionRequest } from './types';

@@ -1,0 +1,105 @@
+import { CancelledError } from '../../errors';
+import type { HttpTransport } from '../../http/transport';
+import { inferModelKind } from './kind';
+import { listModels } from './models';
+import type { ModelInfo, ModelKind, ModelKindOverrides } from './types';
+
+export interface ModelCatalogOptions {
+  /** How long a fetched list is served from memory. Default 5 minutes. */
+  ttlMs?: number;
+  /** Kind overrides by id; a function so a changed setting applies without a refetch. */
+  overrides?: ModelKindOverrides | (() => ModelKindOverrides);
+  now?: () => number;
+}
+
+/** Resolves with `promise`, or rejects with CancelledError as soon as `signal` aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(new CancelledError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new CancelledError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+/**
+ * `/v1/models` with a TTL cache and explicit refresh. Concurrent callers share one request; a
+ * caller's abort only stops its own wait, not the shared fetch others may be waiting on.
+ */
+export class ModelCatalog {
+  private cached: { models: ModelInfo[]; at: number } | undefined;
+  private inFlight: Promise<ModelInfo[]> | undefined;
+  private readonly ttlMs: number;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly transport: HttpTransport,
+    private readonly options: ModelCatalogOptions = {},
+  ) {
+    this.ttlMs = options.ttlMs ?? 5 * 60_000;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Cached models (kinds re-applied with the current overrides), fetched when stale. */
+  async list(options: { signal?: AbortSignal; refresh?: boolean } = {}): Promise<ModelInfo[]> {
+    const fresh = this.cached && this.now() - this.cached.at < this.ttlMs;
+    if (!fresh || options.refresh) {
+      await untilAborted(this.load(options.refresh === true), options.signal);
+    }
+    return this.withKinds(this.cached?.models ?? []);
+  }
+
+  /** Refetches now, whatever the cache age. */
+  refresh(signal?: AbortSignal): Promise<ModelInfo[]> {
+    return this.list({ signal, refresh: true });
+  }
+
+  /** A model by id or alias. */
+  async find(id: string, signal?: AbortSignal): Promise<ModelInfo | undefined> {
+    const models = await this.list({ signal });
+    return models.find((m) => m.id === id) ?? models.find((m) => m.aliases.includes(id));
+  }
+
+  /** Kind of a model id, with the current overrides (works for ids not in the list too). */
+  kindOf(id: string): ModelKind {
+    return inferModelKind(id, this.overrides());
+  }
+
+  /** Drops the cache, e.g. after the base URL or the key changed. */
+  invalidate(): void {
+    this.cached = undefined;
+  }
+
+  private load(force: boolean): Promise<ModelInfo[]> {
+    if (this.inFlight && !force) return this.inFlight;
+    const started = listModels(this.transport).then((models) => {
+      this.cached = { models, at: this.now() };
+      return models;
+    });
+    const tracked = started.finally(() => {
+      if (this.inFlight === tracked) this.inFlight = undefined;
+    });
+    this.inFlight = tracked;
+    return tracked;
+  }
+
+  private overrides(): ModelKindOverrides | undefined {
+    const o = this.options.overrides;
+    return typeof o === 'function' ? o() : o;
+  }
+
+  private withKinds(models: ModelInfo[]): ModelInfo[] {
+    const overrides = this.overrides();
+    return models.map((m) => ({ ...m, kind: inferModelKind(m.id, overrides) }));
+  }
+}

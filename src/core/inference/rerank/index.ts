@@ -1,0 +1,2 @@
+export { rerank, rerankPath } from './rerank';
+export type { RerankHit, RerankRequest, RerankResult } from './types';

@@ -1,0 +1,102 @@
+import { MalformedResponseError, ValidationError } from '../../errors';
+import type { HttpTransport } from '../../http/transport';
+import type { MultipartField } from '../../http/types';
+import type { CallOptions } from '../shared/call';
+import { arr, isRecord, num, str } from '../shared/json';
+import { responseMeta } from '../shared/meta';
+import { optionalString, requireNonEmptyString } from '../shared/validate';
+import type { TranscriptionRequest, TranscriptionResult, TranscriptionSegment } from './types';
+
+export const TRANSCRIPTION_PATH = '/v1/audio/transcriptions';
+
+/** Transcribing takes about as long as the audio; allow for it before the first byte. */
+const TRANSCRIPTION_FIRST_BYTE_MS = 600_000;
+
+const AUDIO_TYPES: Record<string, string> = {
+  wav: 'audio/wav',
+  mp3: 'audio/mpeg',
+  m4a: 'audio/mp4',
+};
+
+function audioType(filename: string): string {
+  const ext = /\.([a-z0-9]+)$/i.exec(filename)?.[1]?.toLowerCase();
+  return (ext && AUDIO_TYPES[ext]) || 'application/octet-stream';
+}
+
+function segment(raw: unknown, position: number): TranscriptionSegment | undefined {
+  if (!isRecord(raw)) return undefined;
+  return {
+    id: num(raw.id) ?? position,
+    seek: num(raw.seek) ?? 0,
+    start: num(raw.start) ?? 0,
+    end: num(raw.end) ?? 0,
+    text: str(raw.text) ?? '',
+    tokens: arr(raw.tokens).filter((t): t is number => typeof t === 'number'),
+    temperature: num(raw.temperature),
+    avgLogprob: num(raw.avg_logprob),
+    compressionRatio: num(raw.compression_ratio),
+    noSpeechProb: num(raw.no_speech_prob),
+  };
+}
+
+export function transcriptionFields(request: TranscriptionRequest): MultipartField[] {
+  if (!(request.file instanceof Uint8Array) || request.file.byteLength === 0) {
+    throw new ValidationError('file must be non-empty audio bytes', 'file');
+  }
+  requireNonEmptyString(request.filename, 'filename');
+  const language = optionalString(request.language, 'language');
+  if (language !== undefined && !/^[a-z]{2}$/i.test(language)) {
+    throw new ValidationError('language must be an ISO 639-1 code such as "en"', 'language');
+  }
+  const task = request.task;
+  if (task !== undefined && task !== 'transcribe' && task !== 'translate') {
+    throw new ValidationError('task must be transcribe or translate', 'task');
+  }
+  const prompt = optionalString(request.initial_prompt, 'initial_prompt');
+  const model = optionalString(request.model, 'model');
+
+  const fields: MultipartField[] = [
+    {
+      name: 'file',
+      data: request.file,
+      filename: request.filename,
+      contentType: request.contentType ?? audioType(request.filename),
+    },
+  ];
+  if (model) fields.push({ name: 'model', value: model });
+  if (language) fields.push({ name: 'language', value: language.toLowerCase() });
+  if (prompt) fields.push({ name: 'initial_prompt', value: prompt });
+  if (task) fields.push({ name: 'task', value: task });
+  // `json` is the only supported format (verbose, with segments).
+  fields.push({ name: 'response_format', value: 'json' });
+  return fields;
+}
+
+export async function transcribe(
+  transport: HttpTransport,
+  request: TranscriptionRequest,
+  options: CallOptions = {},
+): Promise<TranscriptionResult> {
+  const res = await transport.request({
+    method: 'POST',
+    path: TRANSCRIPTION_PATH,
+    form: transcriptionFields(request),
+    signal: options.signal,
+    timeouts: { firstByteMs: options.firstByteTimeoutMs ?? TRANSCRIPTION_FIRST_BYTE_MS },
+  });
+  const body = await res.json();
+  if (!isRecord(body) || typeof body.text !== 'string') {
+    throw new MalformedResponseError(`POST ${TRANSCRIPTION_PATH}: the response has no text`);
+  }
+  const segments = arr(body.segments)
+    .map(segment)
+    .filter((s): s is TranscriptionSegment => s !== undefined);
+  const lastEnd = segments.length > 0 ? Math.max(...segments.map((s) => s.end)) : undefined;
+  return {
+    text: body.text,
+    language: str(body.language),
+    segments,
+    durationSeconds: num(body.duration) ?? lastEnd,
+    meta: responseMeta(res),
+  };
+}

@@ -1,0 +1,63 @@
+import { isStratusError, NotFoundError, RateLimitError } from './errors';
+
+/** What the edge can offer next to an error message; features map these to commands. */
+export type ErrorAction = 'setApiKey' | 'signIn' | 'pickModel' | 'openSettings' | 'retry' | 'showLog';
+
+export interface PresentedError {
+  /** One or two sentences for people: what happened and what to do. No secrets (core errors are redacted). */
+  readonly message: string;
+  readonly actions: readonly ErrorAction[];
+  /** For rate limits: when a retry makes sense. */
+  readonly retryAfterSeconds?: number;
+  /** The user cancelled: say nothing. */
+  readonly cancelled: boolean;
+}
+
+/** Translates any thrown value into a message and actions, switching on the typed `kind` only. */
+export function presentError(error: unknown, now: number = Date.now()): PresentedError {
+  const plain = (message: string, actions: ErrorAction[] = ['showLog']): PresentedError => ({ message, actions, cancelled: false });
+  if (!isStratusError(error)) {
+    return plain(`Unexpected error: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  switch (error.kind) {
+    case 'cancelled':
+      return { message: 'Cancelled.', actions: [], cancelled: true };
+    case 'auth':
+      return error.reason === 'missing'
+        ? plain(`No ${error.secretName ?? 'credential'} is set.`, [error.secretName?.includes('token') ? 'signIn' : 'setApiKey'])
+        : plain(`The ${error.secretName ?? 'credential'} was rejected (401). Set a valid one.`, [error.secretName?.includes('token') ? 'signIn' : 'setApiKey', 'showLog']);
+    case 'forbidden':
+      return plain(`Permission denied (403): ${error.message}. Check the token's permissions in the console.`);
+    case 'not_found':
+      return error instanceof NotFoundError && error.isModelNotFound
+        ? plain(`The model is not available on this service (404 model_not_found). Pick another model.`, ['pickModel'])
+        : plain(`Not found (404): ${error.message}`);
+    case 'rate_limit': {
+      const retryAt = error instanceof RateLimitError ? error.retryAt : undefined;
+      const seconds = retryAt ? Math.max(1, Math.ceil((retryAt.getTime() - now) / 1000)) : undefined;
+      return {
+        message: seconds === undefined
+          ? 'Rate limit reached (429). Wait a little and retry, or move to a higher tier.'
+          : `Rate limit reached (429). Retry in ${seconds} s, or move to a higher tier.`,
+        actions: ['retry'],
+        ...(seconds === undefined ? {} : { retryAfterSeconds: seconds }),
+        cancelled: false,
+      };
+    }
+    case 'api':
+      if (error.status === 400) {
+        return plain(`The service refused the request (400${error.param ? `, parameter \`${error.param}\`` : ''}): ${error.message}`, error.param === 'model' ? ['pickModel'] : ['showLog']);
+      }
+      return plain(`The service failed (${error.status}${error.type ? ` ${error.type}` : ''}): ${error.message}. Retry in a moment.`, ['retry', 'showLog']);
+    case 'timeout':
+      return plain(`The service did not answer in time (${error.phase.replace('_', ' ')} timeout). Check the network or the base URL.`, ['retry', 'openSettings', 'showLog']);
+    case 'stream_stalled':
+      return plain('The answer stopped arriving (the stream went silent). The partial answer is kept above; retry to get the rest.', ['retry', 'showLog']);
+    case 'network':
+      return plain(`Cannot reach the service${error.code ? ` (${error.code})` : ''}. Check the base URL, the proxy and the network.`, ['openSettings', 'retry', 'showLog']);
+    case 'validation':
+      return plain(`Invalid request: ${error.message}`, error.param === 'model' ? ['pickModel'] : error.param.startsWith('stratus.') ? ['openSettings'] : ['showLog']);
+    case 'malformed_response':
+      return plain(`The service sent a response Stratus cannot read: ${error.message}`, ['retry', 'showLog']);
+  }
+}

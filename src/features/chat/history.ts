@@ -1,0 +1,36 @@
+import * as vscode from 'vscode';
+import type { ChatMessage } from '../../core/inference/chat/types';
+import { splitThinking } from '../../core/inference/chat/think';
+
+/** What a Stratus answer keeps in its result metadata so later turns can be rebuilt exactly. */
+export interface TurnMetadata {
+  readonly model?: string;
+  /** Assistant and tool messages of the turn, in order (tool rounds included), thinking removed. */
+  readonly messages?: readonly ChatMessage[];
+  readonly finishReason?: string;
+  readonly error?: true;
+  readonly notConfigured?: 'apiKey' | 'baseUrl';
+}
+
+/** Previous `@stratus` turns of this chat as wire messages: the request, then what was answered. */
+export function historyMessages(context: vscode.ChatContext, participantId: string): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  for (const turn of context.history) {
+    if (turn.participant !== participantId) continue;
+    if (turn instanceof vscode.ChatRequestTurn) {
+      out.push({ role: 'user', content: turn.prompt });
+    } else if (turn instanceof vscode.ChatResponseTurn) {
+      const metadata = turn.result.metadata as TurnMetadata | undefined;
+      if (metadata?.messages && metadata.messages.length > 0) {
+        out.push(...metadata.messages);
+        continue;
+      }
+      const text = turn.response
+        .map((part) => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : ''))
+        .join('');
+      if (text.trim() && !metadata?.error && !metadata?.notConfigured) out.push({ role: 'assistant', content: splitThinking(text).text });
+    }
+  }
+  // A request whose answer failed leaves a dangling user turn; the API wants alternation.
+  return out.filter((message, i) => !(message.role === 'user' && out[i + 1]?.role === 'user'));
+}

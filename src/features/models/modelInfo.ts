@@ -1,0 +1,59 @@
+import type * as vscode from 'vscode';
+import type { ModelInfo } from '../../core/inference/models/types';
+
+export const VENDOR = 'stratus';
+/** Shown when no real model can be listed, so `@stratus` can still explain what to set up. */
+export const PLACEHOLDER_ID = 'stratus-not-connected';
+
+export interface StratusModel extends vscode.LanguageModelChatInformation {
+  /** Field of newer VS Code versions: list the model in the picker. */
+  readonly isUserSelectable: boolean;
+  /** Why the placeholder stands in for real models. */
+  readonly unavailableReason?: string;
+}
+
+const DEFAULT_CONTEXT = 32_768;
+
+/** Only models that chat are offered to VS Code; embedding, rerank, speech and OCR models are not. */
+export function isChatCapable(model: ModelInfo): boolean {
+  return model.kind === 'chat' || model.kind === 'vision';
+}
+
+/** Output budget: a quarter of the context, at least 256 and at most 16k tokens. */
+export function outputBudget(maxModelLen: number): number {
+  return Math.min(16_384, Math.max(256, Math.floor(maxModelLen / 4)));
+}
+
+export function toLanguageModelInfo(model: ModelInfo): StratusModel {
+  const context = model.maxModelLen ?? DEFAULT_CONTEXT;
+  const maxOutputTokens = outputBudget(context);
+  return {
+    id: model.id,
+    name: model.id,
+    family: model.root ?? model.id.split(':')[0] ?? model.id,
+    version: model.id.split(':')[1] ?? '1',
+    detail: `${Math.round(context / 1024)}k context`,
+    tooltip: `${model.id} on the sovereign cloud (${model.kind}, context ${context.toLocaleString('en')} tokens${model.ownedBy ? `, ${model.ownedBy}` : ''})`,
+    maxInputTokens: context - maxOutputTokens,
+    maxOutputTokens,
+    capabilities: { toolCalling: true, imageInput: model.kind === 'vision' },
+    isUserSelectable: true,
+  };
+}
+
+export function placeholderModel(reason: string): StratusModel {
+  return {
+    id: PLACEHOLDER_ID,
+    name: 'Stratus (not connected)',
+    family: 'stratus',
+    version: '0',
+    detail: reason,
+    tooltip: reason,
+    maxInputTokens: 8192,
+    maxOutputTokens: 1024,
+    // Agent mode offers only tool-calling models; the placeholder must be offered there too.
+    capabilities: { toolCalling: true },
+    isUserSelectable: true,
+    unavailableReason: reason,
+  };
+}

@@ -1,0 +1,115 @@
+import * as vscode from 'vscode';
+import { presentError } from '../../core/presentError';
+import { fitConversation } from '../../core/inference/models/fit';
+import { estimateTextTokens } from '../../core/inference/models/tokens';
+import type { Logger } from '../../core/log';
+import { toAbortSignal } from '../../platform/cancellation';
+import type { InferenceConnection } from '../../platform/inferenceConnection';
+import { Commands } from '../commands';
+import type { ConnectionStatus } from '../../platform/connectionStatus';
+import { isChatCapable, placeholderModel, toLanguageModelInfo, type StratusModel } from './modelInfo';
+import { toApiMessages, toApiToolChoice, toApiTools } from './toApiMessages';
+
+/**
+ * The provider's chat models in VS Code's model picker, usable by any participant and by agent
+ * mode. Answers stream as text and tool-call parts.
+ */
+export class StratusModelProvider implements vscode.LanguageModelChatProvider<StratusModel> {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeLanguageModelChatInformation = this.changed.event;
+
+  constructor(
+    private readonly connection: InferenceConnection,
+    private readonly status: ConnectionStatus,
+    private readonly logger: Logger,
+  ) {}
+
+  /** The model list must be asked for again (settings or key changed). */
+  refresh(): void {
+    this.changed.fire();
+  }
+
+  async provideLanguageModelChatInformation(options: vscode.PrepareLanguageModelChatModelOptions, token: vscode.CancellationToken): Promise<StratusModel[]> {
+    let configured = await this.connection.isConfigured();
+    if (!configured.apiKey && !options.silent) {
+      // The user asked for Stratus models explicitly (Manage Models): offer to set the key now.
+      await vscode.commands.executeCommand(Commands.setApiKey);
+      configured = await this.connection.isConfigured();
+    }
+    if (!configured.apiKey || !configured.baseUrl) {
+      const missing = configured.baseUrl ? 'apiKey' : 'baseUrl';
+      this.status.set({ kind: 'notConfigured', missing });
+      return [placeholderModel(missing === 'apiKey' ? 'Set your inference API key (Stratus: Set Inference API Key).' : 'Set stratus.inference.baseUrl.')];
+    }
+    const abort = toAbortSignal(token);
+    try {
+      const models = (await this.connection.client().models.list({ signal: abort.signal })).filter(isChatCapable);
+      this.status.set({ kind: 'connected' });
+      if (models.length === 0) return [placeholderModel('The service lists no chat models.')];
+      return models.map(toLanguageModelInfo);
+    } catch (error) {
+      const presented = presentError(error);
+      if (!presented.cancelled) {
+        this.logger.warn(`Listing models failed: ${presented.message}`);
+        this.status.set({ kind: 'error', message: presented.message });
+      }
+      return [placeholderModel(presented.message)];
+    } finally {
+      abort.dispose();
+    }
+  }
+
+  async provideLanguageModelChatResponse(
+    model: StratusModel,
+    messages: readonly vscode.LanguageModelChatRequestMessage[],
+    options: vscode.ProvideLanguageModelChatResponseOptions,
+    progress: vscode.Progress<vscode.LanguageModelResponsePart>,
+    token: vscode.CancellationToken,
+  ): Promise<void> {
+    if (model.unavailableReason !== undefined) throw new Error(`Stratus is not connected: ${model.unavailableReason}`);
+    const tools = toApiTools(options.tools);
+    const fitted = fitConversation(toApiMessages(messages), model.maxInputTokens + model.maxOutputTokens, { maxTokens: model.maxOutputTokens, ...(tools ? { tools } : {}) });
+    if (!fitted.fits) throw new Error(`The conversation does not fit ${model.id}'s context of ${model.maxInputTokens + model.maxOutputTokens} tokens even after dropping old turns.`);
+    const toolChoice = toApiToolChoice(options.toolMode, tools);
+    const abort = toAbortSignal(token);
+    try {
+      await this.connection.client().chatStream(
+        { model: model.id, messages: fitted.messages, max_tokens: fitted.maxTokens, ...(tools ? { tools } : {}), ...(toolChoice ? { tool_choice: toolChoice } : {}) },
+        { signal: abort.signal },
+      ).consume((event) => {
+        if (event.type === 'text') progress.report(new vscode.LanguageModelTextPart(event.text));
+        else if (event.type === 'tool_call') progress.report(new vscode.LanguageModelToolCallPart(event.call.id, event.call.function.name, parseArguments(event.call.function.arguments, event.call.function.name)));
+      });
+      this.status.set({ kind: 'connected' });
+    } catch (error) {
+      const presented = presentError(error);
+      if (presented.cancelled) return;
+      this.logger.error(`Model ${model.id} request failed: ${presented.message}`);
+      this.status.set({ kind: 'error', message: presented.message });
+      throw new Error(presented.message);
+    } finally {
+      abort.dispose();
+    }
+  }
+
+  async provideTokenCount(_model: StratusModel, text: string | vscode.LanguageModelChatRequestMessage): Promise<number> {
+    if (typeof text === 'string') return estimateTextTokens(text);
+    return text.content.reduce<number>((sum, part) => sum + (part instanceof vscode.LanguageModelTextPart ? estimateTextTokens(part.value) : 0), 0);
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
+
+/** Tool arguments are JSON text on the wire and an object for VS Code. */
+function parseArguments(text: string, name: string): object {
+  if (text.trim() === '') return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value === 'object' && value !== null) return value;
+  } catch {
+    // fall through to the error below
+  }
+  throw new Error(`The model called tool ${name} with arguments that are not a JSON object.`);
+}

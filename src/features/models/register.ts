@@ -1,0 +1,31 @@
+import * as vscode from 'vscode';
+import { DisposableStore } from '../../platform/disposables';
+import { Commands } from '../commands';
+import type { Deps } from '../deps';
+import { VENDOR } from './modelInfo';
+import { StratusModelProvider } from './provider';
+import { pickChatModel } from './selection';
+import { createStatusBarItem } from './statusBar';
+
+/** Registers the Language Model Chat Provider, the status bar item and "Pick Chat Model". */
+export function register(deps: Deps): vscode.Disposable {
+  const store = new DisposableStore();
+  const provider = store.add(new StratusModelProvider(deps.inference, deps.connectionStatus, deps.logger));
+  store.add(vscode.lm.registerLanguageModelChatProvider(VENDOR, provider));
+  store.add(deps.inference.onDidChange(() => provider.refresh()));
+  store.add(createStatusBarItem(deps.connectionStatus));
+  store.add(vscode.commands.registerCommand(Commands.pickModel, async () => {
+    try {
+      return await pickChatModel(deps.inference);
+    } catch (error) {
+      deps.logger.error('Listing models failed', error);
+      const choice = await vscode.window.showErrorMessage(`Stratus: cannot list models. ${error instanceof Error ? error.message : ''}`, 'Show Log');
+      if (choice) deps.logChannel.show(true);
+      return undefined;
+    }
+  }));
+  // VS Code resolves an extension's models lazily; without this a fresh window's first
+  // `@stratus` message can fail with "Language model unavailable".
+  void vscode.lm.selectChatModels({ vendor: VENDOR }).then(undefined, (error: unknown) => deps.logger.warn('Early model resolution failed', error));
+  return store;
+}

@@ -1,0 +1,86 @@
+import { readFileSync } from 'node:fs';
+import * as vscode from 'vscode';
+import { createInferenceClient, type InferenceClient } from '../core/inference/client';
+import type { Logger } from '../core/log';
+import { SecretKeys, type SecretStore } from './secrets';
+import { onSettingsChanged, readSettings, type StratusSettings } from './settings';
+
+/**
+ * Owns the inference client built from settings and secret storage. The client is created on
+ * first use (creating it loads nothing heavy) and rebuilt when a setting it depends on changes.
+ */
+export class InferenceConnection implements vscode.Disposable {
+  private current: { client: InferenceClient; key: string } | undefined;
+  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly subscriptions: vscode.Disposable[];
+  /** Fires when the settings or the API key change: models must be listed again. */
+  readonly onDidChange = this.changed.event;
+
+  constructor(
+    private readonly secrets: SecretStore,
+    private readonly logger: Logger,
+  ) {
+    this.subscriptions = [
+      this.changed,
+      onSettingsChanged(() => this.reset()),
+      secrets.onDidChange((key) => {
+        if (key === SecretKeys.inferenceApiKey) this.reset();
+      }),
+    ];
+  }
+
+  /** Whether a base URL and an API key are both set. */
+  async isConfigured(): Promise<{ apiKey: boolean; baseUrl: boolean }> {
+    return { apiKey: (await this.secrets.get(SecretKeys.inferenceApiKey)) !== undefined, baseUrl: readSettings().inferenceBaseUrl !== '' };
+  }
+
+  client(): InferenceClient {
+    const settings = readSettings();
+    const key = JSON.stringify([settings.inferenceBaseUrl, settings.caCertificates, settings.maxRetryWaitSeconds, settings.proxy, settings.proxyStrictSSL]);
+    if (this.current?.key !== key) {
+      void this.current?.client.close();
+      this.current = { client: this.build(settings), key };
+    }
+    return this.current.client;
+  }
+
+  private build(settings: StratusSettings): InferenceClient {
+    return createInferenceClient({
+      baseUrl: settings.inferenceBaseUrl,
+      apiKey: () => this.secrets.get(SecretKeys.inferenceApiKey),
+      logger: this.logger,
+      modelKindOverrides: () => readSettings().modelKindOverrides,
+      retry: { maxWaitMs: settings.maxRetryWaitSeconds * 1000 },
+      proxy: { url: settings.proxy || undefined },
+      rejectUnauthorized: settings.proxyStrictSSL,
+      ca: this.readCertificates(settings.caCertificates),
+      userAgent: `stratus-vscode/${vscode.version}`,
+    });
+  }
+
+  private readCertificates(paths: readonly string[]): string[] {
+    const pems: string[] = [];
+    for (const path of paths) {
+      try {
+        pems.push(readFileSync(path, 'utf8'));
+      } catch (error) {
+        this.logger.warn(`Cannot read the CA certificate ${path} (stratus.network.caCertificates): ${error instanceof Error ? error.message : String(error)}`);
+        void vscode.window.showWarningMessage(`Stratus: cannot read the CA certificate ${path}.`, 'Open Settings').then((choice) => {
+          if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'stratus.network.caCertificates');
+        });
+      }
+    }
+    return pems;
+  }
+
+  private reset(): void {
+    this.current?.client.models.invalidate();
+    this.changed.fire();
+  }
+
+  dispose(): void {
+    void this.current?.client.close();
+    this.current = undefined;
+    for (const d of this.subscriptions) d.dispose();
+  }
+}

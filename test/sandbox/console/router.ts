@@ -1,0 +1,112 @@
+import { parseJsonBody, sendJson, sendText, type RequestContext } from '../core/http';
+import { isRecord } from '../core/json';
+import type { SandboxState } from '../state';
+import { sendConsoleError, TOO_MANY_REQUESTS } from './errors';
+import { AUTH_PATH } from './rateLimit';
+import * as r from './resources';
+
+/**
+ * Console API router. Choices where the contract is silent (see also README.md):
+ * - activity state: contract profile = the flat state form told apart by its fields, production =
+ *   keyed by state name (console/activities.ts); Location: contract = /api/activity/v1/activities/<id>,
+ *   production = the raw id; 201 bodies are empty;
+ * - lists: contract = {"items", "total"} with limit/offset/name, production = bare arrays with 206
+ *   when partial (console/lists.ts);
+ * - every error body uses the contract's 429 shape {"error": {"status": "<code> <reason>", "message"}}.
+ * Order of checks for every request: per-IP rate limit (429) -> PAT exchange route, or bearer JWT
+ * (401) -> route (404/405) -> write permission (403) -> body (400).
+ */
+
+interface Route {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  pattern: string;
+  handle: r.Handler;
+}
+
+const VM = '/api/compute/v1/virtual-machines';
+const VCENTER_VM = '/api/compute/v1/vcenters/virtual_machines';
+
+export const CONSOLE_ROUTES: readonly Route[] = [
+  { method: 'GET', pattern: VM, handle: r.listVms },
+  { method: 'POST', pattern: VM, handle: r.createVm },
+  { method: 'GET', pattern: `${VM}/:id`, handle: r.readVm },
+  { method: 'PATCH', pattern: `${VM}/:id`, handle: r.updateVm },
+  { method: 'DELETE', pattern: `${VM}/:id`, handle: r.deleteVm },
+  // Production-style paths (field-notes.md), served in both profiles.
+  { method: 'GET', pattern: VCENTER_VM, handle: r.listVms },
+  { method: 'POST', pattern: VCENTER_VM, handle: r.createVm },
+  { method: 'PATCH', pattern: `${VCENTER_VM}/power`, handle: r.powerVm },
+  { method: 'GET', pattern: `${VCENTER_VM}/:id`, handle: r.readVm },
+  { method: 'DELETE', pattern: `${VCENTER_VM}/:id`, handle: r.deleteVm },
+  { method: 'GET', pattern: '/api/iam/v1/users', handle: r.listUsers },
+  { method: 'POST', pattern: '/api/iam/v1/users', handle: r.createUser },
+  { method: 'GET', pattern: '/api/iam/v1/users/:id', handle: r.readUser },
+  { method: 'GET', pattern: '/api/iam/v2/users', handle: r.listUsersByCompany },
+  { method: 'GET', pattern: '/api/iam/v2/roles', handle: r.listRoles },
+  { method: 'GET', pattern: '/api/network/v1/virtual-networks', handle: r.listNetworks },
+  { method: 'POST', pattern: '/api/network/v1/virtual-networks', handle: r.createNetwork },
+  { method: 'GET', pattern: '/api/activity/v1/activities', handle: r.listActivities },
+  { method: 'GET', pattern: '/api/activity/v1/activities/:id', handle: r.readActivity },
+];
+
+function match(pattern: string, path: string): r.Params | undefined {
+  const want = pattern.split('/');
+  const got = path.replace(/\/+$/, '').split('/');
+  if (want.length !== got.length) return undefined;
+  const params: r.Params = {};
+  for (let i = 0; i < want.length; i++) {
+    const w = want[i] ?? '';
+    const g = got[i] ?? '';
+    if (w.startsWith(':')) {
+      if (g === '') return undefined;
+      params[w.slice(1)] = decodeURIComponent(g);
+    } else if (w !== g) return undefined;
+  }
+  return params;
+}
+
+function exchange(state: SandboxState, ctx: RequestContext): void {
+  if (ctx.method !== 'POST') return sendConsoleError(ctx, 405, `Use POST on ${AUTH_PATH}.`, { Allow: 'POST' });
+  const body = parseJsonBody(ctx);
+  const value = body.ok && isRecord(body.value) ? body.value : {};
+  const result = state.auth.exchange(value.id, value.secret);
+  if (!result.ok) return sendConsoleError(ctx, result.status, result.message);
+  // Contract profile: JSON {"token": ...}; production profile: the raw JWT as text/plain.
+  if (state.profile === 'production') sendText(ctx, 200, result.token);
+  else sendJson(ctx, 200, { token: result.token });
+}
+
+export function handleConsole(state: SandboxState, ctx: RequestContext): void {
+  if (state.limiter.limited(ctx.ip, ctx.path)) {
+    ctx.record.fault = ctx.record.fault ?? 'console-rate-limit';
+    sendConsoleError(ctx, 429, TOO_MANY_REQUESTS);
+    return;
+  }
+  // Only successful requests count against the per-IP limits.
+  ctx.res.once('finish', () => {
+    if (ctx.res.statusCode >= 200 && ctx.res.statusCode < 300) state.limiter.record(ctx.ip, ctx.path);
+  });
+  if (ctx.path === AUTH_PATH) return exchange(state, ctx);
+
+  const auth = state.auth.verify(ctx.req.headers.authorization);
+  if (!auth.ok) return sendConsoleError(ctx, 401, auth.message);
+  state.activities.tick();
+
+  let allowed: string[] = [];
+  for (const route of CONSOLE_ROUTES) {
+    const params = match(route.pattern, ctx.path);
+    if (!params) continue;
+    if (route.method !== ctx.method) {
+      allowed.push(route.method);
+      continue;
+    }
+    if (route.method !== 'GET' && auth.principal.permission !== 'read-write') {
+      return sendConsoleError(ctx, 403, 'Insufficient permissions: this personal access token is read-only.');
+    }
+    route.handle(state, ctx, auth.principal, params);
+    return;
+  }
+  allowed = [...new Set(allowed)];
+  if (allowed.length > 0) return sendConsoleError(ctx, 405, `Method ${ctx.method} is not allowed on ${ctx.path}.`, { Allow: allowed.join(', ') });
+  sendConsoleError(ctx, 404, `No route ${ctx.method} ${ctx.path}.`);
+}

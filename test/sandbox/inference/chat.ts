@@ -1,0 +1,117 @@
+import { sendJson, parseJsonBody, type Headers, type RequestContext } from '../core/http';
+import { shortHash } from '../core/ids';
+import type { SandboxState } from '../state';
+import { parseChatRequest, type ChatRequest } from './chatRequest';
+import { invalid, isInferenceError, rateLimited, sendInferenceError } from './errors';
+import { completionTokens, scriptReply, type ScriptedReply } from './script';
+import { writeSse } from './sse';
+
+/** Size of the slices tool-call arguments are cut into when streamed. */
+export const ARGUMENT_SLICE = 5;
+
+interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  [extra: string]: unknown;
+}
+
+function usageOf(state: SandboxState, request: ChatRequest, reply: ScriptedReply): Usage {
+  const completion = completionTokens(reply);
+  const usage: Usage = { prompt_tokens: request.promptTokens, completion_tokens: completion, total_tokens: request.promptTokens + completion };
+  if (state.profile === 'production') {
+    const reasoning = reply.kind === 'text' ? reply.reasoningTokens : 0;
+    usage.reasoning_tokens = reasoning;
+    usage.completion_tokens_details = { reasoning_tokens: reasoning };
+    usage.prompt_tokens_details = null;
+  }
+  return usage;
+}
+
+function finishReason(reply: ScriptedReply): string {
+  return reply.kind === 'tool_calls' ? 'tool_calls' : reply.finishReason;
+}
+
+function completionBody(state: SandboxState, id: string, created: number, request: ChatRequest, reply: ScriptedReply, usage: Usage): Record<string, unknown> {
+  const message: Record<string, unknown> =
+    reply.kind === 'tool_calls'
+      ? { role: 'assistant', content: null, tool_calls: reply.calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })) }
+      : { role: 'assistant', content: reply.content };
+  const choice: Record<string, unknown> = { index: 0, message, finish_reason: finishReason(reply) };
+  const body: Record<string, unknown> = { id, object: 'chat.completion', created, model: request.model.id, choices: [choice], usage };
+  if (state.profile === 'production') {
+    choice.logprobs = null;
+    choice.stop_reason = null;
+    body.system_fingerprint = 'fp_sandbox';
+    body.prompt_logprobs = null;
+  }
+  return body;
+}
+
+function* streamEvents(state: SandboxState, id: string, created: number, request: ChatRequest, reply: ScriptedReply, usage: Usage): Generator<string> {
+  const production = state.profile === 'production';
+  const chunk = (delta: Record<string, unknown>, finish: string | null): string => {
+    const choice: Record<string, unknown> = { index: 0, delta, finish_reason: finish };
+    if (production) {
+      choice.logprobs = null;
+      choice.stop_reason = null;
+    }
+    const body: Record<string, unknown> = { id, object: 'chat.completion.chunk', created, model: request.model.id, choices: [choice] };
+    if (production) body.system_fingerprint = 'fp_sandbox';
+    return JSON.stringify(body);
+  };
+  yield chunk({ role: 'assistant', content: '' }, null);
+  if (reply.kind === 'text') {
+    for (const piece of reply.pieces) yield chunk({ content: piece }, null);
+  } else {
+    for (const [index, call] of reply.calls.entries()) {
+      yield chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }, null);
+      for (let at = 0; at < call.arguments.length; at += ARGUMENT_SLICE) {
+        yield chunk({ tool_calls: [{ index, function: { arguments: call.arguments.slice(at, at + ARGUMENT_SLICE) } }] }, null);
+      }
+    }
+  }
+  yield chunk({ content: '' }, finishReason(reply));
+  if (production || request.includeUsage) {
+    const body: Record<string, unknown> = { id, object: 'chat.completion.chunk', created, model: request.model.id, choices: [], usage };
+    if (production) body.system_fingerprint = 'fp_sandbox';
+    yield JSON.stringify(body);
+  }
+  yield '[DONE]';
+}
+
+/** POST /v1/chat/completions and POST /v1/completions (identical bodies and responses). */
+export async function handleChat(state: SandboxState, ctx: RequestContext, headers: Headers): Promise<void> {
+  if (state.meter.exhausted()) {
+    sendInferenceError(ctx, rateLimited('Output-token limit of your tier reached. Retry later or move to a higher tier.'), {
+      ...headers,
+      'Retry-After': state.meter.retryAfterSeconds(),
+    });
+    return;
+  }
+  const body = parseJsonBody(ctx);
+  if (!body.ok) {
+    sendInferenceError(ctx, invalid(body.reason === 'empty' ? 'The request body is empty; send a JSON object.' : 'The request body is not valid JSON.'), headers);
+    return;
+  }
+  const request = parseChatRequest(body.value);
+  if (isInferenceError(request)) {
+    sendInferenceError(ctx, request, headers);
+    return;
+  }
+  // Call ids depend on the conversation only (not on stream, temperature...).
+  const seed = shortHash(JSON.stringify([request.model.id, request.messages, request.tools, request.toolChoice]), 32);
+  const id = `chatcmpl-${shortHash(`${state.nextSeq()}:${seed}`, 29)}`;
+  const created = state.clock.nowSeconds();
+  const reply = scriptReply(request, seed);
+  const usage = usageOf(state, request, reply);
+  state.meter.consume(usage.completion_tokens);
+  // The budget headers reflect this request's output tokens.
+  const after = { ...headers, ...state.meter.headers(state.profile) };
+  if (!request.stream) {
+    sendJson(ctx, 200, completionBody(state, id, created, request, reply, usage), after);
+    return;
+  }
+  const fault = state.faults.takeStreamFault(ctx.path);
+  await writeSse(ctx, state.clock, streamEvents(state, id, created, request, reply, usage), fault, after);
+}

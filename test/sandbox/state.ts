@@ -1,0 +1,89 @@
+import { ActivityEngine } from './console/activities';
+import { ConsoleAuth, type Identity } from './console/auth';
+import { ConsoleRateLimiter, DEFAULT_CONSOLE_LIMITS } from './console/rateLimit';
+import { ConsoleStore } from './console/store';
+import { Clock } from './core/clock';
+import { FaultState } from './core/faults';
+import { uuidFrom } from './core/ids';
+import { Redactor, RequestLog } from './core/requestLog';
+import { ALL_SECRETS } from './credentials';
+import { OutputTokenMeter, TIER_1 } from './inference/meter';
+import type { ConsoleRateLimits, SandboxOptions, SandboxProfile, Tier } from './types';
+
+export interface ResolvedOptions {
+  host: string;
+  port: number;
+  profile: SandboxProfile;
+  jwtLifetimeSeconds: number;
+  activityStepMs: number;
+  tier: Tier;
+  vmCount: number;
+  userCount: number;
+  networkCount: number;
+  consoleRateLimits: ConsoleRateLimits | false;
+  chunkDelayMs: number;
+}
+
+export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
+  return {
+    host: options.host ?? '127.0.0.1',
+    port: options.port ?? 0,
+    profile: options.profile ?? 'contract',
+    jwtLifetimeSeconds: options.jwtLifetimeSeconds ?? 300,
+    activityStepMs: options.activityStepMs ?? 1000,
+    tier: { ...(options.tier ?? TIER_1) },
+    vmCount: options.vmCount ?? 25,
+    userCount: options.userCount ?? 12,
+    networkCount: options.networkCount ?? 8,
+    consoleRateLimits: options.consoleRateLimits === false ? false : { ...DEFAULT_CONSOLE_LIMITS, ...(options.consoleRateLimits ?? {}) },
+    chunkDelayMs: options.chunkDelayMs ?? 0,
+  };
+}
+
+/** Everything the sandbox knows, shared by the routers and the control surface. */
+export class SandboxState {
+  readonly profile: SandboxProfile;
+  readonly clock = new Clock();
+  readonly faults = new FaultState();
+  readonly log = new RequestLog(new Redactor(ALL_SECRETS));
+  readonly identity: Identity = {
+    tenantId: uuidFrom('sandbox:tenant'),
+    companyId: uuidFrom('sandbox:company'),
+    userId: uuidFrom('sandbox:user:demo'),
+    readOnlyUserId: uuidFrom('sandbox:user:readonly'),
+  };
+  readonly meter: OutputTokenMeter;
+  readonly auth: ConsoleAuth;
+  readonly store: ConsoleStore;
+  readonly activities: ActivityEngine;
+  readonly limiter: ConsoleRateLimiter;
+  /** Set while closing, so sockets destroyed by close() are not reported as client aborts. */
+  closing = false;
+  private counter = 0;
+
+  constructor(readonly options: ResolvedOptions) {
+    this.profile = options.profile;
+    this.meter = new OutputTokenMeter(this.clock, { ...options.tier });
+    this.auth = new ConsoleAuth(this.clock, options.jwtLifetimeSeconds, this.identity);
+    this.store = new ConsoleStore(this.identity);
+    this.store.seed({ vms: options.vmCount, users: options.userCount, networks: options.networkCount });
+    this.activities = new ActivityEngine(this.clock, options.activityStepMs, options.profile);
+    this.limiter = new ConsoleRateLimiter(this.clock, options.consoleRateLimits);
+  }
+
+  /** A per-request sequence number (response ids). */
+  nextSeq(): number {
+    this.counter += 1;
+    return this.counter;
+  }
+
+  reset(): void {
+    this.faults.reset();
+    this.clock.resetOffset();
+    this.meter.reset({ ...this.options.tier });
+    this.activities.reset();
+    this.limiter.reset(this.options.consoleRateLimits);
+    this.store.seed({ vms: this.options.vmCount, users: this.options.userCount, networks: this.options.networkCount });
+    this.log.clear();
+  }
+}

@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { startSandbox } from '../../sandbox/index';
+import { call, chat, infer, useSandbox, user, type ErrorEnvelope } from './helpers';
+
+function budget(headers: Headers): { limit: number; remaining: number; reset: number } {
+  return {
+    limit: Number(headers.get('x-ratelimit-limit-requests')),
+    remaining: Number(headers.get('x-ratelimit-remaining-requests')),
+    reset: Number(headers.get('x-ratelimit-reset-requests')),
+  };
+}
+
+describe('sandbox inference: output-token rate limits (contract profile)', () => {
+  const sb = useSandbox({ tier: { outputTokensPerHour: 40, outputTokensPerDay: 100 } });
+  beforeEach(() => sb().control.reset());
+
+  it('default tier is Tier 1 (150 000/hour)', async () => {
+    const other = await startSandbox();
+    try {
+      const r = await call(`${other.inferenceUrl}/models`, { headers: { authorization: `Bearer ${other.credentials.apiKey}` } });
+      assert.equal(budget(r.headers).limit, 150_000);
+      assert.equal(other.control.snapshot().tier.outputTokensPerDay, 3_600_000);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('X-RateLimit-* headers are integers on every inference route; Reset is a delta in seconds', async () => {
+    const responses = [
+      await call(`${sb().inferenceUrl}/models`, { headers: { authorization: `Bearer ${sb().credentials.apiKey}` } }),
+      await chat(sb(), { messages: [user('hi')] }),
+      await infer(sb(), '/embeddings', { model: 'bge-m3:567m', input: 'x' }),
+      await infer(sb(), '/v2/rerank', { model: 'qwen3-reranker:4b', query: 'q', documents: ['d'] }),
+      await infer(sb(), '/embeddings', { model: 'nope', input: 'x' }),
+    ];
+    for (const r of responses) {
+      const b = budget(r.headers);
+      assert.equal(b.limit, 40);
+      assert.ok(Number.isInteger(b.remaining) && b.remaining >= 0);
+      assert.ok(Number.isInteger(b.reset) && b.reset > 0 && b.reset <= 3600, `delta seconds, got ${b.reset}`);
+    }
+  });
+
+  it('Remaining decreases by the completion tokens of each reply', async () => {
+    const r = await chat(sb(), { messages: [user('abcd')] }); // "Echo (gpt-oss:120b): abcd" = 25 chars = 7 tokens
+    assert.equal(budget(r.headers).remaining, 33);
+    const next = await call(`${sb().inferenceUrl}/models`, { headers: { authorization: `Bearer ${sb().credentials.apiKey}` } });
+    assert.equal(budget(next.headers).remaining, 33);
+  });
+
+  it('429 rate_limit_error / rate_limit_exceeded with Retry-After once the hourly budget is spent, until the hour rolls', async () => {
+    sb().control.consumeOutputTokens(40);
+    const r = await chat(sb(), { messages: [user('hi')] });
+    assert.equal(r.status, 429);
+    const err = (r.json as ErrorEnvelope).error;
+    assert.equal(err.type, 'rate_limit_error');
+    assert.equal(err.code, 'rate_limit_exceeded');
+    assert.equal(budget(r.headers).remaining, 0);
+    const retryAfter = Number(r.headers.get('retry-after'));
+    assert.ok(retryAfter >= 1 && retryAfter <= 3600);
+    const completions = await infer(sb(), '/completions', { model: 'gpt-oss:120b', messages: [user('hi')] });
+    assert.equal(completions.status, 429);
+    // embeddings produce no output tokens and stay available
+    assert.equal((await infer(sb(), '/embeddings', { model: 'bge-m3:567m', input: 'x' })).status, 200);
+    sb().control.advanceTime(3_600_000);
+    assert.equal((await chat(sb(), { messages: [user('hi')] })).status, 200);
+  });
+
+  it('the daily budget binds too, and Reset then points at the end of the day', async () => {
+    sb().control.consumeOutputTokens(100);
+    sb().control.advanceTime(3_600_000);
+    const r = await chat(sb(), { messages: [user('hi')] });
+    assert.equal(r.status, 429);
+    assert.ok(budget(r.headers).reset > 0 && budget(r.headers).reset <= 86_400);
+    assert.equal(sb().control.snapshot().outputTokens.day, 100);
+  });
+
+  it('setTier changes the limits', async () => {
+    sb().control.setTier({ outputTokensPerHour: 300_000, outputTokensPerDay: 7_200_000 });
+    const r = await chat(sb(), { messages: [user('hi')] });
+    assert.equal(budget(r.headers).limit, 300_000);
+  });
+});
+
+describe('sandbox inference: output-token rate limits (production profile)', () => {
+  const sb = useSandbox({ profile: 'production' });
+  it('X-RateLimit-Reset-Requests is a Unix time in seconds', async () => {
+    const r = await chat(sb(), { messages: [user('hi')] });
+    const reset = budget(r.headers).reset;
+    const now = Math.floor(Date.now() / 1000);
+    assert.ok(reset > now && reset <= now + 3600 + 1, `${reset} vs ${now}`);
+  });
+});
