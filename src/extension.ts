@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { Redactor } from './core/redaction';
+import { Redactor } from './core/http/redact';
 import { ConnectionStatus } from './platform/connectionStatus';
 import { DisposableStore } from './platform/disposables';
 import { InferenceConnection } from './platform/inferenceConnection';

@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import type { Logger } from '../core/log';
-import type { Redactor } from '../core/redaction';
+import type { Redactor } from '../core/http/redact';
 import type { InferenceConnection } from '../platform/inferenceConnection';
 import type { SecretStore } from '../platform/secrets';
 import type { ConnectionStatus } from '../platform/connectionStatus';

@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import type { Logger } from '../core/log';
-import type { Redactor } from '../core/redaction';
+import type { Redactor } from '../core/http/redact';
 
 /** Backs the core Logger with VS Code's LogOutputChannel, redacting every line on the way out. */
 export function createLogger(channel: vscode.LogOutputChannel, redactor: Redactor): Logger {

@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { Redactor } from '../core/redaction';
+import type { Redactor } from '../core/http/redact';
 
 /** The secrets Stratus keeps, all in SecretStorage (never settings, never globalState). */
 export const SecretKeys = {

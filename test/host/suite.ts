@@ -3,3 +3,4 @@ import './activation.test';
 import './account.test';
 import './chat.test';
 import './completion.test';
+import './chatHandler.test';

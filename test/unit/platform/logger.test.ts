@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
-import { Redactor } from '../../../src/core/redaction';
+import { Redactor } from '../../../src/core/http/redact';
 import { createLogger } from '../../../src/platform/logger';
 
 /** A LogOutputChannel that only records lines (the logger uses nothing else). */
@@ -22,20 +22,20 @@ describe('platform/logger', () => {
     logger.debug('plain', 'sk-unit-FAKE-secret-123456');
     assert.equal(lines.length, 3);
     for (const line of lines) assert.ok(!line.includes('sk-unit-FAKE-secret-123456'), line);
-    assert.match(lines[0] ?? '', /^info key is sk\*\*\*$/);
+    assert.equal(lines[0], 'info key is [REDACTED]');
   });
 
   it('masks bearer tokens it was never told about', () => {
     const { channel, lines } = recordingChannel();
     createLogger(channel, new Redactor()).warn('Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.payload.sig');
-    assert.equal(lines[0], 'warn Authorization: Bearer ***');
+    assert.equal(lines[0], 'warn Authorization: Bearer [REDACTED]');
   });
 
   it('keeps ordinary text and short values intact', () => {
     const redactor = new Redactor();
-    redactor.add('abc');
+    redactor.add('ab');
     const { channel, lines } = recordingChannel();
-    createLogger(channel, redactor).info('abc and a cab', 42, { n: 1 });
-    assert.equal(lines[0], 'info abc and a cab 42 {"n":1}');
+    createLogger(channel, redactor).info('ab and a cab', 42, { n: 1 });
+    assert.equal(lines[0], 'info ab and a cab 42 {"n":1}');
   });
 });

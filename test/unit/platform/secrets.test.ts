@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
-import { Redactor } from '../../../src/core/redaction';
+import { Redactor } from '../../../src/core/http/redact';
 import { SecretKeys, SecretStore } from '../../../src/platform/secrets';
 
 /** An in-memory SecretStorage with change events, as VS Code's behaves. */
@@ -27,7 +27,7 @@ describe('platform/secrets', () => {
     const store = new SecretStore(memoryStorage(), redactor);
     await store.set(SecretKeys.inferenceApiKey, 'sk-unit-FAKE-0123456789');
     assert.equal(await store.get(SecretKeys.inferenceApiKey), 'sk-unit-FAKE-0123456789');
-    assert.equal(redactor.redact('x sk-unit-FAKE-0123456789 y'), 'x sk*** y');
+    assert.equal(redactor.redact('x sk-unit-FAKE-0123456789 y'), 'x [REDACTED] y');
     await store.delete(SecretKeys.inferenceApiKey);
     assert.equal(await store.get(SecretKeys.inferenceApiKey), undefined);
   });

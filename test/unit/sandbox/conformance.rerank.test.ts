@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { useSandbox } from './helpers';
 
 /**
- * `/v2/rerank` against the documented wire format of Cohere's v2 rerank client (the `cohere-ai`
- * package is not installed here, so the request is written by hand exactly as that client sends
- * it: same host without /v1, JSON body {model, query, documents: string[], top_n}, bearer key).
+ * `/v2/rerank` against the documented wire format of Cohere's v2 rerank client, written by hand
+ * (same host without /v1, JSON body {model, query, documents: string[], top_n}, bearer key) so the
+ * exact bytes are asserted; conformance.cohere-client.test.ts runs the real `cohere-ai` client.
  */
 
 interface CohereV2RerankResponse {

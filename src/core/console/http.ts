@@ -1,0 +1,45 @@
+import type { HttpTransport } from '../http/transport';
+import type { HttpMethod, HttpResponse, RetryOptions } from '../http/types';
+import type { DeprecationWatcher } from './deprecation';
+import type { RequestContext } from './request-context';
+import { rateLimitKeyOf } from './routes';
+
+export interface ConsoleCall {
+  method: HttpMethod;
+  /** Endpoint path template (deprecation key), e.g. `/api/compute/v1/virtual-machines/{id}`. */
+  endpoint: string;
+  /** The concrete path. */
+  path: string;
+  query?: Readonly<Record<string, string | number | undefined>>;
+  json?: unknown;
+  signal?: AbortSignal | undefined;
+  /** Send the bearer token (default true); false for the PAT exchange. */
+  auth?: boolean;
+  retry?: Partial<RetryOptions> | false;
+}
+
+/** Every console request goes through here: module rate-limit key, auth context, deprecation check. */
+export class ConsoleHttp {
+  constructor(
+    private readonly transport: HttpTransport,
+    private readonly context: RequestContext,
+    private readonly deprecations: DeprecationWatcher,
+  ) {}
+
+  async send(call: ConsoleCall): Promise<HttpResponse> {
+    const res = await this.context.run(call.signal, () =>
+      this.transport.request({
+        method: call.method,
+        path: call.path,
+        query: call.query,
+        json: call.json,
+        signal: call.signal,
+        auth: call.auth ?? true,
+        retry: call.retry,
+        rateLimitKey: rateLimitKeyOf(call.path),
+      }),
+    );
+    this.deprecations.check({ method: call.method, path: call.endpoint }, res.headers);
+    return res;
+  }
+}

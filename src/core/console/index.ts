@@ -1,0 +1,13 @@
+/** Console API client (pure core): PAT sign-in, resource catalog, lists, writes, activities. */
+export { createConsoleClient } from './client';
+export type { ActivityApi, ConsoleClient, ConsoleClientOptions, ConsoleSession, PerformRequest } from './api';
+export type { PatProviders } from './auth';
+export { ResourceCatalog } from './resource-catalog';
+export { DEFAULT_CATALOG } from './catalog';
+export { RESOURCE_PATHS_SETTING, resolveCatalog } from './catalog-overrides';
+export type * from './catalog-types';
+export { ActivityFailedError, isConsoleError, type ConsoleError } from './errors';
+export { CONTRACT_RATE_LIMITS, createConsoleRateLimiter, type ConsoleRateLimits } from './rate-limits';
+export { FOLLOW_DEFAULTS } from './follow';
+export { activityIdFromLocation } from './writes';
+export type * from './types';
