@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { Redactor } from './core/http/redact';
 import { ConnectionStatus } from './platform/connectionStatus';
+import { ConsoleConnection } from './platform/consoleConnection';
 import { DisposableStore } from './platform/disposables';
 import { InferenceConnection } from './platform/inferenceConnection';
 import { createLogger } from './platform/logger';
@@ -24,6 +25,13 @@ export interface StratusApi {
   readonly registeredParticipants: readonly string[];
   /** Which secrets are stored; never their values. */
   secretsStatus(): Promise<{ apiKey: boolean; pat: boolean }>;
+  /** The views' data providers, for host tests and extensions that build on the explorer. */
+  readonly views: {
+    readonly resources: vscode.TreeDataProvider<unknown>;
+    readonly activities: vscode.TreeDataProvider<unknown>;
+    /** Current console sign-in state (`signedIn`, `rejected`, ...). */
+    consoleState(): string;
+  };
 }
 
 /** Composition root: build dependencies once, then hand them to each feature. */
@@ -43,6 +51,7 @@ export function activate(context: vscode.ExtensionContext): StratusApi {
     secrets,
     settings: readSettings,
     inference: store.add(new InferenceConnection(secrets, logger)),
+    console: store.add(new ConsoleConnection(secrets, logger)),
     connectionStatus: store.add(new ConnectionStatus()),
   };
 
@@ -51,7 +60,8 @@ export function activate(context: vscode.ExtensionContext): StratusApi {
   store.add(models.register(deps));
   store.add(chat.register(deps, context.extensionUri));
   store.add(completion.register(deps));
-  store.add(resources.register());
+  const explorer = resources.register(deps);
+  store.add(explorer.disposable);
 
   const activationMs = performance.now() - started;
   logger.info(`Stratus ${String(context.extension.packageJSON.version)} activated in ${activationMs.toFixed(1)} ms.`);
@@ -60,6 +70,11 @@ export function activate(context: vscode.ExtensionContext): StratusApi {
     logDirectory: context.logUri.fsPath,
     registeredParticipants: [chat.PARTICIPANT_ID],
     secretsStatus: () => account.secretsStatus(deps.secrets),
+    views: {
+      resources: explorer.resources as vscode.TreeDataProvider<unknown>,
+      activities: explorer.activities as vscode.TreeDataProvider<unknown>,
+      consoleState: () => deps.console.state.kind,
+    },
   };
 }
 

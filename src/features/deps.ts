@@ -1,6 +1,7 @@
 import type * as vscode from 'vscode';
 import type { Logger } from '../core/log';
 import type { Redactor } from '../core/http/redact';
+import type { ConsoleConnection } from '../platform/consoleConnection';
 import type { InferenceConnection } from '../platform/inferenceConnection';
 import type { SecretStore } from '../platform/secrets';
 import type { ConnectionStatus } from '../platform/connectionStatus';
@@ -14,6 +15,7 @@ export interface Deps {
   readonly secrets: SecretStore;
   readonly settings: () => StratusSettings;
   readonly inference: InferenceConnection;
+  readonly console: ConsoleConnection;
   /** Last known state of the inference connection (status bar). */
   readonly connectionStatus: ConnectionStatus;
 }

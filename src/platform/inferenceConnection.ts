@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { createInferenceClient, type InferenceClient } from '../core/inference/client';
 import type { Logger } from '../core/log';
+import { networkKey, networkOptions } from './networkOptions';
 import { SecretKeys, type SecretStore } from './secrets';
 import { onSettingsChanged, readSettings, type StratusSettings } from './settings';
 
@@ -36,7 +36,7 @@ export class InferenceConnection implements vscode.Disposable {
 
   client(): InferenceClient {
     const settings = readSettings();
-    const key = JSON.stringify([settings.inferenceBaseUrl, settings.caCertificates, settings.maxRetryWaitSeconds, settings.proxy, settings.proxyStrictSSL]);
+    const key = `${settings.inferenceBaseUrl} ${networkKey(settings)}`;
     if (this.current?.key !== key) {
       void this.current?.client.close();
       this.current = { client: this.build(settings), key };
@@ -46,31 +46,12 @@ export class InferenceConnection implements vscode.Disposable {
 
   private build(settings: StratusSettings): InferenceClient {
     return createInferenceClient({
+      ...networkOptions(settings, this.logger),
       baseUrl: settings.inferenceBaseUrl,
       apiKey: () => this.secrets.get(SecretKeys.inferenceApiKey),
       logger: this.logger,
       modelKindOverrides: () => readSettings().modelKindOverrides,
-      retry: { maxWaitMs: settings.maxRetryWaitSeconds * 1000 },
-      proxy: { url: settings.proxy || undefined },
-      rejectUnauthorized: settings.proxyStrictSSL,
-      ca: this.readCertificates(settings.caCertificates),
-      userAgent: `stratus-vscode/${vscode.version}`,
     });
-  }
-
-  private readCertificates(paths: readonly string[]): string[] {
-    const pems: string[] = [];
-    for (const path of paths) {
-      try {
-        pems.push(readFileSync(path, 'utf8'));
-      } catch (error) {
-        this.logger.warn(`Cannot read the CA certificate ${path} (stratus.network.caCertificates): ${error instanceof Error ? error.message : String(error)}`);
-        void vscode.window.showWarningMessage(`Stratus: cannot read the CA certificate ${path}.`, 'Open Settings').then((choice) => {
-          if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'stratus.network.caCertificates');
-        });
-      }
-    }
-    return pems;
   }
 
   private reset(): void {

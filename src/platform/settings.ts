@@ -13,6 +13,8 @@ export interface StratusSettings {
   readonly caCertificates: readonly string[];
   /** Longest server-requested wait (429 Retry-After) slept through before failing. */
   readonly maxRetryWaitSeconds: number;
+  /** `stratus.console.resourcePaths`: catalog path overrides, validated by the console client. */
+  readonly resourcePaths: unknown;
   /** VS Code's `http.proxy` and `http.proxyStrictSSL`. */
   readonly proxy: string;
   readonly proxyStrictSSL: boolean;
@@ -30,6 +32,7 @@ export function readSettings(): StratusSettings {
     modelKindOverrides: Object.fromEntries(Object.entries(overrides ?? {}).filter((entry): entry is [string, ModelKind] => isModelKind(entry[1]))),
     caCertificates: config.get<string[]>('network.caCertificates', []).filter((p) => typeof p === 'string' && p.trim() !== ''),
     maxRetryWaitSeconds: Math.max(0, config.get<number>('network.maxRetryWaitSeconds', 20)),
+    resourcePaths: config.get<unknown>('console.resourcePaths', {}),
     proxy: (http.get<string>('proxy', '') ?? '').trim(),
     proxyStrictSSL: http.get<boolean>('proxyStrictSSL', true),
   };

@@ -15,7 +15,7 @@ rmSync(resultsFile, { force: true });
 const cleanups = [];
 let exitCode = 1;
 try {
-  const sandbox = process.env.STRATUS_NO_SANDBOX ? { info: { inference: '', console: '' }, stop: async () => undefined } : await startSandboxProcess();
+  const sandbox = process.env.STRATUS_NO_SANDBOX ? { info: { inference: '', console: '' }, stop: async () => undefined } : await startSandboxProcess({ extraArgs: ['--activity-step-ms', '150'] });
   cleanups.push(sandbox.stop);
   const server = await startCodeServer({
     vscodeOptions: ['enable-smoke-test-driver'],

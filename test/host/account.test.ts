@@ -29,10 +29,13 @@ describe('account: secrets', () => {
   it('stores the API key and the PAT, then signs out', async () => {
     const { api } = await stratus();
     assert.equal(await vscode.commands.executeCommand('stratus.setApiKey', FAKE_API_KEY), true);
-    assert.equal(await vscode.commands.executeCommand('stratus.signIn', FAKE_PAT), true);
+    // The sandbox rejects this fake PAT: the command says so (false) but keeps it for "Sign In Again".
+    assert.equal(await vscode.commands.executeCommand('stratus.signIn', FAKE_PAT), false);
     assert.deepEqual(await api.secretsStatus(), { apiKey: true, pat: true });
+    assert.equal(api.views.consoleState(), 'rejected');
     assert.equal(await vscode.commands.executeCommand('stratus.signOut'), true);
     assert.deepEqual(await api.secretsStatus(), { apiKey: false, pat: false });
+    assert.equal(api.views.consoleState(), 'signedOut');
   });
 
   it('refuses a malformed API key with a specific reason and stores nothing', async () => {

@@ -7,6 +7,7 @@ import { silentLogger } from '../../src/core/log';
 import { createHandler } from '../../src/features/chat/handler';
 import type { Deps } from '../../src/features/deps';
 import { ConnectionStatus } from '../../src/platform/connectionStatus';
+import { ConsoleConnection } from '../../src/platform/consoleConnection';
 import { InferenceConnection } from '../../src/platform/inferenceConnection';
 import { SecretKeys, SecretStore } from '../../src/platform/secrets';
 import { readSettings } from '../../src/platform/settings';
@@ -59,8 +60,9 @@ describe('@stratus handler with attachments (against the sandbox)', function () 
     const secrets = new SecretStore(memorySecrets(sandbox().apiKey), redactor);
     const inference = new InferenceConnection(secrets, silentLogger);
     const connectionStatus = new ConnectionStatus();
-    disposables.push(logChannel, inference, connectionStatus);
-    deps = { logger: silentLogger, logChannel, redactor, secrets, settings: readSettings, inference, connectionStatus };
+    const consoleConnection = new ConsoleConnection(secrets, silentLogger);
+    disposables.push(logChannel, inference, connectionStatus, consoleConnection);
+    deps = { logger: silentLogger, logChannel, redactor, secrets, settings: readSettings, inference, console: consoleConnection, connectionStatus };
   });
   after(async () => {
     for (const d of disposables) d.dispose();

@@ -4,3 +4,4 @@ import './account.test';
 import './chat.test';
 import './completion.test';
 import './chatHandler.test';
+import './resources.test';

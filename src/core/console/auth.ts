@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { AuthError, isStratusError } from '../errors';
 import type { SecretProvider } from '../http/types';
 import type { Logger } from '../log';
-import { abortable } from './abortable';
+import { abortable } from '../abortable';
 import { Emitter } from './emitter';
 import { PAT_NAME, type PatPair } from './exchange';
 import { decodeClaims } from './jwt';

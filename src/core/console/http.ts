@@ -1,5 +1,6 @@
 import type { HttpTransport } from '../http/transport';
 import type { HttpMethod, HttpResponse, RetryOptions } from '../http/types';
+import { abortable } from '../abortable';
 import type { DeprecationWatcher } from './deprecation';
 import type { RequestContext } from './request-context';
 import { rateLimitKeyOf } from './routes';
@@ -27,7 +28,8 @@ export class ConsoleHttp {
   ) {}
 
   async send(call: ConsoleCall): Promise<HttpResponse> {
-    const res = await this.context.run(call.signal, () =>
+    // abortable: a request queued in the rate limiter would otherwise only see an abort on its turn.
+    const pending = this.context.run(call.signal, () =>
       this.transport.request({
         method: call.method,
         path: call.path,
@@ -39,6 +41,7 @@ export class ConsoleHttp {
         rateLimitKey: rateLimitKeyOf(call.path),
       }),
     );
+    const res = await abortable(pending, call.signal, (late) => late.dispose());
     this.deprecations.check({ method: call.method, path: call.endpoint }, res.headers);
     return res;
   }

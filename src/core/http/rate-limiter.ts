@@ -1,3 +1,4 @@
+import { abortable } from '../abortable';
 import { CancelledError } from '../errors';
 import { sleep } from './sleep';
 
@@ -43,7 +44,8 @@ export class RateLimiter {
     const turn = bucket.tail.then(() => this.take(bucket, signal));
     // The next caller waits for this one's turn, whether it succeeded or was cancelled.
     bucket.tail = turn.catch(() => undefined);
-    return turn;
+    // A caller that gives up while queued is told at once; its turn, when it comes, takes no token.
+    return abortable(turn, signal);
   }
 
   private async take(bucket: Bucket, signal: AbortSignal | undefined): Promise<void> {

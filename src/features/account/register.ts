@@ -65,13 +65,25 @@ export function register(deps: Deps): vscode.Disposable {
       await secrets.set(SecretKeys.patId, id.trim());
       await secrets.set(SecretKeys.patSecret, secret.trim());
       logger.info('Console personal access token stored in secret storage.');
-      return true;
+      const state = await vscode.window.withProgress({ location: { viewId: 'stratus.resources' }, title: 'Signing in…' }, () => deps.console.resume());
+      if (state.kind === 'signedIn') {
+        void vscode.window.showInformationMessage(`Stratus: signed in to the console${state.session.tenantId ? ` (tenant ${state.session.tenantId})` : ''}.`);
+        return true;
+      }
+      const why = state.kind === 'rejected' || state.kind === 'error' ? state.message : state.kind === 'notConfigured' ? 'Set stratus.console.baseUrl first.' : 'Not signed in.';
+      // Not awaited: the command's result must not wait for someone to read the message.
+      void vscode.window.showErrorMessage(`Stratus: console sign-in failed. ${why}`, 'Sign In Again', 'Show Log').then((choice) => {
+        if (choice === 'Sign In Again') void vscode.commands.executeCommand(Commands.signIn);
+        else if (choice === 'Show Log') deps.logChannel.show(true);
+      });
+      return false;
     }),
   );
 
   store.add(
     vscode.commands.registerCommand(Commands.signOut, async () => {
       await Promise.all(Object.values(SecretKeys).map((key) => secrets.delete(key)));
+      deps.console.signOut();
       logger.info('Signed out: personal access token and inference API key removed from secret storage.');
       const fromEnvironment = Object.values(SecretKeys).filter((key) => secrets.fromEnvironment(key) !== undefined);
       const note = fromEnvironment.length > 0

@@ -22,9 +22,10 @@ export function register(deps: Deps): vscode.Disposable {
     const configured = await deps.inference.isConfigured();
     if (!configured.apiKey || !configured.baseUrl) {
       const action = configured.apiKey ? 'Open Settings' : 'Set Inference API Key';
-      const choice = await vscode.window.showErrorMessage(`Stratus is not configured: ${configured.apiKey ? 'set stratus.inference.baseUrl' : 'set your API key'}.`, action);
-      if (choice === 'Set Inference API Key') await vscode.commands.executeCommand(Commands.setApiKey);
-      else if (choice) await vscode.commands.executeCommand('workbench.action.openSettings', 'stratus.inference.baseUrl');
+      void vscode.window.showErrorMessage(`Stratus is not configured: ${configured.apiKey ? 'set stratus.inference.baseUrl' : 'set your API key'}.`, action).then((choice) => {
+        if (choice === 'Set Inference API Key') void vscode.commands.executeCommand(Commands.setApiKey);
+        else if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'stratus.inference.baseUrl');
+      });
       return;
     }
     const document = editor.document;
@@ -57,8 +58,8 @@ export function register(deps: Deps): vscode.Disposable {
         if (presented.cancelled) return;
         deps.logger.error(`Complete Selection failed: ${presented.message}`);
         const kept = inserter.inserted > 0 ? ' The text inserted so far is kept (undo removes it).' : '';
-        const choice = await vscode.window.showErrorMessage(`Stratus: ${presented.message}${kept}`, 'Show Log');
-        if (choice) deps.logChannel.show(true);
+        // Not awaited: the progress notification must close now, not when the message is dismissed.
+        void vscode.window.showErrorMessage(`Stratus: ${presented.message}${kept}`, 'Show Log').then((choice) => choice && deps.logChannel.show(true));
       } finally {
         abort.dispose();
       }

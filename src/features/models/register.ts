@@ -19,8 +19,7 @@ export function register(deps: Deps): vscode.Disposable {
       return await pickChatModel(deps.inference);
     } catch (error) {
       deps.logger.error('Listing models failed', error);
-      const choice = await vscode.window.showErrorMessage(`Stratus: cannot list models. ${error instanceof Error ? error.message : ''}`, 'Show Log');
-      if (choice) deps.logChannel.show(true);
+      void vscode.window.showErrorMessage(`Stratus: cannot list models. ${error instanceof Error ? error.message : ''}`, 'Show Log').then((choice) => choice && deps.logChannel.show(true));
       return undefined;
     }
   }));

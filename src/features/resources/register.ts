@@ -1,15 +1,159 @@
 import * as vscode from 'vscode';
+import type { ResourceKind } from '../../core/console/catalog-types';
+import type { ResourceItem } from '../../core/console/types';
+import { DisposableStore } from '../../platform/disposables';
+import { Commands } from '../commands';
+import type { Deps } from '../deps';
+import { ActivitiesTree } from './activitiesTree';
+import { DETAILS_SCHEME, DetailsProvider } from './details';
+import type { ResourceNode } from './nodes';
+import { pickKind, pickResource } from './pickers';
+import { ResourcesTree } from './resourcesTree';
+import { runWrite, type WriteContext, type WriteOptions } from './writeFlow';
 
 export const RESOURCES_VIEW_ID = 'stratus.resources';
+export const ACTIVITIES_VIEW_ID = 'stratus.activities';
 
-/**
- * The Cloud view. Until the console client is wired, the tree is empty and the view's welcome
- * content (package.json `viewsWelcome`) offers sign-in.
- */
-export function register(): vscode.Disposable {
-  const provider: vscode.TreeDataProvider<never> = {
-    getTreeItem: (element) => element,
-    getChildren: () => [],
+/** The Cloud and Activities views, their commands, and the details documents. */
+export function register(deps: Deps): { disposable: vscode.Disposable; resources: ResourcesTree; activities: ActivitiesTree } {
+  const store = new DisposableStore();
+  const connection = deps.console;
+  const resources = store.add(new ResourcesTree(connection, deps.logger));
+  const activities = store.add(new ActivitiesTree(connection, deps.logger));
+  const view = store.add(vscode.window.createTreeView(RESOURCES_VIEW_ID, { treeDataProvider: resources, showCollapseAll: true }));
+  const activitiesView = store.add(vscode.window.createTreeView(ACTIVITIES_VIEW_ID, { treeDataProvider: activities }));
+  const details = new DetailsProvider(connection, resources, activities);
+  store.add(vscode.workspace.registerTextDocumentContentProvider(DETAILS_SCHEME, details));
+  const ctx: WriteContext = { connection, resources, activities, view, logger: deps.logger, showLog: () => deps.logChannel.show(true) };
+
+  const describe = (): void => {
+    const state = connection.state;
+    const tenant = connection.session?.tenantId;
+    view.description = state.kind === 'signedIn' ? (tenant ? `tenant ${tenant}` : 'signed in') : state.kind === 'signingIn' ? 'signing in…' : undefined;
+    activitiesView.description = view.description;
+    void vscode.commands.executeCommand('setContext', 'stratus.console.state', state.kind);
   };
-  return vscode.window.createTreeView(RESOURCES_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
+  // Only a new identity, endpoint or sign-out reloads the views; token refreshes never reach here.
+  store.add(connection.onDidChangeState(() => {
+    describe();
+    resources.reset();
+    activities.reset();
+  }));
+  describe();
+  void connection.resume();
+
+  /** Resolves a command's target from a tree node or from (kindId, resourceId) arguments. */
+  const target = async (arg: unknown, resourceId: unknown, actionId: string, title: string): Promise<{ kind: ResourceKind; item: ResourceItem } | undefined> => {
+    if (isNode(arg) && arg.type === 'resource') return { kind: arg.kind, item: arg.item };
+    const kind = typeof arg === 'string' ? connection.client().catalog.kind(arg) : await pickKind(connection, title, actionId);
+    if (!kind) return undefined;
+    if (typeof resourceId === 'string') {
+      const loaded = resources.collection(kind.id).items.find((i) => i.id === resourceId);
+      return { kind, item: loaded ?? (await connection.client().get(kind.id, resourceId)) };
+    }
+    const item = await pickResource(connection, kind, title);
+    return item ? { kind, item } : undefined;
+  };
+
+  const itemAction = (command: string, actionId: string, title: string): vscode.Disposable =>
+    vscode.commands.registerCommand(command, async (arg?: unknown, resourceId?: unknown, options?: WriteOptions) => {
+      if (!(await ensureSignedIn(deps))) return undefined;
+      const resolved = await target(arg, resourceId, actionId, title);
+      if (!resolved) return undefined;
+      const action = connection.client().catalog.actionsFor(resolved.kind.id, resolved.item).find((a) => a.id === actionId);
+      if (!action) {
+        void vscode.window.showInformationMessage(`Stratus: "${title}" is not available for ${resolved.item.name}.`);
+        return undefined;
+      }
+      return runWrite(ctx, resolved.kind, action, resolved.item, options);
+    });
+
+  store.add(vscode.commands.registerCommand(Commands.resourcesCreate, async (arg?: unknown, options?: WriteOptions) => {
+    if (!(await ensureSignedIn(deps))) return undefined;
+    const kind = isNode(arg) ? arg.kind : typeof arg === 'string' ? connection.client().catalog.kind(arg) : await pickKind(connection, 'Stratus: Create Resource', 'create');
+    const action = kind?.actions.find((a) => a.target === 'collection');
+    if (!kind || !action) return undefined;
+    return runWrite(ctx, kind, action, undefined, options);
+  }));
+  store.add(itemAction(Commands.resourcesModify, 'modify', 'Stratus: Modify Resource'));
+  store.add(itemAction(Commands.resourcesDelete, 'delete', 'Stratus: Delete Resource'));
+  store.add(itemAction(Commands.resourcesPowerOn, 'powerOn', 'Stratus: Power On Virtual Machine'));
+  store.add(itemAction(Commands.resourcesPowerOff, 'powerOff', 'Stratus: Power Off Virtual Machine'));
+  store.add(vscode.commands.registerCommand(Commands.resourcesAction, async () => {
+    if (!(await ensureSignedIn(deps))) return undefined;
+    const kind = await pickKind(connection, 'Stratus: Run Resource Action');
+    if (!kind) return undefined;
+    const item = await pickResource(connection, kind, `Stratus: ${kind.label.plural}`);
+    if (!item) return undefined;
+    const actions = connection.client().catalog.actionsFor(kind.id, item).filter((a) => a.target === 'item');
+    const choice = await vscode.window.showQuickPick(actions.map((a) => ({ label: a.icon ? `$(${a.icon}) ${a.label}` : a.label, action: a })), { title: `Stratus: ${item.name}`, placeHolder: 'Action' });
+    return choice ? runWrite(ctx, kind, choice.action, item) : undefined;
+  }));
+
+  store.add(vscode.commands.registerCommand(Commands.resourcesRefresh, async (arg?: unknown) => {
+    if (isNode(arg) && arg.type === 'kind') return resources.refresh(arg.kind.id);
+    if (typeof arg === 'string') return resources.refresh(arg);
+    if (connection.state.kind !== 'signedIn') {
+      await connection.resume();
+      return;
+    }
+    await resources.refresh();
+  }));
+  store.add(vscode.commands.registerCommand(Commands.resourcesRetry, async (kindId?: unknown) => {
+    if (typeof kindId === 'string') return resources.refresh(kindId);
+    await connection.resume();
+  }));
+  store.add(vscode.commands.registerCommand(Commands.resourcesLoadMore, (kindId: unknown) => (typeof kindId === 'string' ? resources.loadMore(kindId) : undefined)));
+  store.add(vscode.commands.registerCommand(Commands.resourcesFilter, async (arg?: unknown, value?: unknown) => {
+    const kind = isNode(arg) && arg.type === 'kind' ? arg.kind : typeof arg === 'string' ? connection.client().catalog.kind(arg) : await pickKind(connection, 'Stratus: Filter Resources');
+    if (!kind) return;
+    const filter = typeof value === 'string' ? value : await vscode.window.showInputBox({
+      title: `Filter ${kind.label.plural}`,
+      prompt: 'Show only resources whose name contains this text (case-insensitive). Empty clears the filter.',
+      value: resources.collection(kind.id).filter ?? '',
+    });
+    if (filter === undefined) return;
+    await resources.setFilter(kind.id, filter);
+    await view.reveal(resources.kindNode(kind), { expand: true, focus: false, select: false });
+  }));
+  store.add(vscode.commands.registerCommand(Commands.resourcesClearFilter, async (arg?: unknown) => {
+    const kindId = isNode(arg) && arg.type === 'kind' ? arg.kind.id : typeof arg === 'string' ? arg : undefined;
+    if (kindId) await resources.setFilter(kindId, undefined);
+  }));
+  store.add(vscode.commands.registerCommand(Commands.resourcesCopyId, async (arg?: unknown) => {
+    if (!isNode(arg) || arg.type !== 'resource') return;
+    await vscode.env.clipboard.writeText(arg.item.id);
+    vscode.window.setStatusBarMessage(`Copied the ID of ${arg.item.name}`, 3000);
+  }));
+  store.add(vscode.commands.registerCommand(Commands.resourcesOpenDetails, async (arg?: unknown, resourceId?: unknown) => {
+    const resolved = await target(arg, resourceId, 'details', 'Stratus: Open Resource Details');
+    if (!resolved) return;
+    const document = await vscode.workspace.openTextDocument(DetailsProvider.resourceUri(resolved.kind.id, resolved.item.id));
+    await vscode.window.showTextDocument(document, { preview: true });
+  }));
+  store.add(vscode.commands.registerCommand(Commands.activitiesRefresh, () => activities.refresh()));
+  store.add(vscode.commands.registerCommand(Commands.activitiesOpenDetails, async (id?: unknown) => {
+    if (typeof id !== 'string') return;
+    const document = await vscode.workspace.openTextDocument(DetailsProvider.activityUri(id));
+    await vscode.window.showTextDocument(document, { preview: true });
+  }));
+  store.add(vscode.commands.registerCommand(Commands.showConsoleEndpoints, async () => {
+    const document = await vscode.workspace.openTextDocument(DetailsProvider.endpointsUri());
+    await vscode.window.showTextDocument(document, { preview: true });
+    return connection.client().endpointsInUse();
+  }));
+
+  return { disposable: store, resources, activities };
+}
+
+function isNode(value: unknown): value is ResourceNode {
+  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string' && 'kind' in value;
+}
+
+async function ensureSignedIn(deps: Deps): Promise<boolean> {
+  if (deps.console.state.kind === 'signedIn') return true;
+  const state = await deps.console.resume();
+  if (state.kind === 'signedIn') return true;
+  void vscode.window.showErrorMessage('Stratus: sign in to the console first.', 'Sign In to Console').then((choice) => choice && vscode.commands.executeCommand(Commands.signIn));
+  return false;
 }

@@ -47,3 +47,19 @@ describe('http/sleep', () => {
     assert.ok(performance.now() - started < 1000);
   });
 });
+
+describe('RateLimiter: abort while queued', () => {
+  it('rejects a queued caller as soon as its signal aborts, and its turn takes no token', async () => {
+    const limiter = new RateLimiter({ defaultLimit: { ratePerSecond: 5, burst: 1 } });
+    await limiter.acquire('k');
+    const queued = Array.from({ length: 5 }, () => limiter.acquire('k'));
+    const controller = new AbortController();
+    const started = performance.now();
+    const mine = limiter.acquire('k', controller.signal);
+    setTimeout(() => controller.abort(), 50);
+    await assert.rejects(mine, (error: Error) => error.name === 'CancelledError');
+    const waited = performance.now() - started;
+    assert.ok(waited < 400, `settled ${waited.toFixed(0)} ms after the call; the queue ahead needs ~1000 ms`);
+    await Promise.all(queued);
+  });
+});

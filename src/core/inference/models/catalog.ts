@@ -1,4 +1,4 @@
-import { CancelledError } from '../../errors';
+import { abortable } from '../../abortable';
 import type { HttpTransport } from '../../http/transport';
 import { inferModelKind } from './kind';
 import { listModels } from './models';
@@ -10,26 +10,6 @@ export interface ModelCatalogOptions {
   /** Kind overrides by id; a function so a changed setting applies without a refetch. */
   overrides?: ModelKindOverrides | (() => ModelKindOverrides);
   now?: () => number;
-}
-
-/** Resolves with `promise`, or rejects with CancelledError as soon as `signal` aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(new CancelledError());
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(new CancelledError());
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
 }
 
 /**
@@ -54,7 +34,7 @@ export class ModelCatalog {
   async list(options: { signal?: AbortSignal; refresh?: boolean } = {}): Promise<ModelInfo[]> {
     const fresh = this.cached && this.now() - this.cached.at < this.ttlMs;
     if (!fresh || options.refresh) {
-      await untilAborted(this.load(options.refresh === true), options.signal);
+      await abortable(this.load(options.refresh === true), options.signal);
     }
     return this.withKinds(this.cached?.models ?? []);
   }

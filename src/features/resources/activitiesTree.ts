@@ -1,0 +1,193 @@
+import * as vscode from 'vscode';
+import type { Activity, ConcernedItem } from '../../core/console/types';
+import type { Logger } from '../../core/log';
+import { presentError } from '../../core/presentError';
+import type { ConsoleConnection } from '../../platform/consoleConnection';
+import { Commands } from '../commands';
+
+interface Entry {
+  activity: Activity;
+  /** Started by a write in this window. */
+  local: boolean;
+  /** When this window first saw it (for durations of activities without dates). */
+  seenAt: number;
+}
+
+export type ActivityNode = { type: 'activity'; id: string } | { type: 'item'; activityId: string; item: ConcernedItem } | { type: 'message'; text: string; detail?: string };
+
+const MAX_ENTRIES = 200;
+
+/** The Activities view: this window's writes, live, and the tenant's recent activities from the server. */
+export class ActivitiesTree implements vscode.TreeDataProvider<ActivityNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<ActivityNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private entries = new Map<string, Entry>();
+  private loaded = false;
+  private error: string | undefined;
+  private readonly nodes = new Map<string, ActivityNode & { type: 'activity' }>();
+
+  constructor(
+    private readonly connection: ConsoleConnection,
+    private readonly logger: Logger,
+  ) {}
+
+  get(id: string): Activity | undefined {
+    return this.entries.get(id)?.activity;
+  }
+
+  /** Records a state of an activity (a write of this window, or a follow update). */
+  update(activity: Activity, local = false): void {
+    const entry = this.entries.get(activity.id);
+    if (entry) {
+      entry.activity = activity;
+      entry.local ||= local;
+    } else {
+      this.entries.set(activity.id, { activity, local, seenAt: Date.now() });
+      this.trim();
+    }
+    this.changed.fire(undefined);
+  }
+
+  reset(): void {
+    this.entries = new Map();
+    this.nodes.clear();
+    this.loaded = false;
+    this.error = undefined;
+    this.changed.fire(undefined);
+  }
+
+  async refresh(): Promise<void> {
+    this.loaded = false;
+    await this.loadServerList();
+    this.changed.fire(undefined);
+  }
+
+  private async loadServerList(): Promise<void> {
+    if (this.connection.state.kind !== 'signedIn') return;
+    try {
+      const page = await this.connection.client().activities.list({ limit: 50 });
+      for (const activity of page.items) {
+        const entry = this.entries.get(activity.id);
+        if (entry) entry.activity = activity;
+        else this.entries.set(activity.id, { activity, local: false, seenAt: Date.now() });
+      }
+      this.trim();
+      this.error = undefined;
+    } catch (error) {
+      const presented = presentError(error);
+      if (!presented.cancelled) {
+        this.error = presented.message;
+        this.logger.warn(`Listing activities failed: ${presented.message}`);
+      }
+    }
+    this.loaded = true;
+  }
+
+  private trim(): void {
+    if (this.entries.size <= MAX_ENTRIES) return;
+    const oldest = [...this.entries.entries()].sort((a, b) => a[1].seenAt - b[1].seenAt).slice(0, this.entries.size - MAX_ENTRIES);
+    for (const [id] of oldest) this.entries.delete(id);
+  }
+
+  async getChildren(node?: ActivityNode): Promise<ActivityNode[]> {
+    if (node?.type === 'activity') {
+      return (this.entries.get(node.id)?.activity.concernedItems ?? []).map((item) => ({ type: 'item', activityId: node.id, item }));
+    }
+    if (node) return [];
+    if (this.connection.state.kind !== 'signedIn') return [];
+    if (!this.loaded) await this.loadServerList();
+    const sorted = [...this.entries.values()].sort((a, b) => Number(b.local) - Number(a.local) || time(b) - time(a));
+    const nodes: ActivityNode[] = sorted.map((e) => this.node(e.activity.id));
+    if (this.error) nodes.push({ type: 'message', text: 'Could not list the tenant\'s activities', detail: this.error });
+    return nodes;
+  }
+
+  private node(id: string): ActivityNode & { type: 'activity' } {
+    let node = this.nodes.get(id);
+    if (!node) {
+      node = { type: 'activity', id };
+      this.nodes.set(id, node);
+    }
+    return node;
+  }
+
+  getTreeItem(node: ActivityNode): vscode.TreeItem {
+    if (node.type === 'message') {
+      const item = new vscode.TreeItem(node.text);
+      item.description = node.detail;
+      item.iconPath = new vscode.ThemeIcon('error');
+      item.command = { command: Commands.activitiesRefresh, title: 'Retry' };
+      return item;
+    }
+    if (node.type === 'item') {
+      const item = new vscode.TreeItem(node.item.id);
+      item.description = node.item.type;
+      item.iconPath = new vscode.ThemeIcon('symbol-field');
+      item.contextValue = 'stratus.concernedItem';
+      return item;
+    }
+    const entry = this.entries.get(node.id);
+    const activity = entry?.activity;
+    const item = new vscode.TreeItem(activity?.description || activity?.type || node.id, activity?.concernedItems.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    item.id = `activity/${node.id}`;
+    if (!activity) return item;
+    item.description = describeState(activity);
+    item.iconPath = stateIcon(activity);
+    item.tooltip = new vscode.MarkdownString([
+      `**${activity.description || activity.type}**`,
+      '',
+      `- State: ${describeState(activity)}`,
+      `- Type: ${activity.type}`,
+      `- ID: \`${activity.id}\``,
+      activity.creationDate ? `- Created: ${activity.creationDate}` : '',
+      activity.concernedItems.length ? `- Concerns: ${activity.concernedItems.map((c) => `${c.type} \`${c.id}\``).join(', ')}` : '',
+      entry.local ? '- Started from this window' : '',
+    ].filter(Boolean).join('\n'));
+    item.contextValue = `stratus.activity;${activity.state.kind};`;
+    item.command = { command: Commands.activitiesOpenDetails, title: 'Open Details', arguments: [node.id] };
+    return item;
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
+
+function time(entry: Entry): number {
+  const created = entry.activity.creationDate ? Date.parse(entry.activity.creationDate) : NaN;
+  return Number.isNaN(created) ? entry.seenAt : created;
+}
+
+export function describeState(activity: Activity): string {
+  const state = activity.state;
+  switch (state.kind) {
+    case 'waiting':
+      return 'waiting';
+    case 'running':
+      return `running${state.progression !== undefined ? ` ${Math.round(state.progression)}%` : ''}${state.status ? ` · ${state.status}` : ''}`;
+    case 'completed':
+      return `completed${duration(state.startDate, state.stopDate)}`;
+    case 'failed':
+      return `failed${state.reason ? `: ${state.reason}` : ''}${duration(state.startDate, state.stopDate)}`;
+  }
+}
+
+function duration(start: string | undefined, stop: string | undefined): string {
+  if (!start || !stop) return '';
+  const ms = Date.parse(stop) - Date.parse(start);
+  if (!Number.isFinite(ms) || ms < 0) return '';
+  return ms < 60_000 ? ` in ${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s` : ` in ${Math.round(ms / 60_000)} min`;
+}
+
+function stateIcon(activity: Activity): vscode.ThemeIcon {
+  switch (activity.state.kind) {
+    case 'waiting':
+      return new vscode.ThemeIcon('clock');
+    case 'running':
+      return new vscode.ThemeIcon('sync~spin');
+    case 'completed':
+      return new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'));
+    case 'failed':
+      return new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
+  }
+}

@@ -1,0 +1,51 @@
+import * as vscode from 'vscode';
+import type { InputField } from '../../core/console/catalog-types';
+
+/** Checks typed text against a catalog field; a specific message, or undefined when fine. */
+export function validateField(field: InputField, text: string): string | undefined {
+  const value = text.trim();
+  if (value === '') return field.required ? `${field.label} is required.` : undefined;
+  switch (field.type) {
+    case 'integer': {
+      if (!/^-?\d+$/.test(value)) return `${field.label} must be a whole number.`;
+      const n = Number(value);
+      if (field.min !== undefined && n < field.min) return `${field.label} must be at least ${field.min}.`;
+      if (field.max !== undefined && n > field.max) return `${field.label} must be at most ${field.max}.`;
+      return undefined;
+    }
+    case 'email':
+      return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value) ? undefined : `${field.label} must be an e-mail address.`;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Asks for each field in turn (input boxes, a Yes/No pick for booleans), prefilled with `initial`.
+ * Returns the values keyed by field key, or undefined when the user pressed Escape.
+ */
+export async function collectInput(title: string, fields: readonly InputField[], initial: Readonly<Record<string, string | number | boolean>>): Promise<Record<string, string | number | boolean> | undefined> {
+  const values: Record<string, string | number | boolean> = {};
+  for (const [index, field] of fields.entries()) {
+    const step = `${title} (${index + 1}/${fields.length})`;
+    const preset = initial[field.key] ?? field.default;
+    if (field.type === 'boolean') {
+      const pick = await vscode.window.showQuickPick(['Yes', 'No'], { title: step, placeHolder: field.label, ignoreFocusOut: true });
+      if (pick === undefined) return undefined;
+      values[field.key] = pick === 'Yes';
+      continue;
+    }
+    const text = await vscode.window.showInputBox({
+      title: step,
+      prompt: `${field.label}${field.required ? '' : ' (optional)'}${field.min !== undefined || field.max !== undefined ? ` — ${field.min ?? ''}…${field.max ?? ''}` : ''}`,
+      value: preset === undefined ? '' : String(preset),
+      ...(field.placeholder ? { placeHolder: field.placeholder } : {}),
+      ignoreFocusOut: true,
+      validateInput: (v) => validateField(field, v),
+    });
+    if (text === undefined) return undefined;
+    if (text.trim() === '') continue;
+    values[field.key] = field.type === 'integer' ? Number(text.trim()) : text.trim();
+  }
+  return values;
+}

@@ -1,0 +1,143 @@
+import * as vscode from 'vscode';
+import type { ActionSpec, ResourceKind } from '../../core/console/catalog-types';
+import { ActivityFailedError } from '../../core/console/errors';
+import type { Activity, ResourceItem } from '../../core/console/types';
+import type { Logger } from '../../core/log';
+import { presentError } from '../../core/presentError';
+import { toAbortSignal } from '../../platform/cancellation';
+import type { ConsoleConnection } from '../../platform/consoleConnection';
+import type { ActivitiesTree } from './activitiesTree';
+import { describeState } from './activitiesTree';
+import { collectInput } from './inputFlow';
+import type { ResourceNode } from './nodes';
+import type { ResourcesTree } from './resourcesTree';
+
+export interface WriteOutcome {
+  readonly status: 'completed' | 'failed' | 'stoppedFollowing' | 'requestFailed';
+  readonly activityId?: string;
+  readonly activity?: Activity;
+  /** The created or changed resource's id (the activity's `result`). */
+  readonly resultId?: string;
+  readonly message?: string;
+}
+
+export interface WriteOptions {
+  /** Skip the input flow (tests, retries, other extensions). */
+  input?: Record<string, unknown>;
+  /** Skip the modal confirmation (a retry of a confirmed write). */
+  confirmed?: boolean;
+}
+
+export interface WriteContext {
+  connection: ConsoleConnection;
+  resources: ResourcesTree;
+  activities: ActivitiesTree;
+  view: vscode.TreeView<ResourceNode>;
+  logger: Logger;
+  showLog(): void;
+}
+
+/**
+ * One write from the catalog: confirm, collect input, send, then follow the activity with a
+ * cancellable progress notification until it completes (the resource is revealed) or fails.
+ */
+export async function runWrite(ctx: WriteContext, kind: ResourceKind, action: ActionSpec, target: ResourceItem | undefined, options: WriteOptions = {}): Promise<WriteOutcome | undefined> {
+  const catalog = ctx.connection.client().catalog;
+  const verb = action.label.replace(/(\.\.\.|…)$/, '');
+  const title = target ? `${verb} ${kind.label.singular.toLowerCase()} "${target.name}"` : verb;
+
+  const confirmation = options.confirmed ? undefined : catalog.confirmation(kind.id, action.id, target);
+  if (confirmation) {
+    const answer = await vscode.window.showWarningMessage(confirmation, { modal: true, detail: `${kind.label.singular}: ${target?.name ?? ''} (${target?.id ?? ''})` }, action.label);
+    if (answer !== action.label) return undefined;
+  }
+  const input = options.input ?? (action.fields?.length ? await collectInput(title, action.fields, catalog.initialInput(kind.id, action.id, target)) : {});
+  if (input === undefined) return undefined;
+
+  let activityId: string;
+  try {
+    activityId = (await ctx.connection.client().perform(kind.id, action.id, { ...(target ? { target } : {}), input })).activityId;
+  } catch (error) {
+    const presented = presentError(error);
+    ctx.logger.error(`${title} failed: ${presented.message}`);
+    void vscode.window.showErrorMessage(`Stratus: ${title} failed. ${presented.message}`, 'Show Log').then((c) => c && ctx.showLog());
+    return { status: 'requestFailed', message: presented.message };
+  }
+  ctx.logger.info(`${title}: activity ${activityId} created.`);
+  ctx.activities.update(placeholderActivity(activityId, title), true);
+
+  const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Stratus: ${title}`, cancellable: true }, async (progress, token) => {
+    const abort = toAbortSignal(token);
+    let shown = 0;
+    progress.report({ message: 'waiting…' });
+    try {
+      const activity = await ctx.connection.client().activities.follow(activityId, {
+        signal: abort.signal,
+        onUpdate: (update) => {
+          ctx.activities.update(update, true);
+          const percent = update.state.kind === 'running' ? update.state.progression ?? shown : shown;
+          progress.report({ message: describeState(update), increment: Math.max(0, percent - shown) });
+          shown = Math.max(shown, percent);
+        },
+      });
+      ctx.activities.update(activity, true);
+      const resultId = activity.state.kind === 'completed' ? activity.state.result : undefined;
+      return { status: 'completed' as const, activityId, activity, ...(resultId ? { resultId } : {}) };
+    } catch (error) {
+      if (error instanceof ActivityFailedError) {
+        ctx.activities.update(error.activity, true);
+        return { status: 'failed' as const, activityId, activity: error.activity, message: error.reason ?? 'no reason given' };
+      }
+      const presented = presentError(error);
+      if (presented.cancelled) return { status: 'stoppedFollowing' as const, activityId };
+      return { status: 'stoppedFollowing' as const, activityId, message: presented.message };
+    } finally {
+      abort.dispose();
+    }
+  });
+
+  switch (outcome.status) {
+    case 'completed':
+      ctx.logger.info(`${title} completed (activity ${activityId}${outcome.resultId ? `, result ${outcome.resultId}` : ''}).`);
+      await showResult(ctx, kind, action, target, outcome.resultId);
+      void vscode.window.showInformationMessage(`Stratus: ${title} completed.`);
+      break;
+    case 'failed':
+      ctx.logger.error(`${title} failed: ${outcome.message ?? ''} (activity ${activityId}).`);
+      void vscode.window.showErrorMessage(`Stratus: ${title} failed: ${outcome.message ?? ''}`, 'Show Log', 'Retry').then((choice) => {
+        if (choice === 'Show Log') ctx.showLog();
+        else if (choice === 'Retry') void runWrite(ctx, kind, action, target, { input, confirmed: true });
+      });
+      break;
+    case 'stoppedFollowing':
+      ctx.logger.warn(`Stopped following activity ${activityId}${outcome.message ? `: ${outcome.message}` : ''}.`);
+      void vscode.window.showInformationMessage(`Stratus: stopped following "${title}". The operation continues on the server; the Activities view shows its state.${outcome.message ? ` (${outcome.message})` : ''}`);
+      break;
+  }
+  return outcome;
+}
+
+/** After a completed write: only the affected collection changes; the new or changed resource is selected. */
+async function showResult(ctx: WriteContext, kind: ResourceKind, action: ActionSpec, target: ResourceItem | undefined, resultId: string | undefined): Promise<void> {
+  if (action.method === 'DELETE' && target) {
+    ctx.resources.remove(kind.id, target.id);
+    return;
+  }
+  const id = action.target === 'collection' ? resultId : target?.id;
+  try {
+    const item = id && kind.item !== undefined ? await ctx.connection.client().get(kind.id, id) : undefined;
+    if (!item) {
+      await ctx.resources.refresh(kind.id);
+      return;
+    }
+    const node = ctx.resources.upsert(kind, item);
+    await ctx.view.reveal(node, { select: true, focus: false, expand: false });
+  } catch (error) {
+    ctx.logger.warn(`Could not show the result of ${action.label}: ${presentError(error).message}`);
+    await ctx.resources.refresh(kind.id);
+  }
+}
+
+function placeholderActivity(id: string, description: string): Activity {
+  return { id, description, type: '', tenantId: undefined, creationDate: new Date().toISOString(), concernedItems: [], state: { kind: 'waiting' }, raw: { id } };
+}
