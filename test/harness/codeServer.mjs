@@ -35,7 +35,7 @@ const baseSettings = {
  * @param {string[]} [options.vscodeOptions] `--vscode-option` values
  * @param {number} [options.port] fixed port (demo); a free one otherwise
  * @param {string} [options.stateDir] keep state here (demo) instead of a throwaway directory
- * @param {(dirs: Record<string, string>) => void} [options.beforeStart] e.g. install a .vsix into dirs.extensions
+ * @param {(dirs: { root: string, userData: string, extensions: string, config: string, tmp: string, workspace: string }) => void} [options.beforeStart] e.g. install a .vsix into dirs.extensions
  */
 export async function startCodeServer(options = {}) {
   const root = options.stateDir ?? mkdtempSync(join(tmpdir(), 'stratus-cs-'));

@@ -30,7 +30,7 @@ try {
   const browser = await launchBrowser();
   cleanups.push(browser.close);
 
-  const page = await browser.context.newPage();
+  const page = browser.context.pages()[0] ?? (await browser.context.newPage());
   const done = new Promise((resolve) => {
     void page.exposeFunction('codeAutomationExit', (code) => resolve(Number(code)));
   });

@@ -3,6 +3,9 @@ import { join } from 'node:path';
 import { repoRoot } from './codeServer.mjs';
 import { firstLine, spawnGroup } from './processes.mjs';
 
+/**
+ * @param {{ port?: number, profile?: string, extraArgs?: string[] }} [options]
+ */
 export async function startSandboxProcess({ port = 0, profile = 'contract', extraArgs = [] } = {}) {
   const tsx = join(repoRoot, 'node_modules', '.bin', 'tsx');
   const proc = spawnGroup(tsx, [join(repoRoot, 'test', 'sandbox', 'cli.ts'), '--port', String(port), '--profile', profile, ...extraArgs], { cwd: repoRoot });

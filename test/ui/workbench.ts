@@ -1,10 +1,12 @@
-// A real workbench in Chromium: code-server with the extension in development mode and the
-// sandbox behind it. Page helpers address VS Code's DOM by stable roles and aria labels.
-import { mkdirSync } from 'node:fs';
+// A real workbench in Chromium: code-server with the packaged .vsix installed (as a user installs
+// it) and the sandbox behind it. Page helpers address VS Code's DOM by stable roles and aria labels.
+// Not development mode: its smoke-test driver switch also turns notification toasts off.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchBrowser } from '../harness/browser.mjs';
-import { repoRoot, startCodeServer, workbenchUrl } from '../harness/codeServer.mjs';
+import { repoRoot, startCodeServer } from '../harness/codeServer.mjs';
 import { startSandboxProcess } from '../harness/sandbox.mjs';
 
 export const screenshotsDir = join(repoRoot, 'test-results', 'ui');
@@ -15,17 +17,21 @@ export interface Workbench {
   close(): Promise<void>;
 }
 
-export async function openWorkbench(options: { settings?: Record<string, unknown>; env?: Record<string, string> } = {}): Promise<Workbench> {
+export async function openWorkbench(options: { settings?: Record<string, unknown>; env?: Record<string, string>; sandboxArgs?: string[] } = {}): Promise<Workbench> {
   mkdirSync(screenshotsDir, { recursive: true });
   const cleanups: (() => Promise<void>)[] = [];
   const close = async (): Promise<void> => {
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
   };
   try {
-    const sandbox = await startSandboxProcess();
+    const sandbox = await startSandboxProcess({ extraArgs: options.sandboxArgs ?? [] });
     cleanups.push(sandbox.stop);
+    const { name, version } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { name: string; version: string };
+    const vsix = join(repoRoot, `${name}-${version}.vsix`);
     const server = await startCodeServer({
-      vscodeOptions: ['enable-smoke-test-driver'],
+      beforeStart: (dirs: { userData: string; extensions: string }) => {
+        execFileSync(join(repoRoot, 'node_modules', '.bin', 'node'), [join(repoRoot, 'node_modules', 'code-server', 'out', 'node', 'entry.js'), '--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions, '--install-extension', vsix, '--force'], { stdio: 'ignore', env: { ...process.env, EXTENSIONS_GALLERY: '{}' } });
+      },
       settings: { 'stratus.inference.baseUrl': sandbox.info.inference, 'stratus.console.baseUrl': sandbox.info.console, ...options.settings },
       // 'from-sandbox' stands for the sandbox's fake key, known only once it has started.
       env: Object.fromEntries(Object.entries(options.env ?? {}).map(([k, v]) => [k, v === 'from-sandbox' ? sandbox.info.apiKey : v])),
@@ -33,8 +39,8 @@ export async function openWorkbench(options: { settings?: Record<string, unknown
     cleanups.push(server.stop);
     const browser = await launchBrowser();
     cleanups.push(browser.close);
-    const page = await browser.context.newPage();
-    await page.goto(workbenchUrl(server, { extensionPath: repoRoot }));
+    const page = browser.context.pages()[0] ?? (await browser.context.newPage());
+    await page.goto(`${server.url}/?folder=${encodeURIComponent(server.dirs.workspace)}`);
     await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
     return { page, sandbox: sandbox.info, close };
   } catch (error) {
