@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 need=()
 command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || need+=(chromium)
 dpkg -s libkrb5-dev >/dev/null 2>&1 || need+=(libkrb5-dev)
+command -v openssl >/dev/null 2>&1 || need+=(openssl)
 dpkg -s fonts-noto-color-emoji >/dev/null 2>&1 || need+=(fonts-noto-color-emoji)
 dpkg -s fonts-dejavu-core >/dev/null 2>&1 || need+=(fonts-dejavu)
 if [ ${#need[@]} -gt 0 ]; then
