@@ -8,6 +8,9 @@ need=()
 command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || need+=(chromium)
 dpkg -s libkrb5-dev >/dev/null 2>&1 || need+=(libkrb5-dev)
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
+# Native addons of code-server (kerberos) build with node-gyp.
+command -v g++ >/dev/null 2>&1 || need+=(g++ make)
+command -v python3 >/dev/null 2>&1 || need+=(python3)
 dpkg -s fonts-noto-color-emoji >/dev/null 2>&1 || need+=(fonts-noto-color-emoji)
 dpkg -s fonts-dejavu-core >/dev/null 2>&1 || need+=(fonts-dejavu)
 if [ ${#need[@]} -gt 0 ]; then
