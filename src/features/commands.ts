@@ -5,6 +5,7 @@ export const Commands = {
   signOut: 'stratus.signOut',
   showLog: 'stratus.showLog',
   pickModel: 'stratus.pickModel',
+  refreshModels: 'stratus.refreshModels',
   completeSelection: 'stratus.completeSelection',
   retryChat: 'stratus.retryChat',
   resourcesRefresh: 'stratus.resources.refresh',

@@ -164,14 +164,14 @@ export class ConsoleConnection implements vscode.Disposable {
     return state;
   }
 
-  /** One warning per endpoint per session, logged and shown. */
+  /** One warning per endpoint per session (across client rebuilds), shown to the user. */
   private warnDeprecated(notice: DeprecationNotice): void {
     const key = `${notice.method} ${notice.path}`;
     if (this.warned.has(key)) return;
     this.warned.add(key);
     const when = notice.sunset ? ` It will be removed on ${notice.sunset}.` : '';
     const message = `The console endpoint ${key} is deprecated.${when} Stratus may need an update, or a path override in stratus.console.resourcePaths.`;
-    this.logger.warn(`${message}${notice.link ? ` Replacement: ${notice.link}` : ''}`);
+    // The console client has logged it already; here it is shown.
     void vscode.window.showWarningMessage(`Stratus: ${message}`, 'Show Endpoints in Use').then((choice) => {
       if (choice) void vscode.commands.executeCommand('stratus.showConsoleEndpoints');
     });

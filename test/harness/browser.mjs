@@ -14,6 +14,8 @@ export async function launchBrowser() {
     executablePath,
     headless: true,
     viewport: { width: 1400, height: 900 },
+    // Chromium writes ~/.config/chromium and dconf even with --user-data-dir: give it a throwaway home.
+    env: { ...process.env, HOME: profile, XDG_CONFIG_HOME: join(profile, '.config'), XDG_CACHE_HOME: join(profile, '.cache') },
     args: [
       '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync',

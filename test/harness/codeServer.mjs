@@ -70,8 +70,11 @@ export async function startCodeServer(options = {}) {
   ];
   const env = {
     ...process.env,
+    // Nothing may land in the real $HOME (code-server writes logs and config there by default).
+    HOME: dirs.root,
     XDG_CONFIG_HOME: dirs.config,
     XDG_DATA_HOME: join(dirs.config, 'data'),
+    XDG_CACHE_HOME: join(dirs.config, 'cache'),
     TMPDIR: dirs.tmp,
     EXTENSIONS_GALLERY: '{}',
     ...options.env,

@@ -44,6 +44,11 @@ describe('inference in the host (against the sandbox)', function () {
     assert.equal(tiny.maxInputTokens + 256, 512, 'context length comes from max_model_len');
   });
 
+  it('Stratus: Refresh Models lists the catalogue again', async () => {
+    const ids = await vscode.commands.executeCommand<string[]>('stratus.refreshModels');
+    assert.ok(ids.includes('gpt-oss:120b') && ids.includes('bge-m3:567m'));
+  });
+
   it('answers sendRequest with streamed text', async () => {
     const model = (await stratusModels()).find((m) => m.id === 'gpt-oss:120b');
     assert.ok(model);

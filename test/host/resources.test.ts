@@ -8,7 +8,7 @@ import { control, sandbox } from './sandbox';
 interface Node { type: string; kind?: { id: string }; item?: { id: string; name: string; raw: Record<string, unknown> }; text?: string; severity?: string }
 interface Outcome { status: string; activityId?: string; resultId?: string; message?: string }
 
-function logTail(dir: string): string {
+function logTail(dir: string, lines = 15): string {
   const files: string[] = [];
   const walk = (p: string): void => {
     for (const name of readdirSync(p)) {
@@ -18,7 +18,7 @@ function logTail(dir: string): string {
     }
   };
   walk(dir);
-  return files.map((f) => readFileSync(f, 'utf8')).join('\n').split('\n').slice(-15).join('\n');
+  return files.map((f) => readFileSync(f, 'utf8')).join('\n').split('\n').slice(-lines).join('\n');
 }
 
 async function tree(): Promise<vscode.TreeDataProvider<unknown>> {
@@ -94,6 +94,39 @@ describe('Cloud explorer (against the sandbox)', function () {
     const outcome = await vscode.commands.executeCommand<Outcome>('stratus.resources.create', 'virtualMachines', { input: { name: 'doomed-vm', cpu: 1, memoryGiB: 1 } });
     assert.equal(outcome.status, 'failed');
     assert.equal(outcome.message, 'quota exceeded in the sandbox');
+  });
+
+  it('a token refresh after expiry (401, then a new exchange) does not reload the tree', async () => {
+    const { api } = await stratus();
+    const vmsBefore = (await children(await vmKind())).filter((n) => n.type === 'resource');
+    let reloads = 0;
+    const subscription = (await tree()).onDidChangeTreeData?.((node) => {
+      if (node === undefined) reloads++;
+    });
+    await control('/expire-tokens', {});
+    const users = (await children()).find((n) => n.kind?.id === 'users');
+    assert.ok(users);
+    const listed = (await children(users)).filter((n) => n.type === 'resource');
+    subscription?.dispose();
+    assert.ok(listed.length > 0, 'the request after expiry succeeded with a fresh token');
+    assert.equal(api.views.consoleState(), 'signedIn');
+    assert.equal(reloads, 0, 'no whole-tree reload');
+    const vmsAfter = (await children(await vmKind())).filter((n) => n.type === 'resource');
+    assert.equal(vmsAfter.length, vmsBefore.length, 'the loaded VMs were kept, not fetched again');
+  });
+
+  it('warns once per endpoint when the console marks it deprecated', async () => {
+    const { api } = await stratus();
+    await control('/deprecate', { pathPrefix: '/api/iam/v2/roles', sunset: 'Wed, 30 Jun 2027 00:00:00 GMT' });
+    for (let i = 0; i < 3; i++) await vscode.commands.executeCommand('stratus.resources.refresh', 'roles');
+    let text = '';
+    for (let i = 0; i < 50 && !text.includes('is deprecated'); i++) {
+      text = logTail(api.logDirectory, 400);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const warnings = text.split('\n').filter((line) => line.includes('/api/iam/v2/roles is deprecated'));
+    assert.equal(warnings.length, 1, text);
+    assert.match(warnings[0] ?? '', /30 Jun 2027/);
   });
 
   it('lists the console endpoints in use, with module and version', async () => {

@@ -23,6 +23,18 @@ export function register(deps: Deps): vscode.Disposable {
       return undefined;
     }
   }));
+  store.add(vscode.commands.registerCommand(Commands.refreshModels, async () => {
+    try {
+      const models = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Stratus: listing models…' }, () => deps.inference.client().models.refresh());
+      provider.refresh();
+      vscode.window.setStatusBarMessage(`Stratus: ${models.length} models listed`, 4000);
+      return models.map((m) => m.id);
+    } catch (error) {
+      deps.logger.error('Listing models failed', error);
+      void vscode.window.showErrorMessage(`Stratus: cannot list models. ${error instanceof Error ? error.message : ''}`, 'Show Log').then((choice) => choice && deps.logChannel.show(true));
+      return undefined;
+    }
+  }));
   // VS Code resolves an extension's models lazily; without this a fresh window's first
   // `@stratus` message can fail with "Language model unavailable".
   void vscode.lm.selectChatModels({ vendor: VENDOR }).then(undefined, (error: unknown) => deps.logger.warn('Early model resolution failed', error));
