@@ -1,24 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { openStratusView, openWorkbench, runCommand, screenshot, sendChat, type Workbench } from './workbench';
+import { openStratusView, runCommand, screenshot, sendChat, useWorkbench } from './workbench';
 
 describe('UI: Stratus in the workbench', function () {
   this.timeout(180_000);
-  let workbench: Workbench;
-
-  before(async () => {
-    workbench = await openWorkbench();
-  });
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && workbench) {
-      await screenshot(workbench.page, `failed-${this.currentTest.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}`).catch(() => undefined);
-    }
-  });
-  after(async () => {
-    await workbench?.close();
-  });
+  const workbench = useWorkbench();
 
   it('shows the Stratus view with sign-in actions', async () => {
-    const { page } = workbench;
+    const { page } = workbench();
     await openStratusView(page);
     const signIn = page.getByRole('button', { name: 'Sign In to Console' });
     await signIn.waitFor({ timeout: 20_000 });
@@ -26,7 +14,7 @@ describe('UI: Stratus in the workbench', function () {
   });
 
   it('answers "@stratus hello" in the Chat view with the not-configured message and its action', async () => {
-    const { page } = workbench;
+    const { page } = workbench();
     const response = await sendChat(page, '@stratus hello');
     const button = response.getByRole('button', { name: 'Set Inference API Key' });
     await button.waitFor({ timeout: 30_000 });
@@ -36,7 +24,7 @@ describe('UI: Stratus in the workbench', function () {
   });
 
   it('sets the API key through the command palette like a user', async () => {
-    const { page, sandbox } = workbench;
+    const { page, sandbox } = workbench();
     await runCommand(page, 'Stratus: Set Inference API Key');
     const input = page.locator('.quick-input-widget input[type="password"]').first();
     await input.waitFor({ timeout: 10_000 });
@@ -47,7 +35,7 @@ describe('UI: Stratus in the workbench', function () {
   });
 
   it('streams a multi-paragraph answer with a code block into the Chat view', async () => {
-    const { page } = workbench;
+    const { page } = workbench();
     const response = await sendChat(page, '@stratus markdown demo');
     const code = response.locator('.interactive-result-code-block, .monaco-editor, pre').first();
     await code.waitFor({ timeout: 30_000 });
@@ -60,7 +48,7 @@ describe('UI: Stratus in the workbench', function () {
   });
 
   it('shows the Stratus models in the model picker', async () => {
-    const { page } = workbench;
+    const { page } = workbench();
     const picker = page.locator('.interactive-input-part .chat-modelPicker-item, .interactive-input-part [aria-label*="Pick Model"], .interactive-input-part .action-label[aria-label*="Model"]').first();
     await picker.waitFor({ timeout: 20_000 });
     await picker.click();

@@ -1,25 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { openStratusView, openWorkbench, runCommand, screenshot, type Workbench } from './workbench';
+import { openStratusView, runCommand, screenshot, useWorkbench } from './workbench';
 
 describe('UI: Cloud explorer and activities', function () {
   this.timeout(180_000);
-  let workbench: Workbench;
-
-  before(async () => {
-    // Slow activities (1.5 s a step) so the progress notification can be seen mid-way.
-    workbench = await openWorkbench({ sandboxArgs: ['--activity-step-ms', '1500'] });
-  });
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && workbench) {
-      await screenshot(workbench.page, `failed-${this.currentTest.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}`).catch(() => undefined);
-    }
-  });
-  after(async () => {
-    await workbench?.close();
-  });
+  const workbench = useWorkbench({ sandboxArgs: ['--activity-step-ms', '1500'] });
 
   it('signs in from the view with a PAT ID and secret, and lists virtual machines', async () => {
-    const { page, sandbox } = workbench;
+    const { page, sandbox } = workbench();
     await openStratusView(page);
     await page.getByRole('button', { name: 'Sign In to Console' }).click();
     const input = page.locator('.quick-input-widget input').first();
@@ -40,7 +27,7 @@ describe('UI: Cloud explorer and activities', function () {
   });
 
   it('creates a VM through the command palette and shows the activity progress notification mid-way', async () => {
-    const { page } = workbench;
+    const { page } = workbench();
     await runCommand(page, 'Stratus: Create Resource…');
     const kindPick = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Virtual machines' }).first();
     await kindPick.waitFor({ timeout: 10_000 });
@@ -64,7 +51,7 @@ describe('UI: Cloud explorer and activities', function () {
   });
 
   it('lists the activity with its state in the Activities view', async () => {
-    const { page } = workbench;
+    const { page } = workbench();
     const header = page.locator('.pane-header', { hasText: 'Activities' }).first();
     if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
     const row = page.locator('.monaco-list-row', { hasText: 'completed' }).first();

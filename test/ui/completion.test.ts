@@ -1,29 +1,19 @@
 import * as assert from 'node:assert/strict';
-import { openWorkbench, runCommand, screenshot, type Workbench } from './workbench';
+import { runCommand, screenshot, useWorkbench } from './workbench';
 
 interface Recorded { seq: number; chunksSent: number; clientClosedEarly: boolean }
 
 describe('UI: Complete Selection', function () {
   this.timeout(180_000);
-  let workbench: Workbench;
+  const workbench = useWorkbench({ env: { STRATUS_API_KEY: 'from-sandbox' }, settings: { 'stratus.chat.model': 'gpt-oss:120b' } });
   const control = async (path: string, body?: unknown): Promise<unknown> => {
-    const res = await fetch(`${workbench.sandbox.console}/__sandbox${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${workbench().sandbox.console}/__sandbox${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     return res.json();
   };
   const completions = async (): Promise<Recorded[]> => ((await control('/requests?pathPrefix=/v1/completions')) as { requests: Recorded[] }).requests;
 
-  before(async () => {
-    workbench = await openWorkbench({ env: { STRATUS_API_KEY: 'from-sandbox' }, settings: { 'stratus.chat.model': 'gpt-oss:120b' } });
-  });
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && workbench) await screenshot(workbench.page, 'failed-complete-selection').catch(() => undefined);
-  });
-  after(async () => {
-    await workbench?.close();
-  });
-
   it('streams into the editor, and Cancel in the progress notification stops the request', async () => {
-    const { page } = workbench;
+    const { page } = workbench();
     await control('/latency', { ms: 0, chunkDelayMs: 60, pathPrefix: '/v1/completions' });
     await page.keyboard.press('ControlOrMeta+P');
     await page.keyboard.type('README.md');

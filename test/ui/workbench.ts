@@ -93,3 +93,27 @@ export async function sendChat(page: Page, text: string) {
   await responses.nth(before).waitFor({ timeout: 30_000 });
   return responses.nth(before);
 }
+
+/**
+ * Opens one workbench for a suite (mocha before/after), screenshots any failed test, and returns
+ * a getter for the workbench.
+ */
+export function useWorkbench(options: Parameters<typeof openWorkbench>[0] = {}): () => Workbench {
+  let workbench: Workbench | undefined;
+  before(async () => {
+    workbench = await openWorkbench(options);
+  });
+  afterEach(async function () {
+    const test = this.currentTest;
+    if (test?.state === 'failed' && workbench) {
+      await screenshot(workbench.page, `failed-${test.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}`).catch(() => undefined);
+    }
+  });
+  after(async () => {
+    await workbench?.close();
+  });
+  return () => {
+    if (!workbench) throw new Error('The workbench did not open (see the before hook error).');
+    return workbench;
+  };
+}
