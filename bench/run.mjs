@@ -460,3 +460,14 @@ main().catch((error) => {
   process.stderr.write(`${error?.stack ?? error}\n`);
   process.exitCode = 1;
 }).finally(cleanup);
+
+// The console benchmark (bench/console.mjs, see bench/README.md) runs once everything above has
+// finished, in the same `npm run bench`; BENCH_SKIP_CONSOLE=1 leaves it out.
+process.once('beforeExit', () => {
+  if (env.BENCH_SKIP_CONSOLE) return;
+  process.stdout.write('\n');
+  import('./console.mjs').then((m) => m.runConsoleBench()).catch((error) => {
+    process.stderr.write(`${error?.stack ?? error}\n`);
+    process.exitCode = 1;
+  });
+});
