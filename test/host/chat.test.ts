@@ -49,6 +49,14 @@ describe('inference in the host (against the sandbox)', function () {
     assert.ok(ids.includes('gpt-oss:120b') && ids.includes('bge-m3:567m'));
   });
 
+  it('counts tokens for text and messages', async () => {
+    const model = (await stratusModels()).find((m) => m.id === 'gpt-oss:120b');
+    assert.ok(model);
+    const text = await model.countTokens('The quick brown fox jumps over the lazy dog.');
+    assert.ok(text > 5 && text < 40, `${text}`);
+    assert.ok((await model.countTokens(vscode.LanguageModelChatMessage.User('hello there, how are you today?'))) > 0);
+  });
+
   it('answers sendRequest with streamed text', async () => {
     const model = (await stratusModels()).find((m) => m.id === 'gpt-oss:120b');
     assert.ok(model);

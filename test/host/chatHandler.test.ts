@@ -11,7 +11,7 @@ import { ConsoleConnection } from '../../src/platform/consoleConnection';
 import { InferenceConnection } from '../../src/platform/inferenceConnection';
 import { SecretKeys, SecretStore } from '../../src/platform/secrets';
 import { readSettings } from '../../src/platform/settings';
-import { control, sandbox } from './sandbox';
+import { control, requests, sandbox } from './sandbox';
 
 class RecordingStream {
   readonly markdown: string[] = [];
@@ -74,6 +74,37 @@ describe('@stratus handler with attachments (against the sandbox)', function () 
     const result = (await createHandler(deps)(req, { history: [] } as unknown as vscode.ChatContext, stream.asStream(), new vscode.CancellationTokenSource().token)) ?? {};
     return { stream, result };
   };
+
+  it('sends earlier turns as history: stored messages (tool rounds included) first, else the rendered answer', async () => {
+    // The turn classes have private constructors: build instances the way VS Code hands them over.
+    const turn = <T extends object>(cls: { prototype: T }, fields: Record<string, unknown>): T => Object.assign(Object.create(cls.prototype) as T, fields);
+    const history = [
+      turn(vscode.ChatRequestTurn, { prompt: 'first question', participant: 'stratus.chat', references: [], toolReferences: [] }),
+      turn(vscode.ChatResponseTurn, { participant: 'stratus.chat', response: [], result: { metadata: { model: 'gpt-oss:120b', messages: [
+        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{}' } }] },
+        { role: 'tool', tool_call_id: 'call_1', content: 'looked up' },
+        { role: 'assistant', content: 'first answer' },
+      ] } } }),
+      turn(vscode.ChatRequestTurn, { prompt: 'to another participant', participant: 'someone.else', references: [], toolReferences: [] }),
+      turn(vscode.ChatRequestTurn, { prompt: 'second question', participant: 'stratus.chat', references: [], toolReferences: [] }),
+      turn(vscode.ChatResponseTurn, { participant: 'stratus.chat', response: [new vscode.ChatResponseMarkdownPart('<think>hidden</think>second answer')], result: {} }),
+    ];
+    const before = Math.max(0, ...(await requests('/v1/chat/completions')).map((r) => r.seq));
+    const stream = new RecordingStream();
+    await createHandler(deps)(request('third question', 'gpt-oss:120b'), { history } as unknown as vscode.ChatContext, stream.asStream(), new vscode.CancellationTokenSource().token);
+    assert.equal(stream.text, 'Echo (gpt-oss:120b): third question');
+    const sent = (await requests('/v1/chat/completions')).find((r) => r.seq > before)?.body?.json as { messages: { role: string; content: unknown }[] };
+    assert.deepEqual(sent.messages.map((m) => [m.role, m.content]), [
+      ['system', sent.messages[0]?.content],
+      ['user', 'first question'],
+      ['assistant', null],
+      ['tool', 'looked up'],
+      ['assistant', 'first answer'],
+      ['user', 'second question'],
+      ['assistant', 'second answer'],
+      ['user', 'third question'],
+    ]);
+  });
 
   it('sends an attached file and a selection as context and lists them as references', async () => {
     const document = await vscode.workspace.openTextDocument({ content: 'const answer = 42;\nexport default answer;\n', language: 'typescript' });
