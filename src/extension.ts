@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import { Redactor } from './core/http/redact';
-import { loadUndici } from './core/http/undici-loader';
 import { ConnectionStatus } from './platform/connectionStatus';
 import { ConsoleConnection } from './platform/consoleConnection';
 import { DisposableStore } from './platform/disposables';
@@ -63,16 +62,6 @@ export function activate(context: vscode.ExtensionContext): StratusApi {
   store.add(completion.register(deps));
   const explorer = resources.register(deps);
   store.add(explorer.disposable);
-
-  // undici (~50-70 ms to load) stays out of activation; when Stratus is set up, it is loaded in idle
-  // time a moment later so the first chat answer or tree page does not pay for it.
-  const warmUp = setTimeout(() => {
-    void deps.inference.isConfigured().then(async (inference) => {
-      const stored = await account.secretsStatus(deps.secrets);
-      if ((inference.apiKey && inference.baseUrl) || stored.pat) await loadUndici();
-    }).catch(() => undefined);
-  }, 3000);
-  store.add({ dispose: () => clearTimeout(warmUp) });
 
   const activationMs = performance.now() - started;
   logger.info(`Stratus ${String(context.extension.packageJSON.version)} activated in ${activationMs.toFixed(1)} ms.`);
