@@ -14,7 +14,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { busiestWindow, median } from './console/stats.mjs';
+import { busiestWindow } from './console/stats.mjs';
+import { f1, f2, fx, killAll, killTree, live, log, lpad, median, pad, run, table } from './lib.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const consoleDir = join(benchDir, 'console');
@@ -37,66 +38,13 @@ const DEADLINE_MS = 300_000; // no new child starts after this; what was measure
 const MIN_CHILD_GAP_MS = 250; // at most 4 PAT exchanges per second (the sandbox allows 5)
 const POLL_MS = 1000; // request-log polls during the Stratus concurrent run (the log keeps 500)
 
-const f2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
-const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
-const fx = (x) => (Number.isFinite(x) ? `${x.toFixed(2)}x` : 'n/a');
-const pad = (s, n) => String(s).padEnd(n);
-const lpad = (s, n) => String(s).padStart(n);
-function table(headers, rows) {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
-  const line = (cells) => cells.map((c, i) => (i === 0 ? pad(c, widths[i]) : lpad(c, widths[i]))).join('  ');
-  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
-}
-const log = (s = '') => process.stdout.write(`${s}\n`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-const live = new Set();
 let tmp;
 
-function killTree(child, signal = 'SIGKILL') {
-  try {
-    if (child.detachedGroup) process.kill(-child.pid, signal);
-    else child.kill(signal);
-  } catch {
-    // already gone
-  }
-}
-
 function cleanup() {
-  for (const child of live) killTree(child);
-  live.clear();
+  killAll();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
   tmp = undefined;
-}
-
-/** Spawns a process with a deadline; resolves with { code, signal, stdout, stderr, timedOut }. */
-function run(command, args, { timeoutMs }) {
-  return new Promise((resolvePromise) => {
-    const child = spawn(command, args, { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    live.add(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killTree(child, 'SIGTERM');
-      setTimeout(() => killTree(child, 'SIGKILL'), 5_000).unref();
-    }, timeoutMs);
-    child.on('error', (error) => {
-      stderr += String(error);
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      live.delete(child);
-      resolvePromise({ code, signal, stdout, stderr, timedOut });
-    });
-  });
 }
 
 /** Starts the sandbox (tsx, its own process group); resolves with its first stdout line and a stop(). */

@@ -9,11 +9,11 @@
 //   BENCH_TTFD_N=200          timed requests per first-delta child
 //   BENCH_CLIENTS=stratus,openai,aisdk,raw
 //   BENCH_SKIP_HOST=1, BENCH_SKIP_PACKAGE=1   skip those parts (reported as not measured)
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { f1, f2, fx, killAll, log, lpad, median, pad, run, table } from './lib.mjs';
 import { renderContent, renderTools, startServer, TOOL_CALLS } from './server.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
@@ -35,12 +35,10 @@ const HOST_TIMEOUT_MS = 240_000;
 const VSIX_LIMIT = 1024 * 1024;
 
 const failures = [];
-const live = new Set();
 let tmp;
 
 function cleanup() {
-  for (const child of live) killTree(child);
-  live.clear();
+  killAll();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 }
 process.on('exit', cleanup);
@@ -51,70 +49,6 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
   });
 }
 
-function killTree(child, signal = 'SIGKILL') {
-  try {
-    if (child.detachedGroup) process.kill(-child.pid, signal);
-    else child.kill(signal);
-  } catch {
-    // already gone
-  }
-}
-
-/** Runs a command with a deadline; resolves with { code, signal, stdout, stderr, timedOut }. */
-function run(command, args, { timeoutMs, env: extraEnv = {}, group = false, echo = false } = {}) {
-  return new Promise((resolvePromise) => {
-    const child = spawn(command, args, {
-      cwd: root,
-      env: { ...process.env, PATH: `${join(root, 'node_modules', '.bin')}:${process.env.PATH}`, ...extraEnv },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: group,
-    });
-    child.detachedGroup = group;
-    live.add(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-      if (echo) process.stdout.write(d);
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-      if (echo) process.stderr.write(d);
-    });
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killTree(child, 'SIGTERM');
-      setTimeout(() => killTree(child, 'SIGKILL'), 5_000).unref();
-    }, timeoutMs);
-    child.on('error', (error) => {
-      stderr += String(error);
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      live.delete(child);
-      resolvePromise({ code, signal, stdout, stderr, timedOut });
-    });
-  });
-}
-
-const median = (xs) => {
-  const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
-  if (s.length === 0) return NaN;
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-const f2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
-const fx = (x) => (Number.isFinite(x) ? `${x.toFixed(2)}x` : 'n/a');
-const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
-const pad = (s, n) => String(s).padEnd(n);
-const lpad = (s, n) => String(s).padStart(n);
-function table(headers, rows) {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
-  const line = (cells) => cells.map((c, i) => (i === 0 ? pad(c, widths[i]) : lpad(c, widths[i]))).join('  ');
-  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
-}
-const log = (s = '') => process.stdout.write(`${s}\n`);
 
 /** Bundles the TypeScript Stratus adapter (and the core client, undici included) into one CJS file. */
 async function bundleStratus() {

@@ -1,11 +1,6 @@
 // Small helpers shared by bench/console.mjs and bench/console/child.mjs.
 
-export const median = (xs) => {
-  const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
-  if (s.length === 0) return NaN;
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
+export { median } from '../lib.mjs';
 
 /**
  * The busiest window: the most times t_i..t_j with t_j - t_i < windowMs (a sliding window that

@@ -1,0 +1,80 @@
+// Shared by the benchmark runners: child processes with deadlines (killed on exit), and the
+// number formatting of the reports.
+import { spawn } from 'node:child_process';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Children still running; killed by killAll() (call it on exit). */
+export const live = new Set();
+
+export function killTree(child, signal = 'SIGKILL') {
+  try {
+    if (child.detachedGroup) process.kill(-child.pid, signal);
+    else child.kill(signal);
+  } catch {
+    // already gone
+  }
+}
+
+export function killAll() {
+  for (const child of live) killTree(child);
+  live.clear();
+}
+
+/** Runs a command with a deadline; resolves with { code, signal, stdout, stderr, timedOut }. */
+export function run(command, args, { timeoutMs, env: extraEnv = {}, group = false, echo = false } = {}) {
+  return new Promise((resolvePromise) => {
+    const child = spawn(command, args, {
+      cwd: root,
+      env: { ...process.env, PATH: `${join(root, 'node_modules', '.bin')}:${process.env.PATH}`, ...extraEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: group,
+    });
+    child.detachedGroup = group;
+    live.add(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      if (echo) process.stdout.write(d);
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+      if (echo) process.stderr.write(d);
+    });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killTree(child, 'SIGTERM');
+      setTimeout(() => killTree(child, 'SIGKILL'), 5_000).unref();
+    }, timeoutMs);
+    child.on('error', (error) => {
+      stderr += String(error);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      live.delete(child);
+      resolvePromise({ code, signal, stdout, stderr, timedOut });
+    });
+  });
+}
+
+export const median = (xs) => {
+  const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+export const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
+export const f2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
+export const fx = (x) => (Number.isFinite(x) ? `${x.toFixed(2)}x` : 'n/a');
+export const pad = (s, n) => String(s).padEnd(n);
+export const lpad = (s, n) => String(s).padStart(n);
+export function table(headers, rows) {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const line = (cells) => cells.map((c, i) => (i === 0 ? pad(c, widths[i]) : lpad(c, widths[i]))).join('  ');
+  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+export const log = (s = '') => process.stdout.write(`${s}\n`);
