@@ -38,12 +38,22 @@ export class ConsoleRateLimiter {
     return this.recent(`${ip}|${bucket}`).length >= limit;
   }
 
-  record(ip: string, path: string): void {
-    if (this.limits === false) return;
+  /**
+   * Counts a request when it is admitted (so concurrent requests cannot all slip under the limit)
+   * and returns an undo for when it turns out not to be successful.
+   */
+  record(ip: string, path: string): () => void {
+    if (this.limits === false) return () => undefined;
     const key = `${ip}|${bucketOf(path).bucket}`;
     const list = this.recent(key);
-    list.push(this.clock.now());
+    const at = this.clock.now();
+    list.push(at);
     this.hits.set(key, list);
+    return () => {
+      const current = this.hits.get(key);
+      const index = current?.indexOf(at) ?? -1;
+      if (current && index >= 0) current.splice(index, 1);
+    };
   }
 
   reset(limits: ConsoleRateLimits | false): void {

@@ -82,9 +82,16 @@ export function handleConsole(state: SandboxState, ctx: RequestContext): void {
     sendConsoleError(ctx, 429, TOO_MANY_REQUESTS);
     return;
   }
-  // Only successful requests count against the per-IP limits.
+  // Only successful requests count against the per-IP limits: counted on admission, uncounted
+  // when the answer is not a 2xx or never completes.
+  const uncount = state.limiter.record(ctx.ip, ctx.path);
+  let finished = false;
   ctx.res.once('finish', () => {
-    if (ctx.res.statusCode >= 200 && ctx.res.statusCode < 300) state.limiter.record(ctx.ip, ctx.path);
+    finished = true;
+    if (ctx.res.statusCode < 200 || ctx.res.statusCode >= 300) uncount();
+  });
+  ctx.res.once('close', () => {
+    if (!finished) uncount();
   });
   if (ctx.path === AUTH_PATH) return exchange(state, ctx);
 

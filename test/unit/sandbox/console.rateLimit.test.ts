@@ -29,6 +29,13 @@ describe('sandbox console: per-IP rate limits', () => {
     return out;
   };
 
+  it('counts concurrent requests as they arrive: of 300 at once, exactly 25 succeed', async () => {
+    // Responses finish after many others have arrived: counting at the end would let more in.
+    const replies = await Promise.all(Array.from({ length: 300 }, () => consoleCall(sb(), token, '/api/compute/v1/virtual-machines')));
+    assert.equal(replies.filter((r) => r.status === 200).length, 25);
+    assert.equal(replies.filter((r) => r.status === 429).length, 275);
+  });
+
   it('25 successful requests per second per module, then 429 with the contract body; other modules unaffected', async () => {
     const replies = await burst(26, '/api/compute/v1/virtual-machines');
     assert.deepEqual(
