@@ -56,6 +56,8 @@ function firstHeader(headers: ResponseHeaders, name: string): string | undefined
  */
 export class HttpTransport {
   private readonly logger: Logger;
+  /** False for the silent logger: debug lines (redaction, URL formatting) are then not built. */
+  private readonly logging: boolean;
   private readonly redactor = new Redactor();
   private readonly timeouts: TransportTimeouts;
   private readonly retry: RetryOptions;
@@ -65,6 +67,7 @@ export class HttpTransport {
 
   constructor(private readonly options: TransportOptions) {
     this.logger = options.logger ?? silentLogger;
+    this.logging = this.logger !== silentLogger;
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.redactor.add(proxyPassword(options.proxy?.url));
@@ -128,10 +131,10 @@ export class HttpTransport {
         });
       } catch (error) {
         const err = toStratusError(error, ctx);
-        this.logger.debug(`${where()} failed after ${elapsed(started)} ms: ${err.kind}`);
+        if (this.logging) this.logger.debug(`${where()} failed after ${elapsed(started)} ms: ${err.kind}`);
         if (attempt < attempts && isRetryableFailure(err, idempotent)) {
           const wait = fullJitterDelay(attempt - 1, retry.baseDelayMs, retry.maxDelayMs, this.options.random);
-          this.logger.debug(`${where()}: retry ${attempt}/${attempts - 1} in ${wait} ms`);
+          if (this.logging) this.logger.debug(`${where()}: retry ${attempt}/${attempts - 1} in ${wait} ms`);
           await sleep(wait, req.signal);
           continue;
         }
@@ -139,7 +142,7 @@ export class HttpTransport {
       }
 
       const status = res.statusCode;
-      this.logger.debug(`${where()} ${status} in ${elapsed(started)} ms`);
+      if (this.logging) this.logger.debug(`${where()} ${status} in ${elapsed(started)} ms`);
       if (status >= 200 && status < 300) return this.wrap(res, ctx);
 
       const bodyText = await readErrorBody(res.body);
@@ -162,12 +165,12 @@ export class HttpTransport {
         const asked =
           status === 429 ? serverRetryDelay(res.headers) : parseRetryAfter(res.headers['retry-after']);
         if (asked !== undefined && asked > retry.maxWaitMs) {
-          this.logger.debug(`${where()}: server asks to wait ${asked} ms, over the cap`);
+          if (this.logging) this.logger.debug(`${where()}: server asks to wait ${asked} ms, over the cap`);
           throw err;
         }
         const wait =
           asked ?? fullJitterDelay(attempt - 1, retry.baseDelayMs, retry.maxDelayMs, this.options.random);
-        this.logger.debug(`${where()}: HTTP ${status}, retry ${attempt}/${attempts - 1} in ${wait} ms`);
+        if (this.logging) this.logger.debug(`${where()}: HTTP ${status}, retry ${attempt}/${attempts - 1} in ${wait} ms`);
         await sleep(wait, req.signal);
         continue;
       }

@@ -1,6 +1,9 @@
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 import type { HttpResponse } from '../../http/types';
 
+/** Decoding options for body chunks: one object, not one per chunk. */
+const STREAM = { stream: true } as const;
+
 /** Receives each SSE event's data synchronously, then the end of the body. */
 export interface SseDecoder<R> {
   onEvent(data: string, event: string | undefined): void;
@@ -19,7 +22,7 @@ export async function readSse<R>(res: HttpResponse, decoder: SseDecoder<R>): Pro
   const utf8 = new TextDecoder();
   try {
     for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
-      parser.feed(utf8.decode(chunk, { stream: true }));
+      parser.feed(utf8.decode(chunk, STREAM));
     }
   } catch (error) {
     throw res.toError(error);
@@ -78,7 +81,7 @@ export function iterateSse<E, R>(
           parser.reset({ consume: true });
           queue.push(last(decoder.finish()));
         } else {
-          parser.feed(utf8.decode(step.value, { stream: true }));
+          parser.feed(utf8.decode(step.value, STREAM));
         }
       } catch (error) {
         // A decoding failure (malformed event, error in the stream): stop reading and hang up.

@@ -1,9 +1,10 @@
 import { MalformedResponseError } from '../../errors';
-import { arr, isRecord, num, str } from '../shared/json';
+import { isRecord, num, str, type JsonRecord } from '../shared/json';
 import type { ResponseMeta } from '../shared/meta';
 import { chatResult, streamedError } from './completion';
+import { TextBuffer } from './text-buffer';
 import { ThinkSplitter } from './think';
-import { ToolCallAssembler } from './tool-calls';
+import { ToolCallStreamAssembler } from './tool-calls';
 import type { ChatResult, ChatStreamEvent, Usage } from './types';
 import { parseUsage } from './usage';
 
@@ -24,22 +25,22 @@ export class ChatStreamDecoder {
   private id: string | undefined;
   private model: string | undefined;
   private created: number | undefined;
-  private text = '';
-  private thinking = '';
+  private readonly text = new TextBuffer();
+  private readonly thinking = new TextBuffer();
   private finishReason: string | undefined;
   private usage: Usage | undefined;
   private eventCount = 0;
   private toolCallsEmitted = false;
   private readonly splitter: ThinkSplitter;
-  private readonly tools = new ToolCallAssembler();
+  private readonly tools = new ToolCallStreamAssembler();
 
   constructor(
     private readonly emit: (event: ChatStreamEvent) => void,
     private readonly ctx: DecoderContext,
   ) {
     this.splitter = new ThinkSplitter((kind, text) => {
-      if (kind === 'text') this.text += text;
-      else this.thinking += text;
+      if (kind === 'text') this.text.append(text);
+      else this.thinking.append(text);
       emit({ type: kind, text });
     });
   }
@@ -61,22 +62,28 @@ export class ChatStreamDecoder {
       );
     }
     if (!isRecord(chunk)) return;
-    if (chunk.error !== undefined && chunk.error !== null) {
-      throw streamedError(chunk.error, this.ctx.label, this.ctx.redact);
+    const error = chunk.error;
+    if (error !== undefined && error !== null) {
+      throw streamedError(error, this.ctx.label, this.ctx.redact);
     }
     if (event === 'error') throw streamedError(chunk, this.ctx.label, this.ctx.redact);
-    this.id ??= str(chunk.id);
-    this.model ??= str(chunk.model);
-    this.created ??= num(chunk.created);
-    const choices = arr(chunk.choices);
-    for (let i = 0; i < choices.length; i++) {
-      const choice = choices[i];
-      if (isRecord(choice) && (num(choice.index) ?? 0) === 0) this.onChoice(choice);
+    if (this.id === undefined) this.id = str(chunk.id);
+    if (this.model === undefined) this.model = str(chunk.model);
+    if (this.created === undefined) this.created = num(chunk.created);
+    const choices = chunk.choices;
+    if (Array.isArray(choices)) {
+      for (let i = 0; i < choices.length; i++) {
+        const choice: unknown = choices[i];
+        if (isRecord(choice) && (num(choice.index) ?? 0) === 0) this.onChoice(choice);
+      }
     }
-    const usage = parseUsage(chunk.usage);
-    if (usage) {
-      this.usage = usage;
-      this.emit({ type: 'usage', usage });
+    const usage = chunk.usage;
+    if (usage !== undefined && usage !== null) {
+      const parsed = parseUsage(usage);
+      if (parsed) {
+        this.usage = parsed;
+        this.emit({ type: 'usage', usage: parsed });
+      }
     }
   }
 
@@ -94,8 +101,8 @@ export class ChatStreamDecoder {
         id: this.id,
         model: this.model,
         created: this.created,
-        text: this.text,
-        thinking: this.thinking,
+        text: this.text.toString(),
+        thinking: this.thinking.toString(),
         toolCalls: this.tools.result().map((t) => t.call),
         finishReason: this.finishReason,
         usage: this.usage,
@@ -104,21 +111,21 @@ export class ChatStreamDecoder {
     );
   }
 
-  private onChoice(choice: Record<string, unknown>): void {
+  private onChoice(choice: JsonRecord): void {
     const delta = choice.delta;
     if (isRecord(delta)) {
       const reasoning = str(delta.reasoning_content) ?? str(delta.reasoning);
       if (reasoning) {
-        this.thinking += reasoning;
+        this.thinking.append(reasoning);
         this.emit({ type: 'thinking', text: reasoning });
       }
-      const content = str(delta.content);
-      if (content) this.splitter.push(content);
+      const content = delta.content;
+      if (typeof content === 'string' && content !== '') this.splitter.push(content);
       const calls = delta.tool_calls;
       if (Array.isArray(calls)) {
         for (let i = 0; i < calls.length; i++) {
-          const fragment = this.tools.add(calls[i], i);
-          if (fragment) this.emit({ type: 'tool_call_delta', ...fragment });
+          const event = this.tools.add(calls[i], i);
+          if (event) this.emit(event);
         }
       }
     }

@@ -3,6 +3,19 @@ const CLOSE = '</think>';
 
 export type ThinkSink = (kind: 'text' | 'thinking', text: string) => void;
 
+/**
+ * Whether `s` contains '<'. Deltas are mostly a few characters, where a plain loop is cheaper
+ * than the call into `indexOf`; long ones still get `indexOf`.
+ */
+function hasLt(s: string): boolean {
+  const n = s.length;
+  if (n > 32) return s.indexOf('<') >= 0;
+  for (let i = 0; i < n; i++) {
+    if (s.charCodeAt(i) === 60 /* < */) return true;
+  }
+  return false;
+}
+
 /** Length of the longest end of `s` that could be the start of `tag` (a tag split across deltas). */
 function partialTagSuffix(s: string, tag: string): number {
   const from = Math.max(0, s.length - tag.length + 1);
@@ -27,9 +40,14 @@ export class ThinkSplitter {
   constructor(private readonly sink: ThinkSink) {}
 
   push(delta: string): void {
+    // Hot path: plain answer text, nothing held back, no tag in sight.
+    if (!this.inThink && !this.trimStart && this.pending === '' && !hasLt(delta)) {
+      if (delta !== '') this.sink('text', delta);
+      return;
+    }
     let s = this.pending ? this.pending + delta : delta;
     this.pending = '';
-    // Hot path: plain answer text with no tag in sight.
+    // No tag in sight, after a held-back fragment or a closing tag.
     if (!this.inThink && s.indexOf('<') < 0) {
       this.emit('text', s);
       return;

@@ -1,4 +1,5 @@
 import { isRecord, str } from '../shared/json';
+import { TextBuffer } from './text-buffer';
 import type { ToolCall } from './types';
 
 export interface ToolCallFragment {
@@ -8,15 +9,27 @@ export interface ToolCallFragment {
   arguments: string;
 }
 
-/**
- * Assembles streamed tool calls by `index`: the first delta of a call carries `id` and
- * `function.name`, later ones append to `function.arguments`.
- */
-export class ToolCallAssembler {
-  private readonly calls = new Map<number, { id: string; name: string; args: string }>();
+/** A streamed tool-call fragment as the stream reports it. */
+export type ToolCallDeltaEvent = { type: 'tool_call_delta' } & ToolCallFragment;
 
-  /** Folds one `delta.tool_calls` entry in; returns the fragment to report, if well-formed. */
-  add(raw: unknown, position: number): ToolCallFragment | undefined {
+interface PendingCall {
+  index: number;
+  id: string;
+  name: string;
+  args: TextBuffer;
+}
+
+/**
+ * The assembly behind ToolCallAssembler and the stream decoder: folds one `delta.tool_calls`
+ * entry in and returns the delta event directly (one object per fragment). Arguments are kept in
+ * a TextBuffer, not a rope of fragments.
+ */
+export class ToolCallStreamAssembler {
+  private readonly calls = new Map<number, PendingCall>();
+  /** The call the previous fragment went to: fragments of one call usually come in a row. */
+  private last: PendingCall | undefined;
+
+  add(raw: unknown, position: number): ToolCallDeltaEvent | undefined {
     if (!isRecord(raw)) return undefined;
     // Servers that send whole calls without `index` list them in order.
     const index = typeof raw.index === 'number' ? raw.index : position;
@@ -24,18 +37,22 @@ export class ToolCallAssembler {
     const id = str(raw.id) || undefined;
     const name = str(fn?.name) || undefined;
     const args = str(fn?.arguments) ?? '';
-    let call = this.calls.get(index);
-    if (!call) {
-      call = { id: '', name: '', args: '' };
-      this.calls.set(index, call);
+    let call = this.last;
+    if (call === undefined || call.index !== index) {
+      call = this.calls.get(index);
+      if (!call) {
+        call = { index, id: '', name: '', args: new TextBuffer() };
+        this.calls.set(index, call);
+      }
+      this.last = call;
     }
     if (id && !call.id) call.id = id;
     if (name && !call.name) call.name = name;
-    call.args += args;
-    const fragment: ToolCallFragment = { index, arguments: args };
-    if (id) fragment.id = id;
-    if (name) fragment.name = name;
-    return fragment;
+    if (args !== '') call.args.append(args);
+    const event: ToolCallDeltaEvent = { type: 'tool_call_delta', index, arguments: args };
+    if (id) event.id = id;
+    if (name) event.name = name;
+    return event;
   }
 
   get size(): number {
@@ -51,9 +68,36 @@ export class ToolCallAssembler {
         call: {
           id: c.id || `call_${index}`,
           type: 'function' as const,
-          function: { name: c.name, arguments: c.args },
+          function: { name: c.name, arguments: c.args.toString() },
         },
       }));
+  }
+}
+
+/**
+ * Assembles streamed tool calls by `index`: the first delta of a call carries `id` and
+ * `function.name`, later ones append to `function.arguments`.
+ */
+export class ToolCallAssembler {
+  private readonly assembler = new ToolCallStreamAssembler();
+
+  /** Folds one `delta.tool_calls` entry in; returns the fragment to report, if well-formed. */
+  add(raw: unknown, position: number): ToolCallFragment | undefined {
+    const event = this.assembler.add(raw, position);
+    if (!event) return undefined;
+    const fragment: ToolCallFragment = { index: event.index, arguments: event.arguments };
+    if (event.id) fragment.id = event.id;
+    if (event.name) fragment.name = event.name;
+    return fragment;
+  }
+
+  get size(): number {
+    return this.assembler.size;
+  }
+
+  /** Calls in index order. A call the server sent without an id gets `call_<index>`. */
+  result(): Array<{ index: number; call: ToolCall }> {
+    return this.assembler.result();
   }
 }
 
