@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot, startCodeServer } from '../test/harness/codeServer.mjs';
+import { installVsix, repoRoot, startCodeServer } from '../test/harness/codeServer.mjs';
 import { freePort } from '../test/harness/processes.mjs';
 import { startSandboxProcess } from '../test/harness/sandbox.mjs';
 
@@ -28,14 +28,7 @@ const port = await portOr(Number(process.env.STRATUS_PORT ?? 8080));
 const env = { STRATUS_API_KEY: sandbox.info.apiKey, STRATUS_PAT_ID: sandbox.info.patId, STRATUS_PAT_SECRET: sandbox.info.patSecret };
 const settings = { 'stratus.inference.baseUrl': sandbox.info.inference, 'stratus.console.baseUrl': sandbox.info.console };
 
-const codeServerArgs = (dirs) => [
-  join(repoRoot, 'node_modules', 'code-server', 'out', 'node', 'entry.js'),
-  '--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions,
-  '--install-extension', join(repoRoot, `${name}-${version}.vsix`), '--force',
-];
-const server = await startCodeServer({ port, stateDir, settings, env, beforeStart: (dirs) => {
-  execFileSync(join(repoRoot, 'node_modules', '.bin', 'node'), codeServerArgs(dirs), { stdio: 'inherit', env: { ...process.env, EXTENSIONS_GALLERY: '{}' } });
-} });
+const server = await startCodeServer({ port, stateDir, settings, env, beforeStart: installVsix(join(repoRoot, `${name}-${version}.vsix`)) });
 
 console.log(`
 Stratus is running.

@@ -1,4 +1,5 @@
 // Starts a real VS Code (code-server) on a free loopback port in throwaway directories.
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -68,17 +69,7 @@ export async function startCodeServer(options = {}) {
     ...(options.vscodeOptions ?? []).flatMap((o) => ['--vscode-option', o]),
     dirs.workspace,
   ];
-  const env = {
-    ...process.env,
-    // Nothing may land in the real $HOME (code-server writes logs and config there by default).
-    HOME: dirs.root,
-    XDG_CONFIG_HOME: dirs.config,
-    XDG_DATA_HOME: join(dirs.config, 'data'),
-    XDG_CACHE_HOME: join(dirs.config, 'cache'),
-    TMPDIR: dirs.tmp,
-    EXTENSIONS_GALLERY: '{}',
-    ...options.env,
-  };
+  const env = { ...serverEnv(dirs), ...options.env };
   const proc = spawnGroup(nodeBinary(), args, { cwd: dirs.root, env });
   const url = `http://127.0.0.1:${port}`;
   try {
@@ -97,6 +88,30 @@ export async function startCodeServer(options = {}) {
       await proc.stop();
       if (!options.stateDir) rmSync(root, { recursive: true, force: true });
     },
+  };
+}
+
+/** code-server's environment: nothing may land in the real $HOME (it writes logs and config there by default). */
+function serverEnv(dirs) {
+  return {
+    ...process.env,
+    HOME: dirs.root,
+    XDG_CONFIG_HOME: dirs.config,
+    XDG_DATA_HOME: join(dirs.config, 'data'),
+    XDG_CACHE_HOME: join(dirs.config, 'cache'),
+    TMPDIR: dirs.tmp,
+    EXTENSIONS_GALLERY: '{}',
+  };
+}
+
+/**
+ * Installs a .vsix into a code-server state (the way a user installs it); use as `beforeStart`.
+ * @param {string} vsix
+ * @returns {(dirs: { root: string, userData: string, extensions: string, config: string, tmp: string, workspace: string }) => void}
+ */
+export function installVsix(vsix) {
+  return (dirs) => {
+    execFileSync(nodeBinary(), [join(repoRoot, 'node_modules', 'code-server', 'out', 'node', 'entry.js'), '--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions, '--install-extension', vsix, '--force'], { stdio: 'ignore', env: serverEnv(dirs) });
   };
 }
 

@@ -1,12 +1,11 @@
 // A real workbench in Chromium: code-server with the packaged .vsix installed (as a user installs
 // it) and the sandbox behind it. Page helpers address VS Code's DOM by stable roles and aria labels.
 // Not development mode: its smoke-test driver switch also turns notification toasts off.
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchBrowser } from '../harness/browser.mjs';
-import { repoRoot, startCodeServer } from '../harness/codeServer.mjs';
+import { installVsix, repoRoot, startCodeServer } from '../harness/codeServer.mjs';
 import { startSandboxProcess } from '../harness/sandbox.mjs';
 
 export const screenshotsDir = join(repoRoot, 'test-results', 'ui');
@@ -29,9 +28,7 @@ export async function openWorkbench(options: { settings?: Record<string, unknown
     const { name, version } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { name: string; version: string };
     const vsix = join(repoRoot, `${name}-${version}.vsix`);
     const server = await startCodeServer({
-      beforeStart: (dirs: { userData: string; extensions: string }) => {
-        execFileSync(join(repoRoot, 'node_modules', '.bin', 'node'), [join(repoRoot, 'node_modules', 'code-server', 'out', 'node', 'entry.js'), '--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions, '--install-extension', vsix, '--force'], { stdio: 'ignore', env: { ...process.env, EXTENSIONS_GALLERY: '{}' } });
-      },
+      beforeStart: installVsix(vsix),
       settings: { 'stratus.inference.baseUrl': sandbox.info.inference, 'stratus.console.baseUrl': sandbox.info.console, ...options.settings },
       // 'from-sandbox' stands for the sandbox's fake key, known only once it has started.
       env: Object.fromEntries(Object.entries(options.env ?? {}).map(([k, v]) => [k, v === 'from-sandbox' ? sandbox.info.apiKey : v])),
