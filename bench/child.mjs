@@ -8,6 +8,7 @@
 //   mode "ttfd":   `warmups` warm-up requests, then `n` timed requests to the `first` model.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { runMain } from './lib.mjs';
 
 const task = JSON.parse(process.argv[2]);
 
@@ -126,10 +127,4 @@ async function main() {
   process.stdout.write(`RESULT ${JSON.stringify(out)}\n`);
 }
 
-main().then(
-  () => process.exit(0),
-  (error) => {
-    process.stderr.write(`${error?.stack ?? error}\n`);
-    process.exit(1);
-  },
-);
+runMain(main);

@@ -78,3 +78,14 @@ export function table(headers, rows) {
   return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 export const log = (s = '') => process.stdout.write(`${s}\n`);
+
+/** A child's entry: exit 0 when `main` resolves, print the stack and exit 1 when it throws. */
+export function runMain(main) {
+  main().then(
+    () => process.exit(0),
+    (error) => {
+      process.stderr.write(`${error?.stack ?? error}\n`);
+      process.exit(1);
+    },
+  );
+}

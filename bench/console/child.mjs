@@ -13,6 +13,7 @@
 import { subscribe } from 'node:diagnostics_channel';
 import { pathToFileURL } from 'node:url';
 import { busiestWindow } from './stats.mjs';
+import { runMain } from '../lib.mjs';
 
 const task = JSON.parse(process.argv[2]);
 const VM_PREFIXES = ['web', 'db', 'app', 'cache', 'batch', 'vpn', 'k8s-node', 'ci-runner'];
@@ -181,10 +182,4 @@ async function main() {
   process.stdout.write(`RESULT ${JSON.stringify(out)}\n`);
 }
 
-main().then(
-  () => process.exit(0),
-  (error) => {
-    process.stderr.write(`${error?.stack ?? error}\n`);
-    process.exit(1);
-  },
-);
+runMain(main);

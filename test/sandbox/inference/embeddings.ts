@@ -1,8 +1,8 @@
-import { parseJsonBody, sendJson, type Headers, type RequestContext } from '../core/http';
+import { sendJson, type Headers, type RequestContext } from '../core/http';
 import { fnv1a } from '../core/ids';
 import { isRecord, isString, optional } from '../core/json';
 import type { SandboxState } from '../state';
-import { invalid, modelNotFound, sendInferenceError, type InferenceError } from './errors';
+import { invalid, modelNotFound, parseRequest, type InferenceError } from './errors';
 import { findModel, type ModelSpec } from './models';
 import { estimateTokens, words } from './tokens';
 
@@ -61,16 +61,8 @@ function parse(body: unknown): Parsed | InferenceError {
 
 /** POST /v1/embeddings */
 export function handleEmbeddings(state: SandboxState, ctx: RequestContext, headers: Headers): void {
-  const body = parseJsonBody(ctx);
-  if (!body.ok) {
-    sendInferenceError(ctx, invalid('The request body must be a JSON object.'), headers);
-    return;
-  }
-  const parsed = parse(body.value);
-  if ('status' in parsed) {
-    sendInferenceError(ctx, parsed, headers);
-    return;
-  }
+  const parsed = parseRequest(ctx, headers, parse);
+  if (!parsed) return;
   const dimensions = parsed.model.dimensions ?? 256;
   const data = parsed.inputs.map((text, index) => {
     const vector = embed(text, dimensions);

@@ -1,4 +1,4 @@
-import { sendJson, type Headers, type RequestContext } from '../core/http';
+import { parseJsonBody, sendJson, type Headers, type RequestContext } from '../core/http';
 
 /** An inference error as the contract's envelope describes it. */
 export interface InferenceError {
@@ -56,4 +56,22 @@ export function sendInferenceError(ctx: RequestContext, error: InferenceError, h
 
 export function isInferenceError(value: unknown): value is InferenceError {
   return typeof value === 'object' && value !== null && 'status' in value && 'type' in value && 'message' in value;
+}
+
+/**
+ * Reads a JSON body and validates it with `parse`; on a bad body or a validation error, answers
+ * with the envelope and returns undefined.
+ */
+export function parseRequest<T extends object>(ctx: RequestContext, headers: Headers, parse: (body: unknown) => T | InferenceError): T | undefined {
+  const body = parseJsonBody(ctx);
+  if (!body.ok) {
+    sendInferenceError(ctx, invalid('The request body must be a JSON object.'), headers);
+    return undefined;
+  }
+  const parsed = parse(body.value);
+  if (isInferenceError(parsed)) {
+    sendInferenceError(ctx, parsed, headers);
+    return undefined;
+  }
+  return parsed;
 }

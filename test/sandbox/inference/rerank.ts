@@ -1,8 +1,8 @@
-import { parseJsonBody, sendJson, type Headers, type RequestContext } from '../core/http';
+import { sendJson, type Headers, type RequestContext } from '../core/http';
 import { shortHash } from '../core/ids';
 import { isInteger, isRecord, isString, optional } from '../core/json';
 import type { SandboxState } from '../state';
-import { invalid, modelNotFound, sendInferenceError, type InferenceError } from './errors';
+import { invalid, modelNotFound, parseRequest, type InferenceError } from './errors';
 import { findModel, type ModelSpec } from './models';
 import { estimateTokens, stem, words } from './tokens';
 
@@ -56,16 +56,8 @@ function parse(body: unknown): Parsed | InferenceError {
 
 /** POST /v1/rerank and POST /v2/rerank (same request; the response carries `usage` and `meta`). */
 export function handleRerank(state: SandboxState, ctx: RequestContext, headers: Headers): void {
-  const body = parseJsonBody(ctx);
-  if (!body.ok) {
-    sendInferenceError(ctx, invalid('The request body must be a JSON object.'), headers);
-    return;
-  }
-  const parsed = parse(body.value);
-  if ('status' in parsed) {
-    sendInferenceError(ctx, parsed, headers);
-    return;
-  }
+  const parsed = parseRequest(ctx, headers, parse);
+  if (!parsed) return;
   const ranked = parsed.documents
     .map((text, index) => ({ index, text, score: relevance(parsed.query, text) }))
     .sort((a, b) => b.score - a.score || a.index - b.index)
