@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { Redactor } from './core/http/redact';
+import { ChatCommandRegistry } from './platform/chatCommands';
 import { ConnectionStatus } from './platform/connectionStatus';
 import { ConsoleConnection } from './platform/consoleConnection';
 import { DisposableStore } from './platform/disposables';
@@ -53,6 +54,7 @@ export function activate(context: vscode.ExtensionContext): StratusApi {
     inference: store.add(new InferenceConnection(secrets, logger)),
     console: store.add(new ConsoleConnection(secrets, logger)),
     connectionStatus: store.add(new ConnectionStatus()),
+    chatCommands: new ChatCommandRegistry(),
   };
 
   store.add(diagnostics.register(deps));

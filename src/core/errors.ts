@@ -16,6 +16,10 @@ export type StratusErrorKind =
   | 'cancelled'
   | 'validation'
   | 'malformed_response'
+  // A stream that had already delivered text was cut: the partial answer is real but incomplete.
+  | 'interrupted'
+  // A non-idempotent request (a write, a billed chat) failed after it may have reached the server.
+  | 'outcome_unknown'
   // Raised by the console's activity follower (src/core/console), which owns that error class.
   | 'activity_failed';
 
@@ -191,6 +195,40 @@ export class MalformedResponseError extends StratusError {
   }
 }
 
+/**
+ * A streamed answer was cut after some of it arrived (connection reset, stall, truncated body).
+ * Distinct from NetworkError: the caller keeps what arrived, marks it incomplete and offers Retry.
+ */
+export class InterruptedError extends StratusError {
+  readonly kind = 'interrupted' as const;
+  constructor(
+    message: string,
+    /** Why the stream ended early: a reset socket, silence past the idle timeout, or an early end. */
+    readonly reason: 'reset' | 'stalled' | 'ended',
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/**
+ * A request that must not run twice (POST, PATCH) failed after its bytes may have left: the server
+ * may or may not have acted on it. Never retried automatically; the edge offers to check (for a
+ * console write, the Activities view).
+ */
+export class OutcomeUnknownError extends StratusError {
+  readonly kind = 'outcome_unknown' as const;
+  constructor(
+    message: string,
+    /** `METHOD path` that may have been applied, redacted. */
+    readonly target: string,
+    readonly code: string | undefined,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
 export type AnyStratusError =
   | ApiError
   | ForbiddenError
@@ -202,7 +240,9 @@ export type AnyStratusError =
   | NetworkError
   | CancelledError
   | ValidationError
-  | MalformedResponseError;
+  | MalformedResponseError
+  | InterruptedError
+  | OutcomeUnknownError;
 
 export function isStratusError(value: unknown): value is AnyStratusError {
   return value instanceof StratusError;

@@ -57,6 +57,10 @@ export function presentError(error: unknown, now: number = Date.now()): Presente
       return plain(`Cannot reach the service${error.code ? ` (${error.code})` : ''}. Check the base URL, the proxy and the network.`, ['openSettings', 'retry', 'showLog']);
     case 'validation':
       return plain(`Invalid request: ${error.message}`, error.param === 'model' ? ['pickModel'] : error.param.startsWith('stratus.') ? ['openSettings'] : ['showLog']);
+    case 'interrupted':
+      return plain('The answer was cut off before it finished; what arrived is kept and marked incomplete. Retry to get the whole answer.', ['retry', 'showLog']);
+    case 'outcome_unknown':
+      return plain('The connection broke after the request was sent, so Stratus cannot tell whether the service acted on it. It was not sent again: check the result before retrying.', ['showLog']);
     case 'malformed_response':
       return plain(`The service sent a response Stratus cannot read: ${error.message}`, ['retry', 'showLog']);
   }

@@ -1,6 +1,7 @@
 import type * as vscode from 'vscode';
 import type { Logger } from '../core/log';
 import type { Redactor } from '../core/http/redact';
+import type { ChatCommandRegistry } from '../platform/chatCommands';
 import type { ConsoleConnection } from '../platform/consoleConnection';
 import type { InferenceConnection } from '../platform/inferenceConnection';
 import type { SecretStore } from '../platform/secrets';
@@ -18,4 +19,6 @@ export interface Deps {
   readonly console: ConsoleConnection;
   /** Last known state of the inference connection (status bar). */
   readonly connectionStatus: ConnectionStatus;
+  /** `/commands` of `@stratus` that other features provide (search, transcribe, usage). */
+  readonly chatCommands: ChatCommandRegistry;
 }

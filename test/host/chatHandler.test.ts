@@ -6,6 +6,7 @@ import { Redactor } from '../../src/core/http/redact';
 import { silentLogger } from '../../src/core/log';
 import { createHandler } from '../../src/features/chat/handler';
 import type { Deps } from '../../src/features/deps';
+import { ChatCommandRegistry } from '../../src/platform/chatCommands';
 import { ConnectionStatus } from '../../src/platform/connectionStatus';
 import { ConsoleConnection } from '../../src/platform/consoleConnection';
 import { InferenceConnection } from '../../src/platform/inferenceConnection';
@@ -62,7 +63,7 @@ describe('@stratus handler with attachments (against the sandbox)', function () 
     const connectionStatus = new ConnectionStatus();
     const consoleConnection = new ConsoleConnection(secrets, silentLogger);
     disposables.push(logChannel, inference, connectionStatus, consoleConnection);
-    deps = { logger: silentLogger, logChannel, redactor, secrets, settings: readSettings, inference, console: consoleConnection, connectionStatus };
+    deps = { logger: silentLogger, logChannel, redactor, secrets, settings: readSettings, inference, console: consoleConnection, connectionStatus, chatCommands: new ChatCommandRegistry() };
   });
   after(async () => {
     for (const d of disposables) d.dispose();

@@ -3,7 +3,6 @@ export const REDACTED = '[REDACTED]';
 
 // Short values would over-match ordinary words; real keys and tokens are far longer.
 const MIN_SECRET_LENGTH = 4;
-const MAX_REMEMBERED = 32;
 // Eight characters at least, so prose such as "Bearer token missing" stays readable.
 const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi;
 const URL_USERINFO = /(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+:[^/\s@]+@/gi;
@@ -22,21 +21,36 @@ export function redact(text: string, secrets: Iterable<string | undefined> = [])
   return out.replace(BEARER, `$1 ${REDACTED}`).replace(URL_USERINFO, `$1${REDACTED}@`);
 }
 
-/** Remembers the secrets a transport has handled so every message it emits can be cleaned. */
+/**
+ * The one set of secrets every log line and error message is cleaned of. Long-lived secrets (API
+ * key, PAT, proxy password) are pinned and never forgotten; a rotating credential (the console's
+ * JWT) lives in a named slot that holds only its current value, so rotation cannot push a pinned
+ * secret out.
+ */
 export class Redactor {
-  private readonly secrets = new Set<string>();
+  private readonly pinned = new Set<string>();
+  private readonly slots = new Map<string, string>();
 
+  /** Remembers a long-lived secret for the life of the process. */
   add(secret: string | undefined): void {
-    if (!secret || secret.length < MIN_SECRET_LENGTH || this.secrets.has(secret)) return;
-    this.secrets.add(secret);
-    // Rotated tokens (a JWT every few minutes) would otherwise accumulate forever.
-    if (this.secrets.size > MAX_REMEMBERED) {
-      const oldest = this.secrets.values().next().value;
-      if (oldest !== undefined) this.secrets.delete(oldest);
+    if (!secret) return;
+    for (const value of [secret, secret.trim()]) {
+      if (value.length >= MIN_SECRET_LENGTH) this.pinned.add(value);
     }
   }
 
+  /** Replaces the value of a rotating secret (`undefined` clears it). */
+  setSlot(name: string, secret: string | undefined): void {
+    if (secret && secret.length >= MIN_SECRET_LENGTH) this.slots.set(name, secret);
+    else this.slots.delete(name);
+  }
+
+  private *secrets(): Iterable<string> {
+    yield* this.pinned;
+    yield* this.slots.values();
+  }
+
   redact(text: string): string {
-    return redact(text, this.secrets);
+    return redact(text, this.secrets());
   }
 }

@@ -241,6 +241,7 @@ export class HttpTransport {
         const form = new undici.FormData();
         for (const field of payload.fields) {
           if ('value' in field) form.append(field.name, field.value);
+          else if ('blob' in field) form.append(field.name, field.blob, field.filename);
           else {
             const type = field.contentType ?? 'application/octet-stream';
             form.append(field.name, new Blob([field.data], { type }), field.filename);

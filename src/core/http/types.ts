@@ -75,7 +75,9 @@ export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export type MultipartField =
   | { name: string; value: string }
-  | { name: string; data: Uint8Array; filename: string; contentType?: string | undefined };
+  | { name: string; data: Uint8Array; filename: string; contentType?: string | undefined }
+  /** A file-backed Blob (`fs.openAsBlob`) is streamed from disk, never read whole into memory. */
+  | { name: string; blob: Blob; filename: string };
 
 export interface RequestOptions {
   method: HttpMethod;

@@ -13,6 +13,7 @@ import type { RerankRequest, RerankResult } from './rerank/types';
 import type { CallOptions } from './shared/call';
 import { transcribe } from './transcription/transcription';
 import type { TranscriptionRequest, TranscriptionResult } from './transcription/types';
+import type { UsageListener } from '../usage/events';
 
 export interface InferenceClientOptions
   extends Omit<TransportOptions, 'auth' | 'secretName' | 'onUnauthorized'> {
@@ -24,6 +25,8 @@ export interface InferenceClientOptions
   modelCacheTtlMs?: number;
   /** Model kind overrides by id (a setting); a function is re-read on every use. */
   modelKindOverrides?: ModelKindOverrides | (() => ModelKindOverrides);
+  /** Told about the tokens, search units and audio minutes of every answer (the usage meter). */
+  onUsage?: UsageListener;
 }
 
 export interface InferenceClient {
@@ -42,7 +45,7 @@ export interface InferenceClient {
 
 /** The inference API over one transport (one connection pool). Creating it loads nothing. */
 export function createInferenceClient(options: InferenceClientOptions): InferenceClient {
-  const { apiKey, secretName, modelCacheTtlMs, modelKindOverrides, ...transportOptions } = options;
+  const { apiKey, secretName, modelCacheTtlMs, modelKindOverrides, onUsage: _onUsage, ...transportOptions } = options;
   const transport = new HttpTransport({
     ...transportOptions,
     baseUrlParam: transportOptions.baseUrlParam ?? 'stratus.inference.baseUrl',

@@ -35,6 +35,10 @@ function userMessage(prompt: string, context: readonly string[], images: readonl
 
 export function createHandler(deps: Deps): vscode.ChatRequestHandler {
   return async (request, context, stream, token): Promise<vscode.ChatResult> => {
+    // Commands other features provide check their own set-up (/usage needs no API key).
+    const provided = deps.chatCommands.get(request.command);
+    if (provided) return provided.handle(request, context, stream, token);
+
     const configured = await deps.inference.isConfigured();
     if (!configured.apiKey || !configured.baseUrl) return notConfigured(stream, configured.apiKey ? 'baseUrl' : 'apiKey');
 

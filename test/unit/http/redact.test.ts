@@ -19,11 +19,21 @@ describe('http/redact', () => {
     assert.equal(redact('Bearer token missing'), 'Bearer token missing');
   });
 
-  it('Redactor remembers secrets and forgets the oldest beyond its bound', () => {
+  it('Redactor keeps long-lived secrets pinned however many JWTs rotate through its slot', () => {
     const r = new Redactor();
-    r.add('first-secret');
-    for (let i = 0; i < 40; i++) r.add(`rotated-token-${i}`);
-    assert.ok(r.redact('rotated-token-39').includes(REDACTED));
-    assert.equal(r.redact('first-secret'), 'first-secret');
+    r.add('long-lived-api-key');
+    r.add('proxy-password');
+    for (let i = 0; i < 1000; i++) r.setSlot('consoleJwt', `eyJ.rotated-token-${i}`);
+    assert.equal(r.redact('long-lived-api-key and proxy-password'), `${REDACTED} and ${REDACTED}`);
+    assert.equal(r.redact('eyJ.rotated-token-999'), REDACTED, 'the current JWT is redacted');
+    assert.equal(r.redact('x eyJ.rotated-token-998 x'), 'x eyJ.rotated-token-998 x', 'an expired JWT is no longer tracked');
+    r.setSlot('consoleJwt', undefined);
+    assert.equal(r.redact('eyJ.rotated-token-999'), 'eyJ.rotated-token-999');
+  });
+
+  it('Redactor also matches a pinned secret given with surrounding whitespace', () => {
+    const r = new Redactor();
+    r.add('  padded-secret-value\n');
+    assert.equal(r.redact('key=padded-secret-value'), `key=${REDACTED}`);
   });
 });

@@ -1,0 +1,29 @@
+/**
+ * What every inference response reports to the usage meter. Emitted by the inference client
+ * (chat, completions, embeddings, rerank, transcription) through `InferenceClientOptions.onUsage`;
+ * consumed by the meter in this folder. Plain data: times are Unix milliseconds.
+ */
+export type UsageEvent =
+  | {
+      kind: 'chat';
+      at: number;
+      model: string;
+      promptTokens: number;
+      completionTokens: number;
+      reasoningTokens: number;
+      /** True when the service sent no usage and the figures are estimated from the text. */
+      estimated: boolean;
+    }
+  | { kind: 'embeddings'; at: number; model: string; promptTokens: number; estimated: boolean }
+  | { kind: 'rerank'; at: number; model: string; searchUnits: number; rerankedTokens: number; estimated: boolean }
+  | { kind: 'transcription'; at: number; model: string; audioSeconds: number }
+  | {
+      kind: 'rateLimit';
+      at: number;
+      limitRequests?: number | undefined;
+      remainingRequests?: number | undefined;
+      /** Unix milliseconds when the request window resets, when the server said. */
+      resetAt?: number | undefined;
+    };
+
+export type UsageListener = (event: UsageEvent) => void;
