@@ -1,0 +1,27 @@
+import type { ModelInfo } from './types';
+
+/** Tool-calling support by model id (a setting), which wins over the guess from the family. */
+export type ToolCallingOverrides = Readonly<Record<string, boolean>>;
+
+// `/v1/models` says nothing about tools (field notes), so the guess comes from families whose
+// chat templates are known to carry tool calls. Anything else is offered no tools unless the
+// user says otherwise: a model that ignores tools wastes the prompt, one that garbles them fails.
+const TOOL_FAMILIES: readonly RegExp[] = [
+  /^gpt-oss\b/,
+  /^qwen3(?:-coder)?(?::|$)/,
+  /^qwen2\.5(?:-coder)?(?::|$)/,
+  /^(?:mistral|ministral|magistral|devstral|codestral)(?:-[a-z]+)*[\d.]*(?::|$)/,
+  /^llama3\.[1-9]|^llama4/,
+  /^granite[34]/,
+  /^deepseek-(?:v3|r1)/,
+  /^command-r/,
+];
+
+/** Whether `model` can be offered tools: the override if one is set, else the family guess. */
+export function supportsToolCalling(model: Pick<ModelInfo, 'id' | 'kind'>, overrides: ToolCallingOverrides = {}): boolean {
+  const forced = overrides[model.id];
+  if (forced !== undefined) return forced;
+  if (model.kind !== 'chat') return false;
+  const id = model.id.toLowerCase();
+  return TOOL_FAMILIES.some((family) => family.test(id));
+}
