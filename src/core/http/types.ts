@@ -103,6 +103,8 @@ export interface RequestOptions {
   retry?: Partial<RetryOptions> | false;
   /** Key of the client-side rate limiter bucket (e.g. the console module). */
   rateLimitKey?: string;
+  /** Told how many body bytes have been handed to the network so far (uploads). */
+  onUploadProgress?: (sentBytes: number) => void;
 }
 
 export type ResponseHeaders = Readonly<Record<string, string | string[] | undefined>>;
