@@ -89,6 +89,15 @@ export class ActivitiesTree implements vscode.TreeDataProvider<ActivityNode>, vs
     for (const [id] of oldest) this.entries.delete(id);
   }
 
+  /** The node of an activity this view knows (for reveal). */
+  nodeOf(id: string): ActivityNode | undefined {
+    return this.entries.has(id) ? this.node(id) : undefined;
+  }
+
+  getParent(node: ActivityNode): ActivityNode | undefined {
+    return node.type === 'item' ? this.node(node.activityId) : undefined;
+  }
+
   async getChildren(node?: ActivityNode): Promise<ActivityNode[]> {
     if (node?.type === 'activity') {
       return (this.entries.get(node.id)?.activity.concernedItems ?? []).map((item) => ({ type: 'item', activityId: node.id, item }));

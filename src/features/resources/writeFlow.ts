@@ -3,6 +3,7 @@ import type { ActionSpec, ResourceKind } from '../../core/console/catalog-types'
 import { ActivityFailedError } from '../../core/console/errors';
 import type { Activity, ResourceItem } from '../../core/console/types';
 import type { Logger } from '../../core/log';
+import { isStratusError } from '../../core/errors';
 import { presentError } from '../../core/presentError';
 import { toAbortSignal } from '../../platform/cancellation';
 import type { ConsoleConnection } from '../../platform/consoleConnection';
@@ -10,10 +11,16 @@ import type { ActivitiesTree } from './activitiesTree';
 import { describeState } from './activitiesTree';
 import { collectInput } from './inputFlow';
 import type { ResourceNode } from './nodes';
+import { Commands } from '../commands';
 import type { ResourcesTree } from './resourcesTree';
+import type { WriteOptions } from './testArguments';
 
 export interface WriteOutcome {
-  readonly status: 'completed' | 'failed' | 'stoppedFollowing' | 'requestFailed';
+  /**
+   * `outcomeUnknown`: the connection broke after the request was sent; it was not sent again.
+   * `stillRunning`: the follow deadline passed; the activity goes on on the server.
+   */
+  readonly status: 'completed' | 'failed' | 'stoppedFollowing' | 'stillRunning' | 'requestFailed' | 'outcomeUnknown';
   readonly activityId?: string;
   readonly activity?: Activity;
   /** The created or changed resource's id (the activity's `result`). */
@@ -21,12 +28,7 @@ export interface WriteOutcome {
   readonly message?: string;
 }
 
-export interface WriteOptions {
-  /** Skip the input flow (tests, retries, other extensions). */
-  input?: Record<string, unknown>;
-  /** Skip the modal confirmation (a retry of a confirmed write). */
-  confirmed?: boolean;
-}
+export type { WriteOptions } from './testArguments';
 
 export interface WriteContext {
   connection: ConsoleConnection;
@@ -36,6 +38,8 @@ export interface WriteContext {
   logger: Logger;
   showLog(): void;
 }
+
+const OPEN_ACTIVITIES = 'Open Activities';
 
 /**
  * One write from the catalog: confirm, collect input, send, then follow the activity with a
@@ -59,8 +63,24 @@ export async function runWrite(ctx: WriteContext, kind: ResourceKind, action: Ac
     activityId = (await ctx.connection.client().perform(kind.id, action.id, { ...(target ? { target } : {}), input })).activityId;
   } catch (error) {
     const presented = presentError(error);
+    if (presented.cancelled) return undefined;
     ctx.logger.error(`${title} failed: ${presented.message}`);
-    void vscode.window.showErrorMessage(`Stratus: ${title} failed. ${presented.message}`, 'Show Log').then((c) => c && ctx.showLog());
+    if (isStratusError(error) && error.kind === 'outcome_unknown') {
+      // The request may have reached the server: never send it again by itself. The activity, if
+      // one was created, shows in the Activities view.
+      void vscode.window.showWarningMessage(`Stratus: the outcome of "${title}" is unknown. ${presented.message}`, OPEN_ACTIVITIES, 'Show Log').then((choice) => {
+        if (choice === OPEN_ACTIVITIES) void vscode.commands.executeCommand(Commands.activitiesShow);
+        else if (choice === 'Show Log') ctx.showLog();
+      });
+      return { status: 'outcomeUnknown', message: presented.message };
+    }
+    const buttons = [...(presented.actions.includes('retry') && provablyNotApplied(error) ? ['Retry'] : []), ...(presented.actions.includes('signIn') ? ['Sign In to Console'] : []), 'Show Log'];
+    void vscode.window.showErrorMessage(`Stratus: ${title} failed. ${presented.message}`, ...buttons).then((choice) => {
+      if (choice === 'Show Log') ctx.showLog();
+      else if (choice === 'Sign In to Console') void vscode.commands.executeCommand(Commands.signIn);
+      // The request provably failed (the transport retries only what never left): send it again.
+      else if (choice === 'Retry') void runWrite(ctx, kind, action, target, { input, confirmed: true });
+    });
     return { status: 'requestFailed', message: presented.message };
   }
   ctx.logger.info(`${title}: activity ${activityId} created.`);
@@ -135,6 +155,21 @@ async function showResult(ctx: WriteContext, kind: ResourceKind, action: ActionS
   } catch (error) {
     ctx.logger.warn(`Could not show the result of ${action.label}: ${presentError(error).message}`);
     await ctx.resources.refresh(kind.id);
+  }
+}
+
+/** The server refused the write, or it never left: sending it again (on request) cannot apply it twice. */
+function provablyNotApplied(error: unknown): boolean {
+  if (!isStratusError(error)) return false;
+  switch (error.kind) {
+    case 'api':
+    case 'rate_limit':
+    case 'network':
+      return true;
+    case 'timeout':
+      return error.phase === 'connect';
+    default:
+      return false;
   }
 }
 
