@@ -6,7 +6,7 @@ export { ResourceCatalog } from './resource-catalog';
 export { DEFAULT_CATALOG } from './catalog';
 export { RESOURCE_PATHS_SETTING, resolveCatalog } from './catalog-overrides';
 export type * from './catalog-types';
-export { ActivityFailedError, isConsoleError, type ConsoleError } from './errors';
+export { ActivityFailedError, ActivityStillRunningError, isConsoleError, type ConsoleError } from './errors';
 export { CONTRACT_RATE_LIMITS, createConsoleRateLimiter, type ConsoleRateLimits } from './rate-limits';
 export { FOLLOW_DEFAULTS } from './follow';
 export { activityIdFromLocation } from './writes';

@@ -82,6 +82,11 @@ export interface FollowOptions {
   maxDelayMs?: number;
   /** 404s tolerated before the first successful read (eventual consistency). Default 4. */
   notFoundTries?: number;
+  /**
+   * Overall deadline: past it, following stops with ActivityStillRunningError (the activity goes
+   * on on the server) and a read in flight is aborted. Default: none.
+   */
+  timeoutMs?: number;
 }
 
 /** Result of a write: the activity that tracks it. */

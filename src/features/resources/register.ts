@@ -10,6 +10,7 @@ import { DETAILS_SCHEME, DetailsProvider } from './details';
 import type { ResourceNode } from './nodes';
 import { pickKind, pickResource } from './pickers';
 import { ResourcesTree } from './resourcesTree';
+import { ACTIVITY_TIMEOUT_SETTING, activityTimeoutMs } from './followDeadline';
 import { writeOptionsFrom } from './testArguments';
 import { runWrite, type WriteContext } from './writeFlow';
 
@@ -31,7 +32,15 @@ export function register(deps: Deps, options: ResourcesOptions): { disposable: v
   const activitiesView = store.add(vscode.window.createTreeView(ACTIVITIES_VIEW_ID, { treeDataProvider: activities }));
   const details = new DetailsProvider(connection, resources, activities);
   store.add(vscode.workspace.registerTextDocumentContentProvider(DETAILS_SCHEME, details));
-  const ctx: WriteContext = { connection, resources, activities, view, logger: deps.logger, showLog: () => deps.logChannel.show(true) };
+  const ctx: WriteContext = {
+    connection,
+    resources,
+    activities,
+    view,
+    logger: deps.logger,
+    showLog: () => deps.logChannel.show(true),
+    activityTimeoutMs: () => activityTimeoutMs(vscode.workspace.getConfiguration().get<unknown>(ACTIVITY_TIMEOUT_SETTING)),
+  };
 
   const describe = (): void => {
     const state = connection.state;

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ActionSpec, ResourceKind } from '../../core/console/catalog-types';
-import { ActivityFailedError } from '../../core/console/errors';
+import { ActivityFailedError, ActivityStillRunningError } from '../../core/console/errors';
 import type { Activity, ResourceItem } from '../../core/console/types';
 import type { Logger } from '../../core/log';
 import { isStratusError } from '../../core/errors';
@@ -37,9 +37,12 @@ export interface WriteContext {
   view: vscode.TreeView<ResourceNode>;
   logger: Logger;
   showLog(): void;
+  /** Overall deadline of following one activity (`stratus.console.activityTimeoutMinutes`). */
+  activityTimeoutMs(): number;
 }
 
 const OPEN_ACTIVITIES = 'Open Activities';
+const SHOW_IN_ACTIVITIES = 'Show in Activities';
 
 /**
  * One write from the catalog: confirm, collect input, send, then follow the activity with a
@@ -93,6 +96,7 @@ export async function runWrite(ctx: WriteContext, kind: ResourceKind, action: Ac
     try {
       const activity = await ctx.connection.client().activities.follow(activityId, {
         signal: abort.signal,
+        timeoutMs: ctx.activityTimeoutMs(),
         onUpdate: (update) => {
           ctx.activities.update(update, true);
           const percent = update.state.kind === 'running' ? update.state.progression ?? shown : shown;
@@ -107,6 +111,10 @@ export async function runWrite(ctx: WriteContext, kind: ResourceKind, action: Ac
       if (error instanceof ActivityFailedError) {
         ctx.activities.update(error.activity, true);
         return { status: 'failed' as const, activityId, activity: error.activity, message: error.reason ?? 'no reason given' };
+      }
+      if (error instanceof ActivityStillRunningError) {
+        if (error.activity) ctx.activities.update(error.activity, true);
+        return { status: 'stillRunning' as const, activityId, ...(error.activity ? { activity: error.activity } : {}), message: 'still running on the server' };
       }
       const presented = presentError(error);
       if (presented.cancelled) return { status: 'stoppedFollowing' as const, activityId };
@@ -129,9 +137,19 @@ export async function runWrite(ctx: WriteContext, kind: ResourceKind, action: Ac
         else if (choice === 'Retry') void runWrite(ctx, kind, action, target, { input, confirmed: true });
       });
       break;
+    case 'stillRunning': {
+      const minutes = Math.round(ctx.activityTimeoutMs() / 60_000);
+      ctx.logger.info(`${title}: still running on the server after ${minutes} min (activity ${activityId}); stopped following.`);
+      void vscode.window.showInformationMessage(`Stratus: "${title}" is still running on the server after ${minutes} min. Stratus stopped following it; the Activities view shows its state.`, SHOW_IN_ACTIVITIES).then((choice) => {
+        if (choice === SHOW_IN_ACTIVITIES) void vscode.commands.executeCommand(Commands.activitiesShow, activityId);
+      });
+      break;
+    }
     case 'stoppedFollowing':
       ctx.logger.warn(`Stopped following activity ${activityId}${outcome.message ? `: ${outcome.message}` : ''}.`);
-      void vscode.window.showInformationMessage(`Stratus: stopped following "${title}". The operation continues on the server; the Activities view shows its state.${outcome.message ? ` (${outcome.message})` : ''}`);
+      void vscode.window.showInformationMessage(`Stratus: stopped following "${title}". The operation continues on the server; the Activities view shows its state.${outcome.message ? ` (${outcome.message})` : ''}`, SHOW_IN_ACTIVITIES).then((choice) => {
+        if (choice === SHOW_IN_ACTIVITIES) void vscode.commands.executeCommand(Commands.activitiesShow, activityId);
+      });
       break;
   }
   return outcome;
