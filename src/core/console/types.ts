@@ -38,6 +38,11 @@ export interface ListPage<T> {
   partial: boolean;
   /** Offset of the next page; set only when more can be loaded. */
   nextOffset: number | undefined;
+  /**
+   * The server ignored the name filter and `items` were filtered here: a page may hold no match
+   * while later pages do.
+   */
+  filteredHere?: boolean;
 }
 
 export interface ListOptions {
