@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ResourceKind } from '../../core/console/catalog-types';
 import type { ResourceItem } from '../../core/console/types';
+import { presentError } from '../../core/presentError';
 import type { ConsoleConnection } from '../../platform/consoleConnection';
 
 /** Quick pick of resource kinds (those that offer `actionId`, when given). */
@@ -19,19 +20,26 @@ export async function pickResource(connection: ConsoleConnection, kind: Resource
   quickPick.matchOnDescription = true;
   let generation = 0;
   let timer: NodeJS.Timeout | undefined;
+  let inflight: AbortController | undefined;
   const load = async (name: string): Promise<void> => {
     const mine = ++generation;
+    // What the person typed before is no longer wanted: its request is aborted.
+    inflight?.abort();
+    const controller = new AbortController();
+    inflight = controller;
     quickPick.busy = true;
     try {
-      const page = await connection.client().list(kind.id, { limit: 100, ...(name ? { name } : {}) });
+      const page = await connection.client().list(kind.id, { limit: 100, ...(name ? { name } : {}), signal: controller.signal });
       if (mine !== generation) return;
       quickPick.items = page.items.map((item) => {
         const presentation = connection.client().catalog.present(kind.id, item);
         return { label: `$(${presentation.icon}) ${presentation.label}`, description: presentation.description, detail: item.id, item };
       });
     } catch (error) {
-      if (mine === generation) quickPick.items = [];
-      void vscode.window.showErrorMessage(`Stratus: cannot list ${kind.label.plural.toLowerCase()}: ${error instanceof Error ? error.message : String(error)}`);
+      const presented = presentError(error);
+      if (mine !== generation || presented.cancelled) return;
+      quickPick.items = [];
+      void vscode.window.showErrorMessage(`Stratus: cannot list ${kind.label.plural.toLowerCase()}. ${presented.message}`);
     } finally {
       if (mine === generation) quickPick.busy = false;
     }
@@ -47,6 +55,7 @@ export async function pickResource(connection: ConsoleConnection, kind: Resource
     });
     quickPick.onDidHide(() => {
       if (timer) clearTimeout(timer);
+      inflight?.abort();
       resolve(undefined);
       quickPick.dispose();
     });

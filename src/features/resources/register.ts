@@ -26,9 +26,20 @@ export interface ResourcesOptions {
 export function register(deps: Deps, options: ResourcesOptions): { disposable: vscode.Disposable; resources: ResourcesTree; activities: ActivitiesTree } {
   const store = new DisposableStore();
   const connection = deps.console;
-  const resources = store.add(new ResourcesTree(connection, deps.logger));
+  const messages: { view?: vscode.TreeView<ResourceNode> } = {};
+  const resources = store.add(new ResourcesTree(connection, deps.logger, {
+    // A search through pages for a filter the server ignores: say how far it got, above the tree.
+    onSearchProgress: (kind, filter, progress) => {
+      if (messages.view) messages.view.message = progress.done ? undefined : `Searching ${kind.label.plural.toLowerCase()} for "${filter}": ${progress.checked.toLocaleString('en-US')} checked…`;
+    },
+  }));
   const activities = store.add(new ActivitiesTree(connection, deps.logger));
   const view = store.add(vscode.window.createTreeView(RESOURCES_VIEW_ID, { treeDataProvider: resources, showCollapseAll: true }));
+  messages.view = view;
+  // A collapsed collection stops loading; its next expand asks again.
+  store.add(view.onDidCollapseElement((event) => {
+    if (event.element.type === 'kind') resources.collapsed(event.element.kind.id);
+  }));
   const activitiesView = store.add(vscode.window.createTreeView(ACTIVITIES_VIEW_ID, { treeDataProvider: activities }));
   const details = new DetailsProvider(connection, resources, activities);
   store.add(vscode.workspace.registerTextDocumentContentProvider(DETAILS_SCHEME, details));
