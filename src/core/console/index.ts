@@ -7,7 +7,7 @@ export { DEFAULT_CATALOG } from './catalog';
 export { RESOURCE_PATHS_SETTING, resolveCatalog } from './catalog-overrides';
 export type * from './catalog-types';
 export { ActivityFailedError, ActivityStillRunningError, isConsoleError, type ConsoleError } from './errors';
-export { CONTRACT_RATE_LIMITS, createConsoleRateLimiter, type ConsoleRateLimits } from './rate-limits';
+export { CONTRACT_RATE_LIMITS, createConsoleRateLimiter, RATE_HEADROOM, type ConsoleRateLimits } from './rate-limits';
 export { FOLLOW_DEFAULTS } from './follow';
 export { activityIdFromLocation } from './writes';
 export type * from './types';
