@@ -87,6 +87,11 @@ export class PagedList<T> {
     return this.start(0);
   }
 
+  /** Resolves once no load is in flight: a load that replaced the one awaited (a refresh) is awaited too. */
+  async idle(): Promise<void> {
+    while (this.current) await this.current.promise;
+  }
+
   /** The next page(s); joins a load in flight rather than asking for the same page twice. */
   loadMore(): Promise<void> {
     if (this.current) return this.current.promise;

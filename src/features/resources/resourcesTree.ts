@@ -155,8 +155,10 @@ export class ResourcesTree implements vscode.TreeDataProvider<ResourceNode>, vsc
     if (!node) return this.rootChildren();
     if (node.type !== 'kind') return [];
     const list = this.collection(node.kind.id);
-    // Joins a load in flight: an expand that repeats, or a refresh racing it, sends nothing more.
+    // Joins a load in flight: an expand that repeats, or a refresh racing it, sends nothing more;
+    // when a refresh replaces the load awaited, its pages are what is shown (never a stale "empty").
     await list.ensureLoaded();
+    await list.idle();
     this.settled(node.kind, list);
     const plural = node.kind.label.plural.toLowerCase();
     const children: ResourceNode[] = list.items.map((item) => this.resourceNode(node.kind, item));

@@ -251,3 +251,22 @@ describe('console/pager against a stub server', () => {
     assert.deepEqual(list.items, [{ id: 'a' }]);
   });
 });
+
+describe('console/pager: idle()', () => {
+  it('waits for the load that replaced the one in flight (a refresh during an expand)', async () => {
+    const answers: Array<(page: { items: Array<{ id: string }>; total: number; partial: boolean; nextOffset: undefined }) => void> = [];
+    const list = new PagedList<{ id: string }>({
+      fetch: ({ signal }) => new Promise((resolve, reject) => {
+        answers.push(resolve);
+        signal.addEventListener('abort', () => reject(new CancelledError()), { once: true });
+      }),
+      idOf: (i) => i.id,
+    });
+    const expand = list.ensureLoaded().then(() => list.idle()).then(() => list.items.map((i) => i.id));
+    const refresh = list.refresh();
+    assert.equal(answers.length, 2, 'the refresh asked again (the first was aborted)');
+    answers[1]?.({ items: [{ id: 'fresh' }], total: 1, partial: false, nextOffset: undefined });
+    await refresh;
+    assert.deepEqual(await expand, ['fresh'], 'the expand shows the refreshed page, not an empty list');
+  });
+});
