@@ -195,10 +195,15 @@ describe('Cloud explorer (against the sandbox)', function () {
     assert.equal(page.filter((n) => n.type === 'resource').length, 100);
     assert.ok(page.some((n) => n.type === 'more'));
     await clearRequests();
-    await Promise.all([
-      vscode.commands.executeCommand('stratus.resources.loadMore', 'virtualMachines'),
-      vscode.commands.executeCommand('stratus.resources.loadMore', 'virtualMachines'),
-    ]);
+    // Slow, so the second click certainly lands while the first page is on its way.
+    await control('/latency', { ms: 800, pathPrefix: VMS });
+    try {
+      const firstClick = vscode.commands.executeCommand('stratus.resources.loadMore', 'virtualMachines');
+      await eventually(async () => ((await requests(VMS)).length >= 1 ? true : undefined), 'the page request');
+      await Promise.all([firstClick, vscode.commands.executeCommand('stratus.resources.loadMore', 'virtualMachines')]);
+    } finally {
+      await control('/latency', { ms: 0 });
+    }
     assert.deepEqual((await requests(VMS)).map((r) => queryOf(r).get('offset')), ['100']);
     const all = await children(await vmKind());
     assert.equal(all.filter((n) => n.type === 'resource').length, 150);
