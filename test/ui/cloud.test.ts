@@ -4,7 +4,9 @@ import { openStratusView, runCommand, screenshot, useWorkbench, type Workbench }
 
 /** Signs in from the view's welcome button unless the Cloud view already lists resource kinds. */
 async function ensureSignedIn(page: Page, sandbox: Workbench['sandbox']): Promise<void> {
-  await openStratusView(page);
+  // Clicking the activity-bar entry of a view that is already open would close it.
+  const cloud = page.locator('.pane-header', { hasText: 'Cloud' }).first();
+  if (!(await cloud.isVisible().catch(() => false))) await openStratusView(page);
   const vms = page.locator('.monaco-list-row', { hasText: 'Virtual machines' }).first();
   if (await vms.isVisible().catch(() => false)) return;
   await page.getByRole('button', { name: 'Sign In to Console' }).click();
@@ -52,12 +54,20 @@ describe('UI: Cloud explorer and activities', function () {
     await row.click({ button: 'right' });
     const item = page.locator('.context-view .action-item', { hasText: 'Delete…' }).first();
     await item.waitFor({ timeout: 10_000 });
-    await item.click();
-    const dialog = page.locator('.monaco-dialog-box', { hasText: 'Delete virtual machine' }).first();
-    await dialog.waitFor({ timeout: 10_000 });
-    await screenshot(page, 'delete-confirmation');
-    await dialog.getByRole('button', { name: 'Cancel' }).click();
-    await dialog.waitFor({ state: 'detached', timeout: 10_000 });
+    // VS Code's menus act on the keyboard as people use them: move to the entry, then Enter.
+    await item.hover();
+    await page.keyboard.press('Enter');
+    const dialog = page.locator('.monaco-dialog-box').first();
+    try {
+      await dialog.waitFor({ timeout: 10_000 });
+      assert.match(await dialog.innerText(), /Delete virtual machine '.+'\? This cannot be undone\./);
+      await screenshot(page, 'delete-confirmation');
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'detached', timeout: 10_000 });
+    } finally {
+      // Never leave a menu or a modal over the workbench for the next test.
+      await page.keyboard.press('Escape');
+    }
     const deletes = (await consoleRequests(sandbox, '/api/compute')).filter((r) => r.method === 'DELETE');
     assert.equal(deletes.length, 0, 'nothing was deleted');
   });
