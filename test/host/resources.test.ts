@@ -142,6 +142,20 @@ describe('Cloud explorer (against the sandbox)', function () {
     assert.equal(outcome.message, 'quota exceeded in the sandbox');
   });
 
+  it('a follow past its deadline says "still running on the server" and Show in Activities reveals it there', async () => {
+    await signedIn();
+    await control('/activities/slow', { factor: 100 });
+    const outcome = await vscode.commands.executeCommand<Outcome>('stratus.resources.create', 'virtualNetworks', { input: { name: 'slow-net' }, followTimeoutMs: 1_000 });
+    assert.equal(outcome.status, 'stillRunning', outcome.message);
+    assert.equal(outcome.message, 'still running on the server');
+    assert.ok(outcome.activityId);
+    const reads = (await requests('/api/activity')).length;
+    assert.equal(await vscode.commands.executeCommand('stratus.activities.show', outcome.activityId), true, 'revealed in the Activities view');
+    assert.ok((await requests('/api/activity')).length > reads, 'and read again from the server');
+    const listed = ((await (await stratus()).api.views.activities.getChildren(undefined)) ?? []) as { id?: string }[];
+    assert.ok(listed.some((a) => a.id === outcome.activityId));
+  });
+
   it('a token refresh after expiry (401, then a new exchange) does not reload the tree', async () => {
     await signedIn();
     const { api } = await stratus();

@@ -6,6 +6,8 @@ export interface WriteOptions {
   input?: Record<string, unknown>;
   /** Skip the modal confirmation. */
   confirmed?: boolean;
+  /** Overall deadline of following the activity, instead of the setting's minutes (host tests). */
+  followTimeoutMs?: number;
 }
 
 /**
@@ -29,6 +31,7 @@ export function writeOptionsFrom(arg: unknown, testMode: boolean): WriteOptions 
   const options: WriteOptions = {};
   if (isRecord(arg.input)) options.input = { ...arg.input };
   if (maySkipConfirmation(arg, testMode)) options.confirmed = true;
+  if (typeof arg.followTimeoutMs === 'number' && Number.isFinite(arg.followTimeoutMs) && arg.followTimeoutMs > 0) options.followTimeoutMs = arg.followTimeoutMs;
   return options;
 }
 

@@ -89,6 +89,7 @@ export async function runWrite(ctx: WriteContext, kind: ResourceKind, action: Ac
   ctx.logger.info(`${title}: activity ${activityId} created.`);
   ctx.activities.update(placeholderActivity(activityId, title), true);
 
+  const followTimeoutMs = options.followTimeoutMs ?? ctx.activityTimeoutMs();
   const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Stratus: ${title}`, cancellable: true }, async (progress, token) => {
     const abort = toAbortSignal(token);
     let shown = 0;
@@ -96,7 +97,7 @@ export async function runWrite(ctx: WriteContext, kind: ResourceKind, action: Ac
     try {
       const activity = await ctx.connection.client().activities.follow(activityId, {
         signal: abort.signal,
-        timeoutMs: ctx.activityTimeoutMs(),
+        timeoutMs: followTimeoutMs,
         onUpdate: (update) => {
           ctx.activities.update(update, true);
           const percent = update.state.kind === 'running' ? update.state.progression ?? shown : shown;
@@ -138,9 +139,9 @@ export async function runWrite(ctx: WriteContext, kind: ResourceKind, action: Ac
       });
       break;
     case 'stillRunning': {
-      const minutes = Math.round(ctx.activityTimeoutMs() / 60_000);
-      ctx.logger.info(`${title}: still running on the server after ${minutes} min (activity ${activityId}); stopped following.`);
-      void vscode.window.showInformationMessage(`Stratus: "${title}" is still running on the server after ${minutes} min. Stratus stopped following it; the Activities view shows its state.`, SHOW_IN_ACTIVITIES).then((choice) => {
+      const waited = followTimeoutMs >= 60_000 ? `${Math.round(followTimeoutMs / 60_000)} min` : `${Math.round(followTimeoutMs / 1000)} s`;
+      ctx.logger.info(`${title}: still running on the server after ${waited} (activity ${activityId}); stopped following.`);
+      void vscode.window.showInformationMessage(`Stratus: "${title}" is still running on the server after ${waited}. Stratus stopped following it; the Activities view shows its state.`, SHOW_IN_ACTIVITIES).then((choice) => {
         if (choice === SHOW_IN_ACTIVITIES) void vscode.commands.executeCommand(Commands.activitiesShow, activityId);
       });
       break;
