@@ -3,7 +3,6 @@ import type { ActionSpec, ResourceKind } from '../../core/console/catalog-types'
 import { ActivityFailedError, ActivityStillRunningError } from '../../core/console/errors';
 import type { Activity, ResourceItem } from '../../core/console/types';
 import type { Logger } from '../../core/log';
-import { isStratusError } from '../../core/errors';
 import { presentError } from '../../core/presentError';
 import { toAbortSignal } from '../../platform/cancellation';
 import type { ConsoleConnection } from '../../platform/consoleConnection';
@@ -14,6 +13,7 @@ import type { ResourceNode } from './nodes';
 import { Commands } from '../commands';
 import type { ResourcesTree } from './resourcesTree';
 import type { WriteOptions } from './testArguments';
+import { writeFailureActions, type WriteFailureAction } from './writeFailure';
 
 export interface WriteOutcome {
   /**
@@ -42,6 +42,7 @@ export interface WriteContext {
 }
 
 const OPEN_ACTIVITIES = 'Open Activities';
+const SHOW_LOG = 'Show Log';
 const SHOW_IN_ACTIVITIES = 'Show in Activities';
 
 /**
@@ -68,21 +69,23 @@ export async function runWrite(ctx: WriteContext, kind: ResourceKind, action: Ac
     const presented = presentError(error);
     if (presented.cancelled) return undefined;
     ctx.logger.error(`${title} failed: ${presented.message}`);
-    if (isStratusError(error) && error.kind === 'outcome_unknown') {
+    const actions = writeFailureActions(error, presented.actions);
+    if (actions.includes('openActivities')) {
       // The request may have reached the server: never send it again by itself. The activity, if
       // one was created, shows in the Activities view.
-      void vscode.window.showWarningMessage(`Stratus: the outcome of "${title}" is unknown. ${presented.message}`, OPEN_ACTIVITIES, 'Show Log').then((choice) => {
+      void vscode.window.showWarningMessage(`Stratus: the outcome of "${title}" is unknown. ${presented.message}`, OPEN_ACTIVITIES, SHOW_LOG).then((choice) => {
         if (choice === OPEN_ACTIVITIES) void vscode.commands.executeCommand(Commands.activitiesShow);
-        else if (choice === 'Show Log') ctx.showLog();
+        else if (choice === SHOW_LOG) ctx.showLog();
       });
       return { status: 'outcomeUnknown', message: presented.message };
     }
-    const buttons = [...(presented.actions.includes('retry') && provablyNotApplied(error) ? ['Retry'] : []), ...(presented.actions.includes('signIn') ? ['Sign In to Console'] : []), 'Show Log'];
+    const labels: Record<Exclude<WriteFailureAction, 'openActivities'>, string> = { retry: 'Retry', signIn: 'Sign In to Console', showLog: SHOW_LOG };
+    const buttons = actions.flatMap((a) => (a === 'openActivities' ? [] : [labels[a]]));
     void vscode.window.showErrorMessage(`Stratus: ${title} failed. ${presented.message}`, ...buttons).then((choice) => {
-      if (choice === 'Show Log') ctx.showLog();
-      else if (choice === 'Sign In to Console') void vscode.commands.executeCommand(Commands.signIn);
-      // The request provably failed (the transport retries only what never left): send it again.
-      else if (choice === 'Retry') void runWrite(ctx, kind, action, target, { input, confirmed: true });
+      if (choice === SHOW_LOG) ctx.showLog();
+      else if (choice === labels.signIn) void vscode.commands.executeCommand(Commands.signIn);
+      // The server refused it or it never left: sending it again on request cannot apply it twice.
+      else if (choice === labels.retry) void runWrite(ctx, kind, action, target, { input, confirmed: true });
     });
     return { status: 'requestFailed', message: presented.message };
   }
@@ -174,21 +177,6 @@ async function showResult(ctx: WriteContext, kind: ResourceKind, action: ActionS
   } catch (error) {
     ctx.logger.warn(`Could not show the result of ${action.label}: ${presentError(error).message}`);
     await ctx.resources.refresh(kind.id);
-  }
-}
-
-/** The server refused the write, or it never left: sending it again (on request) cannot apply it twice. */
-function provablyNotApplied(error: unknown): boolean {
-  if (!isStratusError(error)) return false;
-  switch (error.kind) {
-    case 'api':
-    case 'rate_limit':
-    case 'network':
-      return true;
-    case 'timeout':
-      return error.phase === 'connect';
-    default:
-      return false;
   }
 }
 
