@@ -201,6 +201,26 @@ describe('Cloud explorer (against the sandbox)', function () {
     }
   });
 
+  it('Activities: an expand during a slow read joins it; Refresh aborts it (the sandbox sees the client leave)', async () => {
+    await signedIn();
+    const { api } = await stratus();
+    const LIST = '/api/activity/v1/activities';
+    await clearRequests();
+    await control('/latency', { ms: 1_500, pathPrefix: LIST });
+    try {
+      const first = api.views.activities.getChildren(undefined);
+      const again = api.views.activities.getChildren(undefined);
+      await eventually(async () => ((await requests(LIST)).length >= 1 ? true : undefined), 'the list request');
+      const refreshed = vscode.commands.executeCommand('stratus.activities.refresh');
+      await Promise.all([first, again, refreshed]);
+      const lists = (await requests(LIST)).filter((r) => r.path === LIST);
+      assert.equal(lists.length, 2, 'the aborted read and the refresh: nothing else');
+      await eventually(async () => ((await requests(LIST)).find((r) => r.path === LIST)?.clientClosedEarly ? true : undefined), 'the sandbox to see the first read aborted');
+    } finally {
+      await control('/latency', { ms: 0 });
+    }
+  });
+
   it('"Load more…" clicked twice while loading sends the page request once', async () => {
     await signedIn();
     await control('/seed', { vms: 150 });
