@@ -144,7 +144,7 @@ export class PagedList<T> {
     }
     this.items.unshift(item);
     if (this.total !== undefined) this.total += 1;
-    this.loaded = true;
+    // Not marked loaded: a collection never expanded still loads its first page when it is.
   }
 
   remove(id: string): boolean {
@@ -175,7 +175,6 @@ export class PagedList<T> {
   private async run(start: number, generation: number, signal: AbortSignal): Promise<void> {
     const superseded = (): boolean => generation !== this.generation;
     const filter = this.filterValue;
-    const known = new Set(this.items.map((i) => this.options.idOf(i)));
     let offset = start;
     let pages = 0;
     let found = 0;
@@ -191,6 +190,8 @@ export class PagedList<T> {
         const page = await this.options.fetch({ offset, limit: this.pageSize, name: filter, signal });
         if (superseded()) return;
         pages++;
+        // Items put in meanwhile (a created resource, upserted) are not listed twice.
+        const known = new Set(this.items.map((i) => this.options.idOf(i)));
         const fresh = page.items.filter((item) => {
           const id = this.options.idOf(item);
           if (known.has(id)) return false;

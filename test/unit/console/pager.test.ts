@@ -270,3 +270,34 @@ describe('console/pager: idle()', () => {
     assert.deepEqual(await expand, ['fresh'], 'the expand shows the refreshed page, not an empty list');
   });
 });
+
+describe('console/pager: upsert and remove', () => {
+  const page = (ids: string[], nextOffset?: number) => ({ items: ids.map((id) => ({ id })), total: undefined, partial: false, nextOffset });
+
+  it('a resource created before the first load is shown first, and the first page still loads without listing it twice', async () => {
+    const list = new PagedList<{ id: string }>({ fetch: () => Promise.resolve(page(['a', 'new', 'b'])), idOf: (i) => i.id });
+    list.upsert({ id: 'new' });
+    assert.equal(list.loaded, false);
+    await list.ensureLoaded();
+    assert.deepEqual(list.items.map((i) => i.id), ['new', 'a', 'b']);
+  });
+
+  it('a resource created while a page is on its way is not listed twice', async () => {
+    let answer: (p: ReturnType<typeof page>) => void = () => undefined;
+    const list = new PagedList<{ id: string }>({ fetch: () => new Promise((resolve) => (answer = resolve)), idOf: (i) => i.id });
+    const loading = list.ensureLoaded();
+    list.upsert({ id: 'new' });
+    answer(page(['new', 'a']));
+    await loading;
+    assert.deepEqual(list.items.map((i) => i.id), ['new', 'a']);
+  });
+
+  it('remove drops the item and counts the total down', async () => {
+    const list = new PagedList<{ id: string }>({ fetch: () => Promise.resolve({ ...page(['a', 'b']), total: 2 }), idOf: (i) => i.id });
+    await list.ensureLoaded();
+    assert.equal(list.remove('a'), true);
+    assert.equal(list.remove('zzz'), false);
+    assert.deepEqual(list.items.map((i) => i.id), ['b']);
+    assert.equal(list.total, 1);
+  });
+});
