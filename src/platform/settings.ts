@@ -16,7 +16,7 @@ export interface StratusSettings {
 }
 
 /**
- * Settings that decide where a secret is sent. They are `machine`-scoped in package.json, so VS Code
+ * Settings that decide where a secret is sent. They are `application`-scoped in package.json, so VS Code
  * already ignores a workspace's value; reading the user-level value only keeps a cloned
  * repository's `.vscode/settings.json` out even on a host that would not.
  */
