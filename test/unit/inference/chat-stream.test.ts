@@ -3,7 +3,9 @@ import type { ServerResponse } from 'node:http';
 import {
   ApiError,
   CancelledError,
+  InterruptedError,
   MalformedResponseError,
+  NetworkError,
   RateLimitError,
   StreamStalledError,
 } from '../../../src/core/errors';
@@ -156,8 +158,8 @@ describe('inference/chat streaming', () => {
     assert.equal((await rig.client().chatStream(request).consume()).text, 'ok');
   });
 
-  it('fails clearly when the stream ends with neither [DONE] nor a finish reason', async () => {
-    rig.handler = (_q, res) => sendSse(res, [chunk({ content: 'par' })], { done: false });
+  it('fails clearly when the stream ends with neither [DONE] nor a finish reason, nothing visible sent', async () => {
+    rig.handler = (_q, res) => sendSse(res, [chunk({ role: 'assistant', content: '' })], { done: false });
     await assert.rejects(rig.client().chatStream(request).consume(), (e: unknown) => {
       assert.ok(e instanceof MalformedResponseError);
       assert.match(e.message, /ended before the answer was complete/);
@@ -183,7 +185,7 @@ describe('inference/chat streaming', () => {
     });
   });
 
-  it('fails a stalled stream with StreamStalledError instead of hanging', async () => {
+  it('fails a stream that stalls after text with InterruptedError (stalled) instead of hanging', async () => {
     rig.handler = (_q, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(`data: ${JSON.stringify(chunk({ content: 'partial' }))}\n\n`);
@@ -191,10 +193,63 @@ describe('inference/chat streaming', () => {
     const client = rig.client({ timeouts: { idleMs: 200 } });
     const events: ChatStreamEvent[] = [];
     await assert.rejects(client.chatStream(request).consume((e) => events.push(e)), (e: unknown) => {
-      assert.ok(e instanceof StreamStalledError, String(e));
+      assert.ok(e instanceof InterruptedError, String(e));
+      assert.equal(e.reason, 'stalled');
+      assert.ok(e.cause instanceof StreamStalledError);
       return true;
     });
     assert.deepEqual(events, [{ type: 'text', text: 'partial' }]);
+  });
+
+  it('fails a stream that stalls before any text with StreamStalledError', async () => {
+    rig.handler = (_q, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`data: ${JSON.stringify(chunk({ role: 'assistant', content: '' }))}\n\n`);
+      res.write(`data: ${JSON.stringify(chunk({ reasoning_content: 'hmm' }))}\n\n`);
+    };
+    const client = rig.client({ timeouts: { idleMs: 200 } });
+    await assert.rejects(client.chatStream(request).consume(), (e: unknown) => e instanceof StreamStalledError);
+  });
+
+  it('a reset after text is InterruptedError (reset); the cause is the NetworkError', async () => {
+    let response: ServerResponse | undefined;
+    rig.handler = (_q, res) => {
+      response = res;
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`data: ${JSON.stringify(chunk({ content: 'half an' }))}\n\n`);
+    };
+    const events: ChatStreamEvent[] = [];
+    await assert.rejects(rig.client().chatStream(request).consume((e) => {
+      events.push(e);
+      // The client has the text: now the server drops the connection.
+      response?.destroy();
+    }), (e: unknown) => {
+      assert.ok(e instanceof InterruptedError, String(e));
+      assert.equal(e.reason, 'reset');
+      assert.ok(e.cause instanceof NetworkError);
+      return true;
+    });
+    assert.deepEqual(events, [{ type: 'text', text: 'half an' }]);
+  });
+
+  it('a reset after the finish reason returns the whole answer (only usage and [DONE] are lost)', async () => {
+    let response: ServerResponse | undefined;
+    rig.handler = (_q, res) => {
+      response = res;
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (const c of textStream(['all', ' there'])) res.write(`data: ${JSON.stringify(c)}\n\n`);
+    };
+    const result = await rig.client().chatStream(request).consume((e) => {
+      if (e.type === 'finish') response?.destroy();
+    });
+    assert.equal(result.text, 'all there');
+    assert.equal(result.finishReason, 'stop');
+    assert.equal(result.usage, undefined);
+  });
+
+  it('a body that ends without [DONE] or finish_reason after text is InterruptedError (ended)', async () => {
+    rig.handler = (_q, res) => sendSse(res, [chunk({ content: 'par' })], { done: false });
+    await assert.rejects(rig.client().chatStream(request).consume(), (e: unknown) => e instanceof InterruptedError && e.reason === 'ended');
   });
 
   it('cancels mid-stream on abort: CancelledError, and the server sees the connection close', async () => {
