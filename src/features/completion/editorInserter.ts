@@ -1,24 +1,45 @@
 import * as vscode from 'vscode';
 
 /**
- * Streams text into an editor at a moving position. Deltas are batched and applied one edit at a
- * time; only the first edit opens an undo stop, so one Undo removes the whole completion.
+ * Streams text into an editor at a moving insertion point. Deltas are batched and applied one
+ * edit at a time; only the first edit opens an undo stop, so one Undo removes the whole completion.
+ *
+ * The insertion point is kept as a document offset and moved by every change to the document:
+ * text typed or deleted above it shifts it, so the completion keeps growing where it started.
+ * When the editor refuses an edit (its tab was switched away or closed), `onRefused` is told once
+ * and nothing more is inserted.
  */
-export class EditorInserter {
+export class EditorInserter implements vscode.Disposable {
   private pending = '';
   private chain: Promise<void> = Promise.resolve();
   private first = true;
   private timer: NodeJS.Timeout | undefined;
+  private offset: number;
+  private readonly subscription: vscode.Disposable;
   /** Characters inserted so far. */
   inserted = 0;
+  /** The editor refused an edit: the completion cannot go on. */
+  refused = false;
 
   constructor(
     private readonly editor: vscode.TextEditor,
-    private position: vscode.Position,
-  ) {}
+    position: vscode.Position,
+    private readonly onRefused: () => void,
+  ) {
+    const document = editor.document;
+    this.offset = document.offsetAt(position);
+    this.subscription = vscode.workspace.onDidChangeTextDocument((event) => {
+      if (event.document === document) this.track(event.contentChanges);
+    });
+  }
+
+  /** Where the next text goes, as an offset in the document. */
+  get insertionOffset(): number {
+    return this.offset;
+  }
 
   push(text: string): void {
-    if (!text) return;
+    if (!text || this.refused) return;
     this.pending += text;
     this.timer ??= setTimeout(() => {
       this.timer = undefined;
@@ -36,19 +57,52 @@ export class EditorInserter {
     await this.chain;
   }
 
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.subscription.dispose();
+  }
+
+  /**
+   * Moves the insertion point through a document change. A change that ends at or before it
+   * (our own insertion included: it lands exactly there) shifts it by the change's length
+   * difference; a change that replaces text around it moves it to the end of the replacement.
+   */
+  private track(changes: readonly vscode.TextDocumentContentChangeEvent[]): void {
+    // Changes of one event refer to the document before the event; apply them from the end.
+    const ordered = [...changes].sort((a, b) => b.rangeOffset - a.rangeOffset);
+    for (const change of ordered) {
+      const end = change.rangeOffset + change.rangeLength;
+      if (end <= this.offset) this.offset += change.text.length - change.rangeLength;
+      else if (change.rangeOffset < this.offset) this.offset = change.rangeOffset + change.text.length;
+    }
+  }
+
   private schedule(): void {
     const text = this.pending;
     this.pending = '';
-    if (!text) return;
+    if (!text || this.refused) return;
     this.chain = this.chain.then(async () => {
-      const at = this.position;
+      if (this.refused) return;
+      const at = this.editor.document.positionAt(this.offset);
       const undoStopBefore = this.first;
       this.first = false;
-      const applied = await this.editor.edit((edit) => edit.insert(at, text), { undoStopBefore, undoStopAfter: false });
-      if (!applied) throw new Error('The editor refused the edit (was it closed?).');
-      const document = this.editor.document;
-      this.position = document.positionAt(document.offsetAt(at) + text.length);
+      // A hidden or closed editor rejects the edit; a busy one may answer false.
+      const applied = await this.editor.edit((edit) => edit.insert(at, text), { undoStopBefore, undoStopAfter: false }).then((ok) => ok, () => false);
+      if (!applied) {
+        this.refuse();
+        return;
+      }
       this.inserted += text.length;
     });
+  }
+
+  private refuse(): void {
+    if (this.refused) return;
+    this.refused = true;
+    this.pending = '';
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.onRefused();
   }
 }
