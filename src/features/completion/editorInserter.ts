@@ -1,5 +1,10 @@
 import * as vscode from 'vscode';
 
+/** Tries of one insertion that keeps meeting a document changed under it (the user typing fast). */
+const MAX_ATTEMPTS = 20;
+/** Longest wait for the document to catch up before trying an edit again. */
+const RETRY_WAIT_MS = 50;
+
 /**
  * Streams text into an editor at a moving insertion point. Deltas are batched and applied one
  * edit at a time; only the first edit opens an undo stop, so one Undo removes the whole completion.
@@ -84,16 +89,45 @@ export class EditorInserter implements vscode.Disposable {
     if (!text || this.refused) return;
     this.chain = this.chain.then(async () => {
       if (this.refused) return;
-      const at = this.editor.document.positionAt(this.offset);
       const undoStopBefore = this.first;
       this.first = false;
-      // A hidden or closed editor rejects the edit; a busy one may answer false.
-      const applied = await this.editor.edit((edit) => edit.insert(at, text), { undoStopBefore, undoStopAfter: false }).then((ok) => ok, () => false);
-      if (!applied) {
-        this.refuse();
-        return;
-      }
-      this.inserted += text.length;
+      if (await this.insert(text, undoStopBefore)) this.inserted += text.length;
+      else this.refuse();
+    });
+  }
+
+  /**
+   * Inserts `text` at the insertion point. A hidden or closed editor rejects the edit: refused.
+   * An edit made while the document changed under it (the user typing) answers false: it is
+   * tried again once the document has caught up, at the moved insertion point.
+   */
+  private async insert(text: string, undoStopBefore: boolean): Promise<boolean> {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const at = this.editor.document.positionAt(this.offset);
+      const applied = await this.editor.edit((edit) => edit.insert(at, text), { undoStopBefore, undoStopAfter: false }).then((ok) => ok, () => undefined);
+      if (applied === true) return true;
+      if (applied === undefined || !this.isShown()) return false;
+      await this.nextChange();
+    }
+    return false;
+  }
+
+  private isShown(): boolean {
+    return !this.editor.document.isClosed && vscode.window.visibleTextEditors.includes(this.editor);
+  }
+
+  /** Resolves on the next change of the document, or soon anyway (the change may already be in). */
+  private nextChange(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        listener.dispose();
+        resolve();
+      };
+      const timer = setTimeout(done, RETRY_WAIT_MS);
+      const listener = vscode.workspace.onDidChangeTextDocument((event) => {
+        if (event.document === this.editor.document) done();
+      });
     });
   }
 

@@ -129,13 +129,14 @@ function languageModelError(error: unknown, message: string): vscode.LanguageMod
 /** Refuses images over the size caps before anything is sent. */
 function checkImageSizes(messages: readonly ChatMessage[]): void {
   const budget = new ImageBudget();
+  let count = 0;
   messages.forEach((message, i) => {
     if (message.role !== 'user' || typeof message.content === 'string') return;
     message.content.forEach((part, j) => {
       if (part.type !== 'image_url') return;
       const url = part.image_url.url;
       const base64 = url.length - url.indexOf(',') - 1;
-      const refused = budget.admit(`Image ${j} of message ${i + 1}`, Math.floor((base64 * 3) / 4));
+      const refused = budget.admit(`Image ${++count} of the request`, Math.floor((base64 * 3) / 4));
       if (refused) throw new ValidationError(refused, `messages[${i}].content[${j}].image_url.url`);
     });
   });
