@@ -1,4 +1,4 @@
-import { isStratusError, NetworkError, NotFoundError, RateLimitError, type InterruptedError } from './errors';
+import { isStratusError, NetworkError, NotFoundError, OutcomeUnknownError, RateLimitError, type InterruptedError } from './errors';
 
 /** What the edge can offer next to an error message; features map these to commands. */
 export type ErrorAction = 'setApiKey' | 'signIn' | 'pickModel' | 'openSettings' | 'retry' | 'showLog';
@@ -75,7 +75,7 @@ function seconds(ms: number | undefined): string {
 function interruption(error: InterruptedError): string {
   switch (error.reason) {
     case 'reset': {
-      const code = error.cause instanceof NetworkError ? error.cause.code : undefined;
+      const code = error.cause instanceof NetworkError || error.cause instanceof OutcomeUnknownError ? error.cause.code : undefined;
       return `the connection was reset${code ? ` (${code})` : ''}`;
     }
     case 'stalled':

@@ -6,10 +6,13 @@ import {
   InterruptedError,
   MalformedResponseError,
   NetworkError,
+  OutcomeUnknownError,
   RateLimitError,
   StreamStalledError,
 } from '../../../src/core/errors';
 import type { ChatRequest, ChatStreamEvent } from '../../../src/core/inference';
+import { ChatStreamDecoder } from '../../../src/core/inference/chat/stream-decoder';
+import type { ResponseMeta } from '../../../src/core/inference/shared/meta';
 import { sendJson, sendSse } from '../http/helpers/server';
 import { chunk, textStream, toolCallDelta, usageChunk } from './helpers/contract';
 import { API_KEY, requestJson, startRig, type Rig } from './helpers/client';
@@ -245,6 +248,25 @@ describe('inference/chat streaming', () => {
     assert.equal(result.text, 'all there');
     assert.equal(result.finishReason, 'stop');
     assert.equal(result.usage, undefined);
+  });
+
+  it('maps a read failure by what had arrived: nothing, text, or a whole answer', () => {
+    const decoder = (): ChatStreamDecoder => new ChatStreamDecoder(() => undefined, { label: 'POST /v1/chat/completions', meta: { status: 200, requestId: undefined, rateLimit: undefined } satisfies ResponseMeta, redact: (t) => t });
+    const reset = new NetworkError('reset', 'ECONNRESET');
+    const unknown = new OutcomeUnknownError('unknown', 'POST /v1/chat/completions', 'ECONNRESET');
+    const cancelled = new CancelledError();
+    const none = decoder();
+    none.onEvent(JSON.stringify(chunk({ role: 'assistant', content: '' })), undefined);
+    assert.equal(none.readFailed(reset), reset, 'nothing visible: the transport error itself');
+    const some = decoder();
+    some.onEvent(JSON.stringify(chunk({ content: 'x' })), undefined);
+    for (const cause of [reset, unknown]) {
+      const mapped = some.readFailed(cause);
+      assert.ok(mapped instanceof InterruptedError && mapped.reason === 'reset' && mapped.cause === cause, String(mapped));
+    }
+    assert.equal(some.readFailed(cancelled), cancelled, 'a cancel stays a cancel');
+    some.onEvent(JSON.stringify(chunk({ content: '' }, 'stop')), undefined);
+    assert.equal(some.readFailed(reset), undefined, 'after finish_reason the answer is whole');
   });
 
   it('a body that ends without [DONE] or finish_reason after text is InterruptedError (ended)', async () => {

@@ -1,4 +1,4 @@
-import { InterruptedError, MalformedResponseError, NetworkError, type AnyStratusError } from '../../errors';
+import { InterruptedError, MalformedResponseError, type AnyStratusError } from '../../errors';
 import { isRecord, num, str, type JsonRecord } from '../shared/json';
 import type { ResponseMeta } from '../shared/meta';
 import { chatResult, streamedError } from './completion';
@@ -120,9 +120,11 @@ export class ChatStreamDecoder implements SseDecoder<ChatResult> {
     if (this.complete) return undefined;
     if (!this.delivered) return error;
     switch (error.kind) {
+      // A transport may call a broken POST "outcome unknown"; once text streamed, it was answered.
       case 'network':
+      case 'outcome_unknown':
         return new InterruptedError(
-          `${this.ctx.label}: the connection was cut after part of the answer arrived${error instanceof NetworkError && error.code ? ` (${error.code})` : ''}`,
+          `${this.ctx.label}: the connection was cut after part of the answer arrived${error.code ? ` (${error.code})` : ''}`,
           'reset',
           { cause: error },
         );
