@@ -74,6 +74,26 @@ describe('inference in the host (against the sandbox)', function () {
     assert.equal(text, 'Echo (gpt-oss:120b): hello from the host');
   });
 
+  it('an answer cut mid-stream reaches vscode.lm callers as a "cut off" error, not "cannot reach"', async () => {
+    await control('/latency', { ms: 0, chunkDelayMs: 15, pathPrefix: '/v1/chat/completions' });
+    await control('/stream-fault', { kind: 'drop', afterChunks: 6, pathPrefix: '/v1/chat/completions' });
+    const model = (await stratusModels()).find((m) => m.id === 'gpt-oss:120b');
+    assert.ok(model);
+    const response = await model.sendRequest([vscode.LanguageModelChatMessage.User('long 50')], {}, new vscode.CancellationTokenSource().token);
+    let text = '';
+    await assert.rejects((async () => {
+      for await (const part of response.stream) if (part instanceof vscode.LanguageModelTextPart) text += part.value;
+    })(), (error: unknown) => {
+      assert.ok(error instanceof Error);
+      assert.match(error.message, /cut off: the connection was reset/);
+      assert.doesNotMatch(error.message, /Cannot reach/);
+      return true;
+    });
+    // VS Code may drop parts still in flight when the provider fails; what it delivers is the start of the answer.
+    const whole = Array.from({ length: 50 }, (_, i) => String(i + 1)).join(' ');
+    assert.ok(whole.startsWith(text), `delivered text is the start of the answer: ${JSON.stringify(text)}`);
+  });
+
   it('streams tool calls as LanguageModelToolCallPart with parsed arguments', async () => {
     const model = (await stratusModels()).find((m) => m.id === 'gpt-oss:120b');
     assert.ok(model);
