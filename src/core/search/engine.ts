@@ -222,7 +222,7 @@ export class SearchEngine {
     } else {
       source = 'loaded';
     }
-    const stats = await this.reconcile(options, key);
+    const stats = await this.reconcile(options);
     stats.source = source;
     if (rejected) stats.rejected = rejected;
     stats.ms = this.now() - started;
@@ -233,7 +233,7 @@ export class SearchEngine {
   }
 
   /** Walks the workspace and makes the index match it (new, changed, gone files). */
-  private async reconcile(options: { signal?: AbortSignal; onProgress?: (p: IndexProgress) => void }, key: string): Promise<IndexStats> {
+  private async reconcile(options: { signal?: AbortSignal; onProgress?: (p: IndexProgress) => void }): Promise<IndexStats> {
     const { signal, onProgress } = options;
     const settings = this.options.settings();
     const skipped = emptySkips();
