@@ -19,3 +19,4 @@ export { reciprocalRankFusion } from './fusion';
 export { splitIdentifier, stem, tokenize, distinctTerms } from './identifiers';
 export { INDEX_FORMAT_VERSION, LexicalIndex, type ChunkMeta, type LexicalHit, type LoadFailure } from './lexical';
 export { rerankDocuments, trimForRerank, type RerankFn, type RerankOutcome, type RerankPlan } from './rerank';
+export { searchInference } from './inference';

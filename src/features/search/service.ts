@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { presentError } from '../../core/presentError';
-import { NodeIndexStorage, SearchEngine, type IndexStats, type SearchHit, type SearchInference, type SearchResult } from '../../core/search';
+import { NodeIndexStorage, SearchEngine, searchInference, type IndexStats, type SearchHit, type SearchInference, type SearchResult } from '../../core/search';
 import type { Deps } from '../deps';
 import { noteText } from './notes';
 import { affectsSearch, readSearchSettings } from './settings';
@@ -105,13 +105,8 @@ export class SearchService implements WorkspaceSearch, vscode.Disposable {
     void this.index('open');
   }
 
-  private inference(): SearchInference | undefined {
-    const connection = this.deps.inference;
-    return {
-      rerank: (request, options) => connection.client().rerank(request, options),
-      embed: (request, options) => connection.client().embed(request, options),
-      listModels: (signal) => connection.client().models.list(signal ? { signal } : {}),
-    };
+  private inference(): SearchInference {
+    return searchInference(() => this.deps.inference.client());
   }
 
   private watch(folder: vscode.Uri, engine: SearchEngine): void {
