@@ -2,11 +2,11 @@ import { CancelledError } from '../errors';
 import type { Logger } from '../log';
 import type { ModelInfo } from '../inference/models/types';
 import { chunkText, type ChunkOptions } from './chunker';
-import { dot, EmbeddingCache, embedTexts, type EmbedFn } from './embeddings';
+import { contentHash, dot, EmbeddingCache, embedTexts, type EmbedFn } from './embeddings';
 import type { IndexStorage, SearchFileSystem } from './files';
 import { looksBinary, PathFilter, type SkipReason } from './filter';
 import { reciprocalRankFusion } from './fusion';
-import { INDEX_FORMAT_VERSION, isLoadFailure, LexicalIndex, type LexicalHit, type LoadFailure } from './lexical';
+import { INDEX_FORMAT_VERSION, isLoadFailure, LexicalIndex, type ChunkMeta, type LexicalHit, type LoadFailure } from './lexical';
 import { rerankDocuments, type RerankFn } from './rerank';
 
 export interface SearchSettings {
@@ -209,7 +209,7 @@ export class SearchEngine {
     if (!this.ready) {
       const stored = await this.options.storage?.read(INDEX_FILE);
       if (stored) {
-        const loaded = await LexicalIndex.deserialize(stored, key);
+        const loaded = LexicalIndex.deserialize(stored, key);
         if (isLoadFailure(loaded)) {
           rejected = loaded;
           this.options.logger.warn(`Search index in storage not used (${describeLoadFailure(loaded)}); rebuilding.`);
@@ -356,7 +356,7 @@ export class SearchEngine {
     const storage = this.options.storage;
     if (!storage) return;
     try {
-      await storage.write(INDEX_FILE, await this.index.serialize(this.settingsKey()));
+      await storage.write(INDEX_FILE, this.index.serialize(this.settingsKey()));
       if (this.embeddings && this.embeddings.size > 0) await storage.write(embeddingsFile(this.embeddings.model), this.embeddings.serialize());
     } catch (error) {
       this.options.logger.warn(`Search index not saved: ${error instanceof Error ? error.message : String(error)}`);
@@ -587,18 +587,34 @@ export class SearchEngine {
 
   /** Embeds the chunks whose text has no vector yet (cached by content hash, persisted). */
   async embedMissing(inference: SearchInference, cache: EmbeddingCache, maxModelLen: number, signal?: AbortSignal): Promise<number> {
-    const missing = new Map<string, { id: number; path: string; startLine: number; endLine: number }>();
-    for (const [id, c] of this.index.allChunks()) if (!cache.get(c.hash) && !missing.has(c.hash)) missing.set(c.hash, { id, ...c });
+    // Chunks indexed since the last embedding pass have no hash yet: read them once to get it.
+    const unhashed: Array<{ id: number; meta: ChunkMeta }> = [];
+    for (const [id, meta] of this.index.allChunks()) if (meta.hash === '') unhashed.push({ id, meta });
+    const texts = new Map<string, string>();
+    if (unhashed.length > 0) {
+      const bodies = await this.documentsFor(unhashed.map(({ id, meta }, i) => ({ id, path: meta.path, startLine: meta.startLine, endLine: meta.endLine, preview: meta.preview, localRank: i + 1 })));
+      unhashed.forEach(({ meta }, i) => {
+        const text = bodies[i] ?? '';
+        meta.hash = contentHash(text);
+        texts.set(meta.hash, text);
+      });
+    }
+    const missing = new Map<string, ChunkMeta>();
+    for (const [, meta] of this.index.allChunks()) if (!cache.get(meta.hash) && !missing.has(meta.hash)) missing.set(meta.hash, meta);
     if (missing.size === 0) return 0;
     const entries = [...missing];
-    const texts = await this.documentsFor(entries.map(([, c], i) => ({ ...c, preview: '', localRank: i + 1 })));
-    const vectors = await embedTexts(inference.embed, cache.model, texts, { maxModelLen, signal });
+    const absent = entries.filter(([hash]) => !texts.has(hash));
+    if (absent.length > 0) {
+      const bodies = await this.documentsFor(absent.map(([, m], i) => ({ id: 0, path: m.path, startLine: m.startLine, endLine: m.endLine, preview: m.preview, localRank: i + 1 })));
+      absent.forEach(([hash], i) => texts.set(hash, bodies[i] ?? ''));
+    }
+    const vectors = await embedTexts(inference.embed, cache.model, entries.map(([hash]) => texts.get(hash) ?? ''), { maxModelLen, signal });
     entries.forEach(([hash], i) => {
       const v = vectors[i];
       if (v) cache.set(hash, v);
     });
     cache.retain(new Set([...this.index.allChunks()].map(([, c]) => c.hash)));
-    await this.options.storage?.write(embeddingsFile(cache.model), cache.serialize()).catch(() => undefined);
+    await this.save();
     return entries.length;
   }
 

@@ -1,7 +1,8 @@
 /**
  * Identifier-aware tokenising, shared by the index and the query side so natural-language words
- * match code: `refreshAuthToken` and `refresh_auth_token` both give `refresh`, `auth`, `token`
- * (plus the whole identifier, so an exact name still matches best).
+ * match code: `refreshAuthToken`, `refresh_auth_token` and `REFRESH_AUTH_TOKEN` all give
+ * `refresh`, `auth`, `token`. A hand-written single pass over the text (no regular expressions,
+ * no intermediate word arrays): it is the hot loop of indexing.
  */
 
 /** English filler words of questions ("where do we ..."), never indexed nor searched. */
@@ -13,64 +14,133 @@ const STOP_WORDS = new Set(
   ).split(' '),
 );
 
-const WORD = /[A-Za-z0-9_$\u00C0-\uFFFF]+/g;
-const PART = /[A-Z]+(?![a-z])|[A-Z]?[a-z\u00C0-\uFFFF]+|[0-9]+/g;
+/** Longer runs are data (base64, hashes, minified code), not words anyone searches for. */
+export const MAX_WORD_LENGTH = 64;
 
 /** A light, deterministic normalisation so "tokens" matches "token" and "retries" matches "retry". */
 export function stem(word: string): string {
   const n = word.length;
   if (n > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
-  if (n > 3 && word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us') && !word.endsWith('is')) return word.slice(0, -1);
+  if (n > 3 && word.charCodeAt(n - 1) === 115 /* s */ && !word.endsWith('ss') && !word.endsWith('us') && !word.endsWith('is')) return word.slice(0, -1);
   return word;
 }
 
-/** Splits one identifier into lower-cased words: camelCase, PascalCase, snake_case, kebab, digits. */
-export function splitIdentifier(identifier: string): string[] {
-  const parts: string[] = [];
-  for (const piece of identifier.split(/[_$]+/)) {
-    if (piece === '') continue;
-    const matches = piece.match(PART);
-    if (matches) for (const m of matches) parts.push(m.toLowerCase());
-  }
-  return parts;
+const SEP = 0;
+const LOWER = 1;
+const UPPER = 2;
+const DIGIT = 3;
+const NONE = -1;
+
+function classOf(c: number): number {
+  if (c >= 97 && c <= 122) return LOWER;
+  if (c >= 65 && c <= 90) return UPPER;
+  if (c >= 48 && c <= 57) return DIGIT;
+  if (c === 95 || c === 36) return SEP; // _ $
+  if (c >= 0xc0 && c !== 0xd7 && c !== 0xf7 && !(c >= 0x2000 && c <= 0x2bff) && !(c >= 0x3000 && c <= 0x303f) && !(c >= 0xd800 && c <= 0xdfff) && c !== 0xfeff) return LOWER;
+  return NONE;
 }
 
-function accept(term: string): boolean {
-  return term.length > 1 && term.length <= 64 && !STOP_WORDS.has(term);
-}
+const starts: number[] = [];
+const ends: number[] = [];
 
 /**
- * Terms of a text, in order of appearance, duplicates kept: every word's parts (stemmed) and, for
- * a compound identifier, the whole identifier lower-cased.
+ * Calls `emit` with every term of `text`, in order, duplicates kept: each word split into parts
+ * (camelCase, PascalCase, acronyms, snake_case, digits), lower-cased, lightly stemmed, filler and
+ * one-letter parts dropped.
  */
-export function tokenize(text: string): string[] {
-  const out: string[] = [];
-  const words = text.match(WORD);
-  if (!words) return out;
-  for (const word of words) {
-    // Encoded blobs (base64, hashes, minified runs) are not words anyone searches for.
-    if (word.length > 64) continue;
-    const lower = word.toLowerCase();
-    // Fast path: a plain lower-case word (most of prose and much of code).
-    if (lower === word && !word.includes('_') && !word.includes('$')) {
-      const s = stem(lower);
-      if (accept(s)) out.push(s);
+export function forEachTerm(text: string, emit: (term: string) => void): void {
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    let cls = classOf(text.charCodeAt(i));
+    if (cls === NONE) {
+      i++;
       continue;
     }
-    const parts = splitIdentifier(word);
-    if (parts.length > 1) {
-      const whole = parts.join('');
-      if (accept(whole)) out.push(whole);
+    const wordStart = i;
+    starts.length = 0;
+    ends.length = 0;
+    let partStart = -1;
+    let prev = SEP;
+    while (i < n) {
+      cls = classOf(text.charCodeAt(i));
+      if (cls === NONE) break;
+      if (cls === SEP) {
+        if (partStart >= 0) {
+          starts.push(partStart);
+          ends.push(i);
+          partStart = -1;
+        }
+      } else if (partStart < 0) {
+        partStart = i;
+      } else if (cls !== prev) {
+        if (prev === LOWER && cls === UPPER) {
+          starts.push(partStart);
+          ends.push(i);
+          partStart = i;
+        } else if (prev === UPPER && cls === LOWER) {
+          // "HTTPServer": the last capital starts the next part.
+          if (i - 1 > partStart) {
+            starts.push(partStart);
+            ends.push(i - 1);
+            partStart = i - 1;
+          }
+        } else if (cls === DIGIT || prev === DIGIT) {
+          starts.push(partStart);
+          ends.push(i);
+          partStart = i;
+        }
+      }
+      prev = cls;
+      i++;
     }
-    for (const p of parts) {
-      const s = stem(p);
-      if (accept(s)) out.push(s);
+    if (partStart >= 0) {
+      starts.push(partStart);
+      ends.push(i);
+    }
+    if (i - wordStart > MAX_WORD_LENGTH) continue;
+    for (let k = 0; k < starts.length; k++) {
+      const s = starts[k] ?? 0;
+      const e = ends[k] ?? 0;
+      if (e - s < 2) continue;
+      const term = stem(text.slice(s, e).toLowerCase());
+      if (term.length > 1 && !STOP_WORDS.has(term)) emit(term);
     }
   }
+}
+
+/** Splits one identifier into lower-cased words (unstemmed, nothing dropped). */
+export function splitIdentifier(identifier: string): string[] {
+  const out: string[] = [];
+  let i = 0;
+  const n = identifier.length;
+  let partStart = -1;
+  let prev = SEP;
+  const cut = (end: number, next: number): void => {
+    if (partStart >= 0 && end > partStart) out.push(identifier.slice(partStart, end).toLowerCase());
+    partStart = next;
+  };
+  for (; i < n; i++) {
+    const cls = classOf(identifier.charCodeAt(i));
+    if (cls === SEP || cls === NONE) cut(i, -1);
+    else if (partStart < 0) partStart = i;
+    else if (prev === LOWER && cls === UPPER) cut(i, i);
+    else if (prev === UPPER && cls === LOWER && i - 1 > partStart) cut(i - 1, i - 1);
+    else if ((cls === DIGIT) !== (prev === DIGIT) && prev !== SEP && prev !== NONE) cut(i, i);
+    prev = cls;
+  }
+  cut(n, -1);
   return out;
 }
 
-/** Distinct terms of a text (the index stores presence per chunk, which keeps building fast). */
+/** Every term of a text, in order, duplicates kept. */
+export function tokenize(text: string): string[] {
+  const out: string[] = [];
+  forEachTerm(text, (t) => out.push(t));
+  return out;
+}
+
+/** Distinct terms of a text. */
 export function distinctTerms(text: string): string[] {
   return [...new Set(tokenize(text))];
 }

@@ -1,5 +1,4 @@
 import * as assert from 'node:assert/strict';
-import { gzipSync } from 'node:zlib';
 import { INDEX_FORMAT_VERSION, LexicalIndex } from '../../../src/core/search';
 import { engineFor, paths, TempWorkspace } from './helpers';
 
@@ -161,30 +160,47 @@ describe('search: persistence', () => {
     await rig.storage.write('search-index.json.gz', bytes);
     const stats = await rig.engine.open();
     assert.equal(stats.source, 'built');
-    assert.equal(stats.rejected?.reason, reason);
+    assert.equal(stats.rejected?.reason, reason, JSON.stringify(stats.rejected));
     assert.ok(rig.logs.some((l) => l.startsWith('warn Search index in storage not used')));
     assert.deepEqual(paths(rig.engine.lexical('refresh auth token')), ['src/auth.ts'], 'rebuilt and usable');
-    const reread = await LexicalIndex.deserialize((await rig.storage.read('search-index.json.gz')) ?? new Uint8Array(), rig.engine.settingsKey());
+    const reread = LexicalIndex.deserialize((await rig.storage.read('search-index.json.gz')) ?? new Uint8Array(), rig.engine.settingsKey());
     assert.ok(reread instanceof LexicalIndex, 'the rebuilt index replaced the bad file');
   };
 
-  it('a corrupt file (not gzip, bad JSON, inconsistent tables) is rebuilt, never trusted', async () => {
-    await rejectedWith(new TextEncoder().encode('garbage'), 'corrupt');
-    await rejectedWith(gzipSync('{"format":"stratus-search-index",'), 'corrupt');
+  const stored = async (): Promise<Buffer> => {
     const good = engineFor(ws.root);
     await good.engine.open();
-    const json = JSON.parse((await import('node:zlib')).gunzipSync((await good.storage.read('search-index.json.gz')) ?? new Uint8Array()).toString()) as Record<string, unknown>;
-    json.chunks = [];
-    await rejectedWith(gzipSync(JSON.stringify(json)), 'corrupt');
+    return Buffer.from((await good.storage.read('search-index.json.gz')) ?? new Uint8Array());
+  };
+
+  /** Rewrites the JSON header of a stored index. */
+  const withHeader = (buf: Buffer, edit: (h: Record<string, unknown>) => void): Buffer => {
+    const length = buf.readUInt32LE(8);
+    const header = JSON.parse(buf.toString('utf8', 12, 12 + length)) as Record<string, unknown>;
+    edit(header);
+    const json = Buffer.from(JSON.stringify(header));
+    const head = Buffer.alloc(12);
+    buf.copy(head, 0, 0, 8);
+    head.writeUInt32LE(json.length, 8);
+    return Buffer.concat([head, json, buf.subarray(12 + length)]);
+  };
+
+  it('a corrupt file (foreign bytes, truncated, inconsistent tables, trailing bytes) is rebuilt, never trusted', async () => {
+    const good = await stored();
+    assert.ok(LexicalIndex.deserialize(good, engineFor(ws.root).engine.settingsKey()) instanceof LexicalIndex, 'the intact file loads');
+    await rejectedWith(new TextEncoder().encode('garbage'), 'corrupt');
+    await rejectedWith(good.subarray(0, good.length - 5), 'corrupt');
+    await rejectedWith(Buffer.concat([good, Buffer.from([1, 2, 3, 4])]), 'corrupt');
+    await rejectedWith(withHeader(good, (h) => void (h.chunks = [])), 'corrupt');
+    await rejectedWith(withHeader(good, (h) => void (h.files = [['x.ts', 1, 1, [99999]]])), 'corrupt');
   });
 
   it('an older format version or other settings are rebuilt', async () => {
-    const good = engineFor(ws.root);
-    await good.engine.open();
-    const { gunzipSync } = await import('node:zlib');
-    const json = JSON.parse(gunzipSync((await good.storage.read('search-index.json.gz')) ?? new Uint8Array()).toString()) as Record<string, unknown>;
-    await rejectedWith(gzipSync(JSON.stringify({ ...json, version: INDEX_FORMAT_VERSION - 1 })), 'old_version');
-    await rejectedWith(gzipSync(JSON.stringify({ ...json, key: 'other settings' })), 'settings_changed');
+    const good = await stored();
+    const old = Buffer.from(good);
+    old.writeUInt32LE(INDEX_FORMAT_VERSION - 1, 4);
+    await rejectedWith(old, 'old_version');
+    await rejectedWith(withHeader(good, (h) => void (h.key = 'other settings')), 'settings_changed');
   });
 
   it('a failed write only logs (the next start rebuilds)', async () => {
