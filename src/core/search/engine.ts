@@ -122,7 +122,7 @@ export interface SearchEngineOptions {
   /** Schedules a callback (debounce, rerank deadline); injectable for tests. Returns a cancel. */
   setTimer?: (ms: number, fire: () => void) => () => void;
   now?: () => number;
-  /** Files read in parallel while indexing. Default 16. */
+  /** Files read in parallel while indexing. Default 8. */
   readConcurrency?: number;
 }
 
@@ -259,9 +259,15 @@ export class SearchEngine {
     let indexed = 0;
     let next = 0;
     const total = files.length;
+    let sliceStart = performance.now();
     const worker = async (): Promise<void> => {
       while (next < files.length) {
         if (signal?.aborted) throw new CancelledError('Indexing cancelled');
+        // Local reads resolve at once: give the event loop a turn every ~15 ms of work.
+        if (performance.now() - sliceStart > 15) {
+          await yieldToEventLoop();
+          sliceStart = performance.now();
+        }
         const path = files[next++];
         if (path === undefined) return;
         const outcome = await this.indexFile(path, settings, true);
@@ -271,7 +277,7 @@ export class SearchEngine {
         if (onProgress && (done % 100 === 0 || done === total)) onProgress({ done, total });
       }
     };
-    await Promise.all(Array.from({ length: Math.max(1, this.options.readConcurrency ?? 16) }, () => worker()));
+    await Promise.all(Array.from({ length: Math.max(1, this.options.readConcurrency ?? 8) }, () => worker()));
     return { source: 'built', files: this.index.fileCount, chunks: this.index.chunkCount, indexed, removed, skipped, skippedSample: sample, ms: 0 };
   }
 
@@ -623,6 +629,10 @@ export class SearchEngine {
     this.cancelDebounce?.();
     this.pending.clear();
   }
+}
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function toHit(h: LexicalHit, i: number): SearchHit {

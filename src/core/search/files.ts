@@ -1,4 +1,4 @@
-import { promises as fsp } from 'node:fs';
+import { closeSync, fstatSync, openSync, promises as fsp, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** One entry of a directory listing. */
@@ -31,26 +31,50 @@ export interface IndexStorage {
   delete(name: string): Promise<void>;
 }
 
-/** node:fs under one root folder. */
+/**
+ * node:fs under one root folder. Local files are read with the synchronous calls: on a warm cache
+ * one stat + read costs ~20 µs, where the promise API's thread-pool round trips cost several times
+ * more; the indexer yields to the event loop between slices of files, so nothing waits long.
+ */
 export class NodeFileSystem implements SearchFileSystem {
   constructor(private readonly root: string) {}
 
-  async list(dir: string): Promise<DirEntry[]> {
-    const entries = await fsp.readdir(join(this.root, dir), { withFileTypes: true });
-    return entries.map((e) => ({ name: e.name, kind: e.isFile() ? 'file' : e.isDirectory() ? 'directory' : 'other' }));
+  list(dir: string): Promise<DirEntry[]> {
+    try {
+      const entries = readdirSync(join(this.root, dir), { withFileTypes: true });
+      return Promise.resolve(entries.map((e) => ({ name: e.name, kind: e.isFile() ? 'file' : e.isDirectory() ? 'directory' : 'other' })));
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
   }
 
-  async stat(path: string): Promise<FileStat | undefined> {
+  stat(path: string): Promise<FileStat | undefined> {
     try {
-      const s = await fsp.stat(join(this.root, path));
-      return s.isFile() ? { size: s.size, mtime: s.mtimeMs } : undefined;
+      const s = statSync(join(this.root, path));
+      return Promise.resolve(s.isFile() ? { size: s.size, mtime: s.mtimeMs } : undefined);
     } catch {
-      return undefined;
+      return Promise.resolve(undefined);
     }
   }
 
   read(path: string): Promise<Uint8Array> {
-    return fsp.readFile(join(this.root, path));
+    let fd: number | undefined;
+    try {
+      fd = openSync(join(this.root, path), 'r');
+      const size = fstatSync(fd).size;
+      const buf = Buffer.allocUnsafe(size);
+      let off = 0;
+      while (off < size) {
+        const n = readSync(fd, buf, off, size - off, off);
+        if (n === 0) break;
+        off += n;
+      }
+      return Promise.resolve(off === size ? buf : buf.subarray(0, off));
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
   }
 }
 

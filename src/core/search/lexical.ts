@@ -48,8 +48,12 @@ const K1 = 1.2;
 const B = 0.75;
 
 export function previewOf(text: string): string {
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
+  let from = 0;
+  while (from <= text.length) {
+    const nl = text.indexOf('\n', from);
+    const end = nl < 0 ? text.length : nl;
+    const line = text.slice(from, end).trim();
+    from = end + 1;
     if (line === '' || /^[{}()[\];,]*$/.test(line) || /^(?:\/\/|\/\*|\*|#!)\s*$/.test(line)) continue;
     return line.length > PREVIEW_CHARS ? `${line.slice(0, PREVIEW_CHARS - 1)}…` : line;
   }
@@ -102,28 +106,37 @@ export class LexicalIndex {
   /** Replaces whatever the index held for `path`. */
   setFile(path: string, stat: FileStat, chunks: readonly Chunk[], previews = true): void {
     this.removeFile(path);
-    const pathTerms = new Map<string, number>();
-    forEachTerm(path, (t) => pathTerms.set(t, PATH_WEIGHT));
+    const pathTerms = new Set<string>();
+    forEachTerm(path, (t) => pathTerms.add(t));
     const ids: number[] = [];
-    const counts = new Map<string, number>();
-    const count = (t: string): void => void counts.set(t, (counts.get(t) ?? 0) + 1);
+    const postings = this.postings;
+    // The chunk's postings are appended as terms appear; a repeated term bumps the tf of the
+    // entry it appended (always the last one of its list).
+    let id = 0;
+    let length = 0;
+    const add = (term: string, weight: number): void => {
+      let list = postings.get(term);
+      if (!list) {
+        list = [];
+        postings.set(term, list);
+      }
+      const last = list.length - 1;
+      const p = last >= 0 ? (list[last] ?? 0) : 0;
+      if (last >= 0 && p >>> TF_BITS === id) {
+        if ((p & TF_MAX) < TF_MAX) list[last] = p + Math.min(weight, TF_MAX - (p & TF_MAX));
+      } else {
+        list.push((id << TF_BITS) | Math.min(weight, TF_MAX));
+      }
+      length += weight;
+    };
+    const addOne = (term: string): void => add(term, 1);
     for (const c of chunks) {
-      const id = this.nextId++;
+      id = this.nextId++;
+      length = 0;
       ids.push(id);
       this.chunks.set(id, { path, startLine: c.startLine, endLine: c.endLine, preview: previews ? previewOf(c.text) : '', hash: '' });
-      counts.clear();
-      for (const [t, w] of pathTerms) counts.set(t, w);
-      forEachTerm(c.text.length > 1000 ? c.text.replace(DATA_LINE, '') : c.text, count);
-      let length = 0;
-      for (const [term, tf] of counts) {
-        length += tf;
-        let list = this.postings.get(term);
-        if (!list) {
-          list = [];
-          this.postings.set(term, list);
-        }
-        list.push((id << TF_BITS) | Math.min(tf, TF_MAX));
-      }
+      for (const t of pathTerms) add(t, PATH_WEIGHT);
+      forEachTerm(c.text.length > 1000 ? c.text.replace(DATA_LINE, '') : c.text, addOne);
       this.lengths[id] = length;
       this.totalLength += length;
     }
