@@ -61,7 +61,21 @@ export function previewOf(text: string): string {
 }
 
 /** Lines this long are data (base64, minified code), not words anyone searches for. */
+const DATA_LINE_CHARS = 1000;
 const DATA_LINE = /^.{1000,}$/gm;
+
+/** The text without its data lines (checked with indexOf first: most chunks have none). */
+function withoutDataLines(text: string): string {
+  if (text.length <= DATA_LINE_CHARS) return text;
+  let from = 0;
+  for (;;) {
+    const nl = text.indexOf('\n', from);
+    const end = nl < 0 ? text.length : nl;
+    if (end - from > DATA_LINE_CHARS) return text.replace(DATA_LINE, '');
+    if (nl < 0) return text;
+    from = nl + 1;
+  }
+}
 
 /** Why a persisted index was not used. */
 export type LoadFailure = { reason: 'corrupt'; detail: string } | { reason: 'old_version'; found: unknown } | { reason: 'settings_changed' };
@@ -136,7 +150,7 @@ export class LexicalIndex {
       ids.push(id);
       this.chunks.set(id, { path, startLine: c.startLine, endLine: c.endLine, preview: previews ? previewOf(c.text) : '', hash: '' });
       for (const t of pathTerms) add(t, PATH_WEIGHT);
-      forEachTerm(c.text.length > 1000 ? c.text.replace(DATA_LINE, '') : c.text, addOne);
+      forEachTerm(withoutDataLines(c.text), addOne);
       this.lengths[id] = length;
       this.totalLength += length;
     }
