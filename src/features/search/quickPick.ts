@@ -93,6 +93,7 @@ export function showSearchPick(service: SearchService, logger: Logger, initialQu
 
   return new Promise<WorkspaceSearchHit | undefined>((resolve) => {
     let chosen: WorkspaceSearchHit | undefined;
+    let opening: Promise<void> = Promise.resolve();
     pick.onDidChangeValue((value) => {
       if (typing) clearTimeout(typing);
       typing = setTimeout(() => update(value), TYPING_DEBOUNCE_MS);
@@ -104,8 +105,8 @@ export function showSearchPick(service: SearchService, logger: Logger, initialQu
       const hit = pick.selectedItems[0]?.hit ?? pick.activeItems[0]?.hit;
       if (!hit) return;
       chosen = hit;
+      opening = openHit(hit).catch((error: unknown) => void vscode.window.showErrorMessage(`Stratus: cannot open ${hit.path}: ${presentError(error).message}`));
       pick.hide();
-      void openHit(hit).catch((error: unknown) => void vscode.window.showErrorMessage(`Stratus: cannot open ${hit.path}: ${presentError(error).message}`));
     });
     pick.onDidHide(() => {
       controller?.abort();
@@ -113,7 +114,8 @@ export function showSearchPick(service: SearchService, logger: Logger, initialQu
       if (rerank) clearTimeout(rerank);
       generation++;
       pick.dispose();
-      resolve(chosen);
+      // The command settles once the chosen range is open (callers and tests can rely on it).
+      void opening.then(() => resolve(chosen));
     });
     pick.show();
     if (initialQuery) update(initialQuery);
