@@ -28,6 +28,8 @@ const CODE_START =
 const MEMBER_START = /^\s{2,8}(?:(?:public|private|protected|static|readonly|async|override|get|set)\s+)*(?:#?[A-Za-z_$][\w$]*)\s*\([^)]*\)\s*(?::[^{]*)?\{\s*$/;
 const ASSIGNED_FUNCTION = /^\s{0,4}(?:export\s+)?(?:const|let|var)\s+[A-Za-z_$][\w$]*\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*(?::[^=]*)?=>|[A-Za-z_$][\w$]*\s*=>)/;
 const HEADING = /^#{1,6}\s/;
+/** Lines that belong to the declaration below them: comments, doc comments, decorators. */
+const LEADING = /^\s*(?:\/\/|\/\*|\*|@[A-Za-z]|#(?!include)|--|;;)/;
 const KEYWORDS = /^(?:if|for|while|switch|catch|return|else|do|try|with)$/;
 
 function isMarkdown(path: string): boolean {
@@ -76,7 +78,10 @@ export function chunkText(path: string, text: string, options: ChunkOptions = {}
     while (end < lines.length) {
       const line = lines[end] ?? '';
       if (end > start && end - start >= minLines && strongBoundary(line, markdown)) {
-        cut = { at: end, overlap: false };
+        // A doc comment or decorator right above a declaration goes with it.
+        let at = end;
+        if (!markdown) while (at - 1 > start && at - start > minLines / 2 && LEADING.test(lines[at - 1] ?? '')) at--;
+        cut = { at, overlap: false };
         break;
       }
       if (end > start && (end - start >= maxLines || chars + line.length + 1 > maxChars)) {

@@ -75,3 +75,13 @@ describe('search: chunking', () => {
     assert.deepEqual(chunks, [{ startLine: 1, endLine: 2, text: 'const a = 1;\nconst b = 2;' }]);
   });
 });
+
+describe('search: chunking keeps doc comments with their declaration', () => {
+  it('moves a strong cut above the comment and decorator lines of the declaration', () => {
+    const body = Array.from({ length: 10 }, (_, i) => `  step(${i});`);
+    const text = ['function first() {', ...body, '}', '', '/**', ' * Refreshes the token.', ' */', '@memoize()', 'export function second() {', ...body, '}'].join('\n');
+    const chunks = chunkText('x.ts', text, { minLines: 5 });
+    assert.deepEqual(chunks.map((c) => c.text.split('\n')[0]), ['function first() {', '/**']);
+    assert.equal(chunks[1]?.startLine, 14);
+  });
+});
