@@ -179,9 +179,12 @@ async function child(task) {
     });
   const rssBefore = process.memoryUsage().rss;
   let t = performance.now();
+  const cpu = process.cpuUsage();
   const engine = make();
   const stats = await engine.open();
   const coldMs = performance.now() - t;
+  const coldCpu = process.cpuUsage(cpu);
+  const coldCpuMs = (coldCpu.user + coldCpu.system) / 1000;
   const rssAfterBuild = process.memoryUsage().rss;
 
   t = performance.now();
@@ -214,7 +217,7 @@ async function child(task) {
   const status = readFileSync('/proc/self/status', 'utf8');
   const hwm = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? NaN) * 1024;
   return {
-    coldMs, reloadMs, reloadSource: reload.source, files: stats.files, chunks: stats.chunks,
+    coldMs, coldCpuMs, reloadMs, reloadSource: reload.source, files: stats.files, chunks: stats.chunks,
     lexicalMs: lexical, rerankedMs: reranked, rerankedAll,
     rss: { before: rssBefore, afterBuild: rssAfterBuild, peak: hwm },
   };
@@ -274,6 +277,7 @@ export async function runSearchBench() {
     const row = (k, v) => log(`  ${k.padEnd(44)}${String(v).padStart(14)}`);
     row('ripgrep full scan, median per question (ms)', f1(scanMs));
     row('Stratus cold index build incl. save (ms)', f1(r.coldMs));
+    row('  of which CPU time (ms)', f1(r.coldCpuMs));
     row('Stratus reload from storage + check (ms)', f1(r.reloadMs));
     row('Stratus warm lexical query, median (ms)', f2(lexicalMs));
     row('Stratus warm lexical query, slowest (ms)', f2(lexicalMax));
@@ -289,6 +293,7 @@ export async function runSearchBench() {
     log(`metric search.warmRerankedMs ${rerankedMs.toFixed(2)}`);
     log(`metric search.scanMs ${scanMs.toFixed(2)}`);
     log(`metric search.coldIndexMs ${r.coldMs.toFixed(1)}`);
+    log(`metric search.coldIndexCpuMs ${r.coldCpuMs.toFixed(1)}`);
     log(`metric search.reloadMs ${r.reloadMs.toFixed(1)}`);
     log(`metric search.indexBytes ${indexBytes}`);
     log(`metric search.peakRssBytes ${r.rss.peak}`);

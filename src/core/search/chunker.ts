@@ -55,7 +55,7 @@ export function chunkText(path: string, text: string, options: ChunkOptions = {}
   const minLines = Math.max(1, Math.min(options.minLines ?? 8, maxLines));
   const overlap = Math.max(0, Math.min(options.overlapLines ?? 2, Math.floor(maxLines / 4)));
   const markdown = isMarkdown(path);
-  const lines = text.split(/\r?\n/);
+  const lines = text.includes('\r') ? text.split(/\r?\n/) : text.split('\n');
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   const chunks: Chunk[] = [];
 

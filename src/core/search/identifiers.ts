@@ -40,8 +40,9 @@ function classOf(c: number): number {
   return NONE;
 }
 
-const starts: number[] = [];
-const ends: number[] = [];
+/** Part boundaries of the current word (reused: no allocation per word). */
+const starts = new Int32Array(MAX_WORD_LENGTH + 1);
+const ends = new Int32Array(MAX_WORD_LENGTH + 1);
 
 /**
  * Calls `emit` with every term of `text`, in order, duplicates kept: each word split into parts
@@ -58,8 +59,7 @@ export function forEachTerm(text: string, emit: (term: string) => void): void {
       continue;
     }
     const wordStart = i;
-    starts.length = 0;
-    ends.length = 0;
+    let parts = 0;
     let partStart = -1;
     let prev = SEP;
     while (i < n) {
@@ -67,39 +67,47 @@ export function forEachTerm(text: string, emit: (term: string) => void): void {
       if (cls === NONE) break;
       if (cls === SEP) {
         if (partStart >= 0) {
-          starts.push(partStart);
-          ends.push(i);
+          if (parts <= MAX_WORD_LENGTH) {
+            starts[parts] = partStart;
+            ends[parts++] = i;
+          }
           partStart = -1;
         }
       } else if (partStart < 0) {
         partStart = i;
       } else if (cls !== prev) {
         if (prev === LOWER && cls === UPPER) {
-          starts.push(partStart);
-          ends.push(i);
+          if (parts <= MAX_WORD_LENGTH) {
+            starts[parts] = partStart;
+            ends[parts++] = i;
+          }
           partStart = i;
         } else if (prev === UPPER && cls === LOWER) {
           // "HTTPServer": the last capital starts the next part.
           if (i - 1 > partStart) {
-            starts.push(partStart);
-            ends.push(i - 1);
+            if (parts <= MAX_WORD_LENGTH) {
+              starts[parts] = partStart;
+              ends[parts++] = i - 1;
+            }
             partStart = i - 1;
           }
         } else if (cls === DIGIT || prev === DIGIT) {
-          starts.push(partStart);
-          ends.push(i);
+          if (parts <= MAX_WORD_LENGTH) {
+            starts[parts] = partStart;
+            ends[parts++] = i;
+          }
           partStart = i;
         }
       }
       prev = cls;
       i++;
     }
-    if (partStart >= 0) {
-      starts.push(partStart);
-      ends.push(i);
+    if (partStart >= 0 && parts <= MAX_WORD_LENGTH) {
+      starts[parts] = partStart;
+      ends[parts++] = i;
     }
     if (i - wordStart > MAX_WORD_LENGTH) continue;
-    for (let k = 0; k < starts.length; k++) {
+    for (let k = 0; k < parts; k++) {
       const s = starts[k] ?? 0;
       const e = ends[k] ?? 0;
       if (e - s < 2) continue;
