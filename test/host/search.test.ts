@@ -70,6 +70,13 @@ describe('workspace search in the host', function () {
     assert.ok(editor.selection.end.line >= editor.selection.start.line);
   });
 
+  it('"Stratus: Rebuild Search Index" builds from scratch and reports what it indexed', async () => {
+    const stats = await vscode.commands.executeCommand<{ source: string; files: number; skipped: Record<string, number> } | undefined>('stratus.rebuildSearchIndex');
+    assert.ok(stats, 'the rebuild finished');
+    assert.equal(stats.source, 'built');
+    assert.ok(stats.files >= FIXTURES.length + 1, `${stats.files} files`);
+  });
+
   it('editing a file updates the index (file watcher, debounced)', async () => {
     const uri = vscode.Uri.joinPath(folder(), 'src/billing/invoice.ts');
     const before = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
