@@ -1,7 +1,21 @@
 // The search benchmark: Stratus' workspace index against a full ripgrep scan of the same files for
 // the same words, on a generated workspace of 5,000 files (~50 MB). Runs alone
 // (`node bench/search.mjs`) or at the end of `npm run bench` (bench/run.mjs imports runSearchBench()).
-// See bench/README.md ("Search benchmark").
+//
+// Method. The workspace is generated (seeded, so every run is the same): TypeScript-like files with
+// functions, doc comments and identifiers built from 200 domain words, 110 verbs and 4,000 made-up
+// words. The questions are "where do we <verb> the <word> <word> for the <word>?". ripgrep scans
+// the same files for the same words (filler dropped, as the index drops it):
+// `rg --no-config -i --count-matches -F -e w1 -e w2 ...`, once untimed to warm the page cache, then
+// once per question; its figure is the median. Stratus runs in a child process (the core bundled
+// with esbuild, no loader in the timed process): cold build of the index from nothing, including
+// writing it to storage; a reload from storage (with the check of every file's size and time); then
+// per question one untimed and BENCH_SEARCH_REPEATS timed lexical queries (median per question, then
+// the median over questions) and one warm reranked search against the sandbox (rerank v1).
+// Ratios: `scan/stratus.warmQuery` = ripgrep median / lexical median (target >= 20);
+// `stratus/scan.coldIndex` = cold build / ripgrep median (target <= 3). It reports; it is not a test:
+// it exits non-zero only when something could not be measured. On a loaded machine wall times move a
+// lot; the cold build's CPU time is printed too. Results: test-results/bench-search.json.
 //
 // Environment knobs (all optional):
 //   BENCH_SEARCH_FILES=5000      files in the generated workspace

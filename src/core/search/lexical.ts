@@ -10,7 +10,7 @@ import { forEachTerm } from './identifiers';
  *
  * Why not MiniSearch: measured on the benchmark's 10 MB workspace it took 12.7 s and 1 GB of peak
  * RSS to build (its radix tree costs ~3 µs and several objects per term occurrence); this index
- * takes a small fraction of both. See bench/README.md.
+ * takes a small fraction of both (bench/search.mjs measures it).
  */
 
 /** Bump whenever the persisted shape or the tokenising changes: an older file is rebuilt. */
