@@ -11,8 +11,8 @@ import { forEachTerm } from './identifiers';
  * Why not MiniSearch (the library first used here): with the same tokenizer on the benchmark's
  * generated 10 MB workspace (15k chunks) it took 1.65 s of CPU to build and 40 ms for a 4-word
  * query, this index 0.37 s and 1.8 ms (half the memory): MiniSearch's radix tree costs several
- * objects per term occurrence and scores through per-term maps, and at 50 MB its queries miss the
- * 50 ms target. Prefix and fuzzy matching, what the radix tree buys, are not used by this search.
+ * objects per term occurrence and scores through per-term maps; scaled to the 50 MB benchmark its
+ * queries would take ~200 ms, over the 50 ms target. Prefix and fuzzy matching, what the radix tree buys, are not used by this search.
  */
 
 /** Bump whenever the persisted shape or the tokenising changes: an older file is rebuilt. */
