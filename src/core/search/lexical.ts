@@ -16,7 +16,7 @@ import { forEachTerm } from './identifiers';
  */
 
 /** Bump whenever the persisted shape or the tokenising changes: an older file is rebuilt. */
-export const INDEX_FORMAT_VERSION = 2;
+export const INDEX_FORMAT_VERSION = 3;
 const MAGIC = 0x53545349; // "STSI"
 
 export interface ChunkMeta {
@@ -220,37 +220,38 @@ export class LexicalIndex {
     return hits;
   }
 
-  /** One binary file: a JSON header (tables) and the postings. */
+  /**
+   * One binary file: magic, version, header length, the JSON header (tables, and the terms with
+   * their postings counts), padding to a multiple of 4, then every postings list as one
+   * little-endian uint32 array in the order of the terms.
+   */
   serialize(settingsKey: string): Uint8Array {
     if (this.dead > 0) this.compact();
     const files: Array<[string, number, number, number[]]> = [];
     for (const [path, f] of this.files) files.push([path, f.mtime, f.size, f.chunks]);
     const chunks: Array<[number, number, number, string, string, number]> = [];
     for (const [id, c] of this.chunks) chunks.push([id, c.startLine, c.endLine, c.preview, c.hash, this.lengths[id] ?? 0]);
-    const header = Buffer.from(JSON.stringify({ format: 'stratus-search-index', key: settingsKey, nextId: this.nextId, files, chunks }), 'utf8');
-    const terms: Buffer[] = [];
-    let size = 16 + header.length + 4;
+    const terms: Array<[string, number]> = [];
+    let total = 0;
     for (const [term, list] of this.postings) {
-      const t = Buffer.from(term, 'utf8');
-      terms.push(t);
-      size += 2 + t.length + 4 + list.length * 4;
+      terms.push([term, list.length]);
+      total += list.length;
     }
-    const buf = Buffer.allocUnsafe(size);
-    let o = 0;
-    o = buf.writeUInt32LE(MAGIC, o);
-    o = buf.writeUInt32LE(INDEX_FORMAT_VERSION, o);
-    o = buf.writeUInt32LE(header.length, o);
-    o += header.copy(buf, o);
-    o = buf.writeUInt32LE(0, o); // reserved
-    o = buf.writeUInt32LE(this.postings.size, o);
+    const header = Buffer.from(JSON.stringify({ format: 'stratus-search-index', key: settingsKey, nextId: this.nextId, files, chunks, terms }), 'utf8');
+    const headerEnd = 12 + header.length;
+    const dataStart = Math.ceil(headerEnd / 4) * 4;
+    const buf = Buffer.alloc(dataStart + total * 4);
+    buf.writeUInt32LE(MAGIC, 0);
+    buf.writeUInt32LE(INDEX_FORMAT_VERSION, 4);
+    buf.writeUInt32LE(header.length, 8);
+    header.copy(buf, 12);
+    const data = new Uint32Array(buf.buffer, buf.byteOffset + dataStart, total);
     let k = 0;
     for (const list of this.postings.values()) {
-      const t = terms[k++] ?? Buffer.alloc(0);
-      o = buf.writeUInt16LE(t.length, o);
-      o += t.copy(buf, o);
-      o = buf.writeUInt32LE(list.length, o);
-      for (const p of list) o = buf.writeUInt32LE(p, o);
+      data.set(list, k);
+      k += list.length;
     }
+    if (!littleEndian()) for (let i = 0; i < total; i++) data[i] = swap32(data[i] ?? 0);
     return buf;
   }
 
@@ -262,14 +263,14 @@ export class LexicalIndex {
       const version = buf.readUInt32LE(4);
       if (version !== INDEX_FORMAT_VERSION) return { reason: 'old_version', found: version };
       const headerLength = buf.readUInt32LE(8);
-      let o = 12;
-      if (o + headerLength + 8 > buf.length) throw new Error('truncated header');
-      const header = JSON.parse(buf.toString('utf8', o, o + headerLength)) as Record<string, unknown>;
-      o += headerLength + 4;
+      if (12 + headerLength > buf.length) throw new Error('truncated header');
+      const header = JSON.parse(buf.toString('utf8', 12, 12 + headerLength)) as Record<string, unknown>;
+      const dataStart = Math.ceil((12 + headerLength) / 4) * 4;
       if (header.format !== 'stratus-search-index') throw new Error('unknown format tag');
       if (header.key !== settingsKey) return { reason: 'settings_changed' };
       const index = new LexicalIndex();
-      if (typeof header.nextId !== 'number' || !Array.isArray(header.files) || !Array.isArray(header.chunks)) throw new Error('missing tables');
+      const nextId = header.nextId;
+      if (typeof nextId !== 'number' || !Number.isInteger(nextId) || nextId < 1 || !Array.isArray(header.files) || !Array.isArray(header.chunks) || !Array.isArray(header.terms)) throw new Error('missing tables');
       const byId = new Map<number, [number, number, string, string, number]>();
       for (const row of header.chunks as unknown[]) {
         if (!Array.isArray(row) || row.length !== 6 || typeof row[0] !== 'number' || typeof row[1] !== 'number' || typeof row[2] !== 'number' || typeof row[3] !== 'string' || typeof row[4] !== 'string' || typeof row[5] !== 'number') {
@@ -277,12 +278,14 @@ export class LexicalIndex {
         }
         byId.set(row[0], [row[1], row[2], row[3], row[4], row[5]]);
       }
+      const live = new Uint8Array(nextId);
       for (const row of header.files as unknown[]) {
         if (!Array.isArray(row) || typeof row[0] !== 'string' || typeof row[1] !== 'number' || typeof row[2] !== 'number' || !Array.isArray(row[3])) throw new Error('bad file row');
         const chunkIds: number[] = [];
         for (const id of row[3] as unknown[]) {
           const c = typeof id === 'number' ? byId.get(id) : undefined;
-          if (!c || typeof id !== 'number' || id >= header.nextId) throw new Error('file refers to a missing chunk');
+          if (!c || typeof id !== 'number' || id >= nextId || live[id]) throw new Error('file refers to a missing chunk');
+          live[id] = 1;
           index.chunks.set(id, { path: row[0], startLine: c[0], endLine: c[1], preview: c[2], hash: c[3] });
           index.lengths[id] = c[4];
           index.totalLength += c[4];
@@ -291,32 +294,39 @@ export class LexicalIndex {
         index.files.set(row[0], { mtime: row[1], size: row[2], chunks: chunkIds });
       }
       if (index.chunks.size !== byId.size) throw new Error('chunks without a file');
-      const termCount = buf.readUInt32LE(o);
-      o += 4;
-      for (let k = 0; k < termCount; k++) {
-        const tl = buf.readUInt16LE(o);
-        o += 2;
-        const term = buf.toString('utf8', o, o + tl);
-        o += tl;
-        const n = buf.readUInt32LE(o);
-        o += 4;
-        if (o + n * 4 > buf.length) throw new Error('truncated postings');
-        const list = new Array<number>(n);
-        for (let i = 0; i < n; i++) {
-          const p = buf.readUInt32LE(o);
-          o += 4;
-          if (!index.chunks.has(p >>> TF_BITS)) throw new Error('a posting refers to a missing chunk');
-          list[i] = p;
-        }
-        index.postings.set(term, list);
+      let total = 0;
+      for (const entry of header.terms as unknown[]) {
+        if (!Array.isArray(entry) || typeof entry[0] !== 'string' || typeof entry[1] !== 'number' || !Number.isInteger(entry[1]) || entry[1] < 1) throw new Error('bad term row');
+        total += entry[1];
       }
-      if (o !== buf.length) throw new Error('trailing bytes');
-      index.nextId = header.nextId;
+      if (buf.length !== dataStart + total * 4) throw new Error(`postings hold ${buf.length - dataStart} bytes, the terms need ${total * 4}`);
+      // An aligned copy when the bytes do not start on a 4-byte boundary.
+      const aligned = (buf.byteOffset + dataStart) % 4 === 0 ? buf : Buffer.from(buf);
+      const data = new Uint32Array(aligned.buffer, aligned.byteOffset + dataStart, total);
+      if (!littleEndian()) for (let i = 0; i < total; i++) data[i] = swap32(data[i] ?? 0);
+      for (let i = 0; i < total; i++) {
+        const id = (data[i] ?? 0) >>> TF_BITS;
+        if (id >= nextId || live[id] !== 1) throw new Error('a posting refers to a missing chunk');
+      }
+      let k = 0;
+      for (const entry of header.terms as Array<[string, number]>) {
+        index.postings.set(entry[0], Array.from(data.subarray(k, k + entry[1])));
+        k += entry[1];
+      }
+      index.nextId = nextId;
       return index;
     } catch (error) {
       return { reason: 'corrupt', detail: error instanceof Error ? error.message : String(error) };
     }
   }
+}
+
+function littleEndian(): boolean {
+  return new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+}
+
+function swap32(v: number): number {
+  return (((v & 0xff) << 24) | ((v & 0xff00) << 8) | ((v >>> 8) & 0xff00) | (v >>> 24)) >>> 0;
 }
 
 /** The `limit` ids with the highest scores (unordered), by quickselect on a copy. */
