@@ -126,7 +126,8 @@ export interface SearchEngineOptions {
   readConcurrency?: number;
 }
 
-const INDEX_FILE = 'search-index.json.gz';
+export const INDEX_FILE = 'search-index.bin';
+const SAVE_DELAY_MS = 10_000;
 const SAMPLE = 50;
 
 const defaultTimer = (ms: number, fire: () => void): (() => void) => {
@@ -154,6 +155,7 @@ export class SearchEngine {
   private readonly decoder = new TextDecoder('utf-8', { fatal: false });
   private readonly pending = new Map<string, FileEvent>();
   private cancelDebounce: (() => void) | undefined;
+  private cancelSave: (() => void) | undefined;
   private draining: Promise<void> | undefined;
   private opened: Promise<IndexStats> | undefined;
   private ready = false;
@@ -438,8 +440,17 @@ export class SearchEngine {
       this.options.logger.trace(`Search index: ${path} ${outcome}`);
       touched.push(path);
     }
-    await this.save();
+    this.scheduleSave();
     this.onDidUpdate?.(touched);
+  }
+
+  /** Writing a large index costs a moment: after file events it is written at most every 10 s. */
+  private scheduleSave(): void {
+    if (this.cancelSave || this.disposed) return;
+    this.cancelSave = this.setTimer(SAVE_DELAY_MS, () => {
+      this.cancelSave = undefined;
+      void this.save();
+    });
   }
 
   private isFiltered(path: string): boolean {
@@ -624,10 +635,16 @@ export class SearchEngine {
     return entries.length;
   }
 
+  /** Stops listening; an index changed since its last save is written one last time. */
   dispose(): void {
     this.disposed = true;
     this.cancelDebounce?.();
     this.pending.clear();
+    if (this.cancelSave) {
+      this.cancelSave();
+      this.cancelSave = undefined;
+      void this.save();
+    }
   }
 }
 

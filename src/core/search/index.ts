@@ -2,6 +2,7 @@ export { chunkText, type Chunk, type ChunkOptions } from './chunker';
 export { contentHash, EmbeddingCache, embedTexts, planEmbeddingBatches, type EmbedFn, type EmbeddingBatch } from './embeddings';
 export {
   DEFAULT_SEARCH_SETTINGS,
+  INDEX_FILE,
   describeLoadFailure,
   SearchEngine,
   type IndexProgress,

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { presentError } from '../../core/presentError';
-import { NodeIndexStorage, SearchEngine, searchInference, type IndexStats, type SearchHit, type SearchInference, type SearchResult } from '../../core/search';
+import { INDEX_FILE, NodeIndexStorage, SearchEngine, searchInference, type IndexStats, type SearchHit, type SearchInference, type SearchResult } from '../../core/search';
 import type { Deps } from '../deps';
 import { noteText } from './notes';
 import { affectsSearch, readSearchSettings } from './settings';
@@ -36,8 +36,6 @@ export interface WorkspaceSearchResult {
 export interface WorkspaceSearch {
   searchWorkspace(query: string, options?: { signal?: AbortSignal; onLocal?: (hits: WorkspaceSearchHit[]) => void }): Promise<WorkspaceSearchResult>;
 }
-
-const INDEX_FILE = 'search-index.json.gz';
 
 /**
  * Owns the search engine of the first workspace folder: indexing in the background with progress

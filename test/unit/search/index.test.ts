@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { INDEX_FORMAT_VERSION, LexicalIndex } from '../../../src/core/search';
+import { INDEX_FILE, INDEX_FORMAT_VERSION, LexicalIndex } from '../../../src/core/search';
 import { engineFor, paths, TempWorkspace } from './helpers';
 
 const AUTH = 'export async function refreshAuthToken(session) {\n  const token = await exchange(session.refreshToken);\n  session.accessToken = token;\n}\n';
@@ -142,7 +142,7 @@ describe('search: persistence', () => {
   it('a reload uses the stored index and only re-reads what changed while closed', async () => {
     const first = engineFor(ws.root);
     await first.engine.open();
-    assert.ok(first.storage.files.has('search-index.json.gz'));
+    assert.ok(first.storage.files.has(INDEX_FILE));
     ws.write('src/cart.ts', `${CART}// shipping estimate\n`);
     ws.write('src/new.ts', 'export const shippingZones = [];\n');
     ws.remove('src/auth.ts');
@@ -157,20 +157,20 @@ describe('search: persistence', () => {
 
   const rejectedWith = async (bytes: Uint8Array, reason: string): Promise<void> => {
     const rig = engineFor(ws.root);
-    await rig.storage.write('search-index.json.gz', bytes);
+    await rig.storage.write(INDEX_FILE, bytes);
     const stats = await rig.engine.open();
     assert.equal(stats.source, 'built');
     assert.equal(stats.rejected?.reason, reason, JSON.stringify(stats.rejected));
     assert.ok(rig.logs.some((l) => l.startsWith('warn Search index in storage not used')));
     assert.deepEqual(paths(rig.engine.lexical('refresh auth token')), ['src/auth.ts'], 'rebuilt and usable');
-    const reread = LexicalIndex.deserialize((await rig.storage.read('search-index.json.gz')) ?? new Uint8Array(), rig.engine.settingsKey());
+    const reread = LexicalIndex.deserialize((await rig.storage.read(INDEX_FILE)) ?? new Uint8Array(), rig.engine.settingsKey());
     assert.ok(reread instanceof LexicalIndex, 'the rebuilt index replaced the bad file');
   };
 
   const stored = async (): Promise<Buffer> => {
     const good = engineFor(ws.root);
     await good.engine.open();
-    return Buffer.from((await good.storage.read('search-index.json.gz')) ?? new Uint8Array());
+    return Buffer.from((await good.storage.read(INDEX_FILE)) ?? new Uint8Array());
   };
 
   /** Rewrites the JSON header of a stored index. */
@@ -201,6 +201,31 @@ describe('search: persistence', () => {
     old.writeUInt32LE(INDEX_FORMAT_VERSION - 1, 4);
     await rejectedWith(old, 'old_version');
     await rejectedWith(withHeader(good, (h) => void (h.key = 'other settings')), 'settings_changed');
+  });
+
+  it('after file events the index is written once the save delay passes, and on dispose', async () => {
+    const rig = engineFor(ws.root);
+    await rig.engine.open();
+    ws.write('src/cart.ts', `${CART}// gift wrapping\n`);
+    rig.engine.notifyChanged('src/cart.ts');
+    rig.timers.fire(); // the debounce
+    await rig.engine.flush();
+    const reload = async (): Promise<string[]> => {
+      const idx = LexicalIndex.deserialize((await rig.storage.read(INDEX_FILE)) ?? new Uint8Array(), rig.engine.settingsKey());
+      return idx instanceof LexicalIndex ? paths(idx.search('gift wrapping', 5)) : [];
+    };
+    assert.deepEqual(await reload(), [], 'not written yet');
+    assert.equal(rig.timers.fire(10_000), 1);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(await reload(), ['src/cart.ts']);
+
+    ws.write('src/auth.ts', `${AUTH}// gift wrapping too\n`);
+    rig.engine.notifyChanged('src/auth.ts');
+    rig.timers.fire(300);
+    await rig.engine.flush();
+    rig.engine.dispose();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual((await reload()).sort(), ['src/auth.ts', 'src/cart.ts'], 'dispose wrote the pending change');
   });
 
   it('a failed write only logs (the next start rebuilds)', async () => {
