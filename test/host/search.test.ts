@@ -6,6 +6,7 @@ import { Redactor } from '../../src/core/http/redact';
 import { silentLogger } from '../../src/core/log';
 import type { Deps } from '../../src/features/deps';
 import { searchChatCommand } from '../../src/features/search/chat';
+import { linkTo } from '../../src/features/search/quickPick';
 import { SearchService, type WorkspaceSearchHit } from '../../src/features/search/service';
 import { ChatCommandRegistry } from '../../src/platform/chatCommands';
 import { ConnectionStatus } from '../../src/platform/connectionStatus';
@@ -68,6 +69,8 @@ describe('workspace search in the host', function () {
     assert.equal(editor.document.uri.path, vscode.Uri.joinPath(folder(), 'src/auth/tokenRefresher.ts').path);
     assert.equal(editor.selection.start.line, hit.startLine - 1, 'the range is selected');
     assert.ok(editor.selection.end.line >= editor.selection.start.line);
+    // The picker's link button copies this: the file URI with the line range as fragment.
+    assert.equal(linkTo(hit), `${vscode.Uri.joinPath(folder(), 'src/auth/tokenRefresher.ts').toString()}#L${hit.startLine}-L${hit.endLine}`);
   });
 
   it('"Stratus: Rebuild Search Index" builds from scratch and reports what it indexed', async () => {
