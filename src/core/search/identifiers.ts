@@ -44,12 +44,27 @@ function classOf(c: number): number {
 const starts = new Int32Array(MAX_WORD_LENGTH + 1);
 const ends = new Int32Array(MAX_WORD_LENGTH + 1);
 
+/** The term of one raw word part (lower-cased, stemmed), or '' when it is filler or too short. */
+export function normalizePart(part: string): string {
+  if (part.length < 2) return '';
+  const term = stem(part.toLowerCase());
+  return term.length > 1 && !STOP_WORDS.has(term) ? term : '';
+}
+
 /**
  * Calls `emit` with every term of `text`, in order, duplicates kept: each word split into parts
  * (camelCase, PascalCase, acronyms, snake_case, digits), lower-cased, lightly stemmed, filler and
  * one-letter parts dropped.
  */
 export function forEachTerm(text: string, emit: (term: string) => void): void {
+  forEachPart(text, (part) => {
+    const term = normalizePart(part);
+    if (term !== '') emit(term);
+  });
+}
+
+/** Calls `emit` with every raw part of every word (as written, at least 2 characters). */
+export function forEachPart(text: string, emit: (part: string) => void): void {
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -111,8 +126,7 @@ export function forEachTerm(text: string, emit: (term: string) => void): void {
       const s = starts[k] ?? 0;
       const e = ends[k] ?? 0;
       if (e - s < 2) continue;
-      const term = stem(text.slice(s, e).toLowerCase());
-      if (term.length > 1 && !STOP_WORDS.has(term)) emit(term);
+      emit(text.slice(s, e));
     }
   }
 }

@@ -1,6 +1,6 @@
 import type { Chunk } from './chunker';
 import type { FileStat } from './files';
-import { forEachTerm } from './identifiers';
+import { forEachPart, forEachTerm, normalizePart } from './identifiers';
 
 /**
  * The lexical index: BM25 over chunks, an inverted index of packed postings (chunk id and term
@@ -46,6 +46,7 @@ const TF_BITS = 4;
 const TF_MAX = (1 << TF_BITS) - 1;
 /** A path term counts as this many occurrences in every chunk of the file. */
 const PATH_WEIGHT = 2;
+const PART_CACHE_MAX = 200_000;
 const K1 = 1.2;
 const B = 0.75;
 
@@ -93,6 +94,12 @@ export class LexicalIndex {
   private dead = 0;
   private nextId = 1;
   private scores = new Float64Array(0);
+  /**
+   * Raw word part as written -> its postings list (null for filler): the hot loop of indexing then
+   * costs one map lookup per word part, with no lower-casing or stemming of a part seen before.
+   * Lists are replaced by compaction, which clears this cache.
+   */
+  private partCache = new Map<string, number[] | null>();
 
   get fileCount(): number {
     return this.files.size;
@@ -145,14 +152,36 @@ export class LexicalIndex {
       }
       length += weight;
     };
-    const addOne = (term: string): void => add(term, 1);
+    const cache = this.partCache;
+    const addPart = (part: string): void => {
+      let list = cache.get(part);
+      if (list === undefined) {
+        const term = normalizePart(part);
+        if (term === '') list = null;
+        else {
+          list = postings.get(term) ?? [];
+          if (list.length === 0) postings.set(term, list);
+        }
+        if (cache.size >= PART_CACHE_MAX) cache.clear();
+        cache.set(part, list);
+      }
+      if (list === null) return;
+      const last = list.length - 1;
+      const p = last >= 0 ? (list[last] ?? 0) : 0;
+      if (last >= 0 && p >>> TF_BITS === id) {
+        if ((p & TF_MAX) < TF_MAX) list[last] = p + 1;
+      } else {
+        list.push((id << TF_BITS) | 1);
+      }
+      length += 1;
+    };
     for (const c of chunks) {
       id = this.nextId++;
       length = 0;
       ids.push(id);
       this.chunks.set(id, { path, startLine: c.startLine, endLine: c.endLine, preview: previews ? previewOf(c.text) : '', hash: '' });
       for (const t of pathTerms) add(t, PATH_WEIGHT);
-      forEachTerm(withoutDataLines(c.text), addOne);
+      forEachPart(withoutDataLines(c.text), addPart);
       this.lengths[id] = length;
       this.totalLength += length;
     }
@@ -175,6 +204,7 @@ export class LexicalIndex {
 
   /** Drops the postings of removed chunks. */
   compact(): void {
+    this.partCache.clear();
     for (const [term, list] of this.postings) {
       const kept = list.filter((p) => this.chunks.has(p >>> TF_BITS));
       if (kept.length === 0) this.postings.delete(term);
