@@ -6,3 +6,4 @@ import './completion.test';
 import './chatHandler.test';
 import './resources.test';
 import './network.test';
+import './search.test';
