@@ -35,18 +35,18 @@ export type CostKind = 'input' | 'output' | 'reasoning' | 'embeddings' | 'rerank
 
 export const COST_KINDS: readonly CostKind[] = ['input', 'output', 'reasoning', 'embeddings', 'rerank', 'audio'];
 
-const PER_MILLION = 1 / 1_000_000;
+const perMillion = (eur: number): number => eur / 1_000_000;
 
 /**
  * EUR per unit. Embeddings have no line of their own in the contract: their tokens are input
  * tokens and billed at the input rate. Audio is per started minute.
  */
 export const RATES: Readonly<Record<CostKind, { readonly eurPerUnit: number; readonly unit: 'token' | 'minute'; readonly label: string }>> = {
-  input: { eurPerUnit: 1.8 * PER_MILLION, unit: 'token', label: 'Input tokens' },
-  output: { eurPerUnit: 8 * PER_MILLION, unit: 'token', label: 'Output tokens' },
-  reasoning: { eurPerUnit: 8 * PER_MILLION, unit: 'token', label: 'Reasoning tokens' },
-  embeddings: { eurPerUnit: 1.8 * PER_MILLION, unit: 'token', label: 'Embedding tokens (input rate)' },
-  rerank: { eurPerUnit: 4 * PER_MILLION, unit: 'token', label: 'Reranked tokens' },
+  input: { eurPerUnit: perMillion(1.8), unit: 'token', label: 'Input tokens' },
+  output: { eurPerUnit: perMillion(8), unit: 'token', label: 'Output tokens' },
+  reasoning: { eurPerUnit: perMillion(8), unit: 'token', label: 'Reasoning tokens' },
+  embeddings: { eurPerUnit: perMillion(1.8), unit: 'token', label: 'Embedding tokens (input rate)' },
+  rerank: { eurPerUnit: perMillion(4), unit: 'token', label: 'Reranked tokens' },
   audio: { eurPerUnit: 0.01, unit: 'minute', label: 'Audio minutes' },
 };
 
