@@ -11,7 +11,7 @@ const out = (meter: UsageMeter, at: number, tokens: number): void =>
   meter.record({ kind: 'chat', at, model: 'm', promptTokens: 0, completionTokens: tokens, reasoningTokens: 0, estimated: false });
 
 describe('usage cap check before a request', () => {
-  let clock: FakeTimers.InstalledClock;
+  let clock: FakeTimers.Clock;
   beforeEach(() => {
     clock = FakeTimers.install({ now: NOW, toFake: ['Date', 'setTimeout', 'clearTimeout'] });
   });
