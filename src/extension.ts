@@ -15,6 +15,7 @@ import * as completion from './features/completion/register';
 import * as diagnostics from './features/diagnostics/register';
 import * as models from './features/models/register';
 import * as resources from './features/resources/register';
+import * as usage from './features/usage/register';
 
 /** What activate() returns: read by host tests and other extensions. */
 export interface StratusApi {
@@ -33,6 +34,8 @@ export interface StratusApi {
     /** Current console sign-in state (`signedIn`, `rejected`, ...). */
     consoleState(): string;
   };
+  /** Usage meter and view internals: in ExtensionMode.Test only. */
+  readonly usage?: usage.UsageTestApi;
 }
 
 /** Composition root: build dependencies once, then hand them to each feature. */
@@ -45,13 +48,14 @@ export function activate(context: vscode.ExtensionContext): StratusApi {
   const redactor = new Redactor();
   const logger = createLogger(logChannel, redactor);
   const secrets = new SecretStore(context.secrets, redactor, process.env);
+  const usageRuntime = store.add(usage.createUsageRuntime(context, logger));
   const deps: Deps = {
     logChannel,
     redactor,
     logger,
     secrets,
     settings: readSettings,
-    inference: store.add(new InferenceConnection(secrets, logger)),
+    inference: store.add(new InferenceConnection(secrets, logger, usageRuntime.hooks)),
     console: store.add(new ConsoleConnection(secrets, logger)),
     connectionStatus: store.add(new ConnectionStatus()),
     chatCommands: new ChatCommandRegistry(),
@@ -64,6 +68,8 @@ export function activate(context: vscode.ExtensionContext): StratusApi {
   store.add(completion.register(deps));
   const explorer = resources.register(deps);
   store.add(explorer.disposable);
+  const usageFeature = usage.register(deps, context.extensionUri, usageRuntime);
+  store.add(usageFeature.disposable);
 
   const activationMs = performance.now() - started;
   logger.info(`Stratus ${String(context.extension.packageJSON.version)} activated in ${activationMs.toFixed(1)} ms.`);
@@ -77,6 +83,7 @@ export function activate(context: vscode.ExtensionContext): StratusApi {
       activities: explorer.activities as vscode.TreeDataProvider<unknown>,
       consoleState: () => deps.console.state.kind,
     },
+    ...(context.extensionMode === vscode.ExtensionMode.Test ? { usage: usageFeature.testApi } : {}),
   };
 }
 

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { createInferenceClient, type InferenceClient } from '../core/inference/client';
 import type { Logger } from '../core/log';
+import type { UsageListener } from '../core/usage/events';
+import type { BeforeGeneration } from '../core/usage/guard';
 import { networkKey, networkOptions } from './networkOptions';
 import { SecretKeys, type SecretStore } from './secrets';
 import { onSettingsChanged, readSettings, type StratusSettings } from './settings';
@@ -19,6 +21,8 @@ export class InferenceConnection implements vscode.Disposable {
   constructor(
     private readonly secrets: SecretStore,
     private readonly logger: Logger,
+    /** The usage meter's listener and cap check, handed to every client built. */
+    private readonly usage?: { onUsage: UsageListener; beforeGeneration?: BeforeGeneration },
   ) {
     this.subscriptions = [
       this.changed,
@@ -51,6 +55,7 @@ export class InferenceConnection implements vscode.Disposable {
       apiKey: () => this.secrets.get(SecretKeys.inferenceApiKey),
       logger: this.logger,
       modelKindOverrides: () => readSettings().modelKindOverrides,
+      ...(this.usage ?? {}),
     });
   }
 
