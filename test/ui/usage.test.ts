@@ -116,14 +116,20 @@ describe('UI: the Usage view', function () {
     const item = page.locator('.statusbar-item', { hasText: '/150k' }).first();
     assert.match((await item.innerText()).trim(), /121k\/150k/);
     assert.match((await item.getAttribute('class')) ?? '', /warning-kind/);
+    await screenshot(page, 'usage-statusbar-warning');
     await item.hover();
     await page.locator('.monaco-hover, .workbench-hover', { hasText: 'output tokens today' }).first().waitFor({ timeout: 10_000 });
-    await screenshot(page, 'usage-statusbar-warning');
+    await screenshot(page, 'usage-statusbar-tooltip');
     await page.mouse.move(700, 300);
   });
 
   it('re-draws in the light theme', async () => {
-    await runCommand(page, 'Preferences: Color Theme');
+    // Focus back on the workbench (the previous test left it on a button inside the webview).
+    await page.locator('.part.editor').first().click();
+    // "Browse Color Themes in Marketplace" sorts first: pick the exact entry.
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').first().fill('>Preferences: Color Theme');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: /^Preferences: Color Theme/ }).first().click();
     // The palette turns into the theme picker: type into it as a user does.
     await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'Dark Modern' }).first().waitFor({ timeout: 10_000 });
     await page.keyboard.type('Light Modern');
