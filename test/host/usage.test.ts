@@ -72,7 +72,13 @@ describe('usage meter and view in the host (against the sandbox)', function () {
     assert.equal(audio?.quantity, 2, '65 s: two started minutes');
     assert.equal(s.hour.used, chat.output + chat.reasoning);
     assert.equal(s.rateLimit?.limitRequests, 150_000, 'the last X-RateLimit-* headers are kept');
-    assert.equal(150_000 - (s.rateLimit.remainingRequests ?? 0), s.hour.used, 'the meter agrees with the server\'s own count');
+    const serverCount = 150_000 - (s.rateLimit.remainingRequests ?? 0);
+    if (chat.estimated === 0) assert.equal(s.hour.used, serverCount, 'the meter agrees with the server\'s own count');
+    else {
+      // The stream carried no usage (contract profile, not asked for): estimated from the text, biased high.
+      assert.ok(s.hour.used >= serverCount && s.hour.used <= serverCount * 1.6, `estimate ${s.hour.used} for ${serverCount} real tokens`);
+      assert.ok(s.estimatedRequests >= 1);
+    }
 
     await vscode.commands.executeCommand('stratus.showUsage');
     const shown = await eventually(async () => {

@@ -163,3 +163,15 @@ export function summarize(ledger: Ledger, settings: UsageSettings, now: number):
     estimatedRequests: month.estimated,
   };
 }
+
+/** Above this share of a cap the status bar turns to the warning colour. */
+export const WARN_PERCENT = 80;
+
+export type UsageLevel = 'normal' | 'warning' | 'error';
+
+/** The status bar's colour: error at the hour's or the day's cap, warning above 80 % of it. */
+export function levelOf(s: UsageSnapshot): UsageLevel {
+  const share = (g: CapGauge): number => (g.cap === undefined || g.cap <= 0 ? 0 : (g.used / g.cap) * 100);
+  const p = Math.max(share(s.hour), share(s.day));
+  return p >= 100 ? 'error' : p > WARN_PERCENT ? 'warning' : 'normal';
+}

@@ -1,16 +1,9 @@
 import * as vscode from 'vscode';
 import { formatCompact, formatEur, formatInt, percent } from '../../core/usage/format';
 import type { UsageMeter } from '../../core/usage/meter';
-import type { UsageSnapshot } from '../../core/usage/summary';
+import { levelOf, type UsageLevel } from '../../core/usage/summary';
 
-export const WARN_PERCENT = 80;
-
-export type UsageLevel = 'normal' | 'warning' | 'error';
-
-export function levelOf(s: UsageSnapshot): UsageLevel {
-  const p = Math.max(percent(s.hour.used, s.hour.cap) ?? 0, percent(s.day.used, s.day.cap) ?? 0);
-  return p >= 100 ? 'error' : p > WARN_PERCENT ? 'warning' : 'normal';
-}
+export type { UsageLevel };
 
 export interface UsageStatusBar extends vscode.Disposable {
   /** What the item shows now (host tests). */

@@ -4,7 +4,7 @@ import type { UsageEvent } from '../../../src/core/usage/events';
 import { countersOf, Ledger } from '../../../src/core/usage/ledger';
 import { RATES, TIERS } from '../../../src/core/usage/rates';
 import { parseUsageSettings } from '../../../src/core/usage/settings';
-import { summarize } from '../../../src/core/usage/summary';
+import { levelOf, summarize } from '../../../src/core/usage/summary';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../../src/core/usage/time';
 
 const at = (iso: string): number => Date.parse(iso);
@@ -127,6 +127,20 @@ describe('usage ledger, cost and forecast', () => {
     const monthly = summarize(ledger, parseUsageSettings({ tier: 'monthly' }), now);
     assert.deepEqual(monthly.forecast.hourCap, { state: 'noLimit' });
     assert.equal(monthly.hour.cap, undefined);
+  });
+
+  it('colours the status bar: warning above 80 % of a cap, error at the cap, none without caps', () => {
+    const now = at('2026-07-10T12:30:00Z');
+    const level = (tokens: number, tier: 'tier1' | 'monthly' = 'tier1'): string => {
+      const ledger = new Ledger('UTC');
+      ledger.add(chat(now, tokens));
+      return levelOf(summarize(ledger, parseUsageSettings({ tier }), now));
+    };
+    assert.equal(level(120_000), 'normal', 'exactly 80 %');
+    assert.equal(level(120_001), 'warning');
+    assert.equal(level(149_999), 'warning');
+    assert.equal(level(150_000), 'error');
+    assert.equal(level(5_000_000, 'monthly'), 'normal');
   });
 
   it('falls back to tier defaults for invalid settings', () => {
