@@ -136,6 +136,8 @@ export interface UsageStoreOptions {
   /** Unique per window (per meter); random by default. */
   writerId?: string;
   now?: () => number;
+  /** Test seam: runs between reading the base and reading the event files. */
+  afterBaseRead?: () => Promise<void>;
 }
 
 /** One window's access to the shared usage directory. Calls are serialised by the caller (the meter). */
@@ -144,6 +146,7 @@ export class UsageStore {
   readonly writerId: string;
   private readonly timeZone: string;
   private readonly now: () => number;
+  private readonly afterBaseRead: (() => Promise<void>) | undefined;
   private seq = 0;
   private generation = 0;
 
@@ -152,6 +155,7 @@ export class UsageStore {
     this.timeZone = options.timeZone;
     this.writerId = options.writerId ?? randomUUID();
     this.now = options.now ?? Date.now;
+    this.afterBaseRead = options.afterBaseRead;
   }
 
   /** This writer's current file. A new generation starts after each compaction deletes the old one. */
@@ -219,6 +223,7 @@ export class UsageStore {
   async load(): Promise<LoadResult> {
     for (let attempt = 0; ; attempt++) {
       const { base, corrupt } = await this.readBase();
+      await this.afterBaseRead?.();
       const { files, skipped } = await this.readLines();
       const again = await this.readBase();
       if (again.base.version === base.version || attempt >= 4) {

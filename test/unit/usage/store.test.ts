@@ -78,6 +78,20 @@ describe('usage store shared by windows', () => {
     assert.deepEqual(await totals(new UsageStore({ dir, timeZone: 'UTC' })), new Map([['p1', 1200], ['p2', 900]]));
   });
 
+  it('never shows a reader a partial total when another window compacts between its reads', async () => {
+    const writer = new UsageStore({ dir, timeZone: 'UTC' });
+    await writer.append(Array.from({ length: 5 }, () => chat('w', 1)));
+    let compactions = 0;
+    // The worst moment: the reader holds the old base, then the writer folds its file into a new
+    // base and deletes the file, then the reader lists the files.
+    const reader = new UsageStore({ dir, timeZone: 'UTC', afterBaseRead: async () => {
+      if (compactions++ === 0) assert.equal(await writer.compact(), true);
+    } });
+    const loaded = await reader.load();
+    assert.equal(loaded.ledger.total(-Infinity, Infinity).output, 5);
+    assert.equal(compactions, 2, 'the reader noticed the new base and read again');
+  });
+
   it('recovers from a corrupt base and corrupt or partial lines', async () => {
     const store = new UsageStore({ dir, timeZone: 'UTC' });
     await store.append([chat('a', 7)]);
