@@ -110,6 +110,8 @@ describe('UI: the Usage view', function () {
     // Keyboard: the footer buttons are reachable and labelled.
     await view.getByRole('button', { name: 'Export CSV' }).focus();
     assert.equal(await view.locator(':focus').textContent(), 'Export CSV');
+    await page.keyboard.press('Tab');
+    assert.equal(await view.locator(':focus').textContent(), 'Reset statistics…');
   });
 
   it('shows the status bar warning above 80 % of the hourly cap, with the day and month in its tooltip', async () => {
@@ -140,8 +142,17 @@ describe('UI: the Usage view', function () {
     await view.getByText('Output tokens this hour').scrollIntoViewIfNeeded();
     await view.locator('body.vscode-light').waitFor({ timeout: 20_000 });
     await view.locator('.chart canvas').nth(1).waitFor({ timeout: 10_000 });
-    // The charts read their colours again: the legend marker follows the theme's chart blue.
     await screenshot(page, 'usage-view-light');
+  });
+
+  it('keeps its figures when the view is hidden and shown again', async () => {
+    const header = page.locator('.pane-header', { hasText: 'Usage' }).first();
+    await header.click();
+    await page.locator('.pane-header[aria-expanded="false"]', { hasText: 'Usage' }).first().waitFor({ timeout: 10_000 });
+    await header.click();
+    const hour = webview().getByRole('meter', { name: 'Output tokens this hour' });
+    await hour.waitFor({ timeout: 20_000 });
+    assert.equal(Number(await hour.getAttribute('aria-valuenow')), 121_000);
   });
 
   it('answers @stratus /usage with the same figures in Markdown', async () => {
