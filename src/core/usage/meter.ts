@@ -6,6 +6,12 @@ import { DEFAULT_USAGE_SETTINGS, type UsageSettings } from './settings';
 import { validEvent, type UsageStore } from './store';
 import { summarize, type UsageSnapshot } from './summary';
 
+/** Changes whenever a request is added, folded differently, or the rate-limit headers change. */
+function signature(ledger: Ledger): string {
+  const c = ledger.total(-Infinity, Infinity);
+  return `${ledger.size}|${c.requests}|${c.input}|${c.output}|${c.reasoning}|${c.embeddings}|${c.rerankTokens}|${c.audioSeconds}|${ledger.rateLimit?.at ?? ''}`;
+}
+
 export interface UsageMeterOptions {
   /** Where events persist; none: in memory only. */
   store?: UsageStore | undefined;
@@ -107,8 +113,10 @@ export class UsageMeter {
       if (loaded.baseRecovered) this.logger?.warn('Usage: the usage summary file was unreadable; it is rebuilt from the event files.');
       // Events recorded while loading are not on disk yet: keep them.
       for (const e of this.pending) loaded.ledger.add(e);
+      const changed = signature(loaded.ledger) !== signature(this.ledger);
       this.ledger = loaded.ledger;
-      this.notify();
+      // A periodic refresh that found nothing new does not redraw the view.
+      if (changed) this.notify();
     });
   }
 

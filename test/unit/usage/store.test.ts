@@ -128,6 +128,22 @@ describe('usage store shared by windows', () => {
     assert.equal(await store.compact(), true);
   });
 
+  it('tells listeners when another window counted something, and only then', async () => {
+    const a = new UsageMeter({ store: new UsageStore({ dir, timeZone: 'UTC' }), timeZone: 'UTC' });
+    const b = new UsageStore({ dir, timeZone: 'UTC' });
+    let changes = 0;
+    a.onDidChange(() => changes++);
+    await a.refresh();
+    await a.refresh();
+    assert.equal(changes, 0, 'nothing new');
+    await b.append([chat('b', 4)]);
+    await a.refresh();
+    assert.equal(changes, 1);
+    assert.equal(a.snapshot().hour.used, 4);
+    a.record(chat('a', 1));
+    assert.equal(changes, 2, 'own events notify at once');
+  });
+
   it('resets the statistics of every window', async () => {
     const a = new UsageMeter({ store: new UsageStore({ dir, timeZone: 'UTC' }), timeZone: 'UTC' });
     const b = new UsageMeter({ store: new UsageStore({ dir, timeZone: 'UTC' }), timeZone: 'UTC' });
