@@ -1,4 +1,7 @@
 import * as assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { metrics, stratus } from './extension';
 import { control, eventually, sandbox } from './sandbox';
@@ -105,5 +108,65 @@ describe('usage meter and view in the host (against the sandbox)', function () {
     const expected = used + (result.usage?.completionTokens ?? 0);
     await eventually(async () => (usage.view.statesPosted > before && usage.view.lastState?.hour.used === expected ? true : undefined), 'a live update');
     assert.equal(usage.view.ignoredMessages, 0);
+  });
+
+  /** Replaces a `vscode.window` function for one call site (the extension shares this API object). */
+  function stubWindow<K extends 'showWarningMessage' | 'showSaveDialog' | 'showInformationMessage'>(name: K, fake: (...args: unknown[]) => unknown): () => void {
+    const win = vscode.window as unknown as Record<string, unknown>;
+    const original = win[name];
+    win[name] = fake;
+    return () => {
+      win[name] = original;
+    };
+  }
+
+  it('resets the statistics only when the user confirms', async () => {
+    const { api } = await stratus();
+    const usage = api.usage;
+    assert.ok(usage);
+    await usage.inferenceClient().chat({ model: 'gpt-oss:120b', messages: [{ role: 'user', content: 'count me' }] });
+    const before = usage.snapshot().month.outputTokens;
+    assert.ok(before > 0);
+    const asked: string[] = [];
+    let restore = stubWindow('showWarningMessage', (message) => {
+      asked.push(String(message));
+      return Promise.resolve(undefined);
+    });
+    try {
+      await vscode.commands.executeCommand('stratus.usage.reset');
+    } finally {
+      restore();
+    }
+    assert.deepEqual(asked, ['Reset the Stratus usage statistics?']);
+    assert.equal(usage.snapshot().month.outputTokens, before, 'declined: nothing reset');
+    restore = stubWindow('showWarningMessage', () => Promise.resolve('Reset'));
+    try {
+      await vscode.commands.executeCommand('stratus.usage.reset');
+    } finally {
+      restore();
+    }
+    assert.equal(usage.snapshot().month.outputTokens, 0);
+    await eventually(async () => (usage.view.lastState?.month.outputTokens === 0 ? true : undefined), 'the view to show the reset');
+  });
+
+  it('exports the stored usage as CSV to the chosen file', async () => {
+    const { api } = await stratus();
+    const usage = api.usage;
+    assert.ok(usage);
+    await usage.inferenceClient().embed({ model: 'bge-m3:567m', input: ['export me'] });
+    const dir = mkdtempSync(join(tmpdir(), 'stratus-usage-csv-'));
+    const target = vscode.Uri.file(join(dir, 'usage.csv'));
+    const restoreSave = stubWindow('showSaveDialog', () => Promise.resolve(target));
+    const restoreInfo = stubWindow('showInformationMessage', () => Promise.resolve(undefined));
+    try {
+      await vscode.commands.executeCommand('stratus.usage.exportCsv');
+      const csv = readFileSync(target.fsPath, 'utf8');
+      assert.match(csv, /^start_local,start_utc,granularity,model,requests,/);
+      assert.match(csv, /,bge-m3:567m,1,/);
+    } finally {
+      restoreSave();
+      restoreInfo();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
