@@ -7,3 +7,4 @@ import './chatHandler.test';
 import './resources.test';
 import './network.test';
 import './search.test';
+import './usage.test';
