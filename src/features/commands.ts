@@ -2,6 +2,7 @@
 export const Commands = {
   setApiKey: 'stratus.setApiKey',
   signIn: 'stratus.signIn',
+  showUsage: 'stratus.showUsage',
   /** Former "Sign Out": kept as an alias of signOutOfConsole. */
   signOut: 'stratus.signOut',
   signOutOfConsole: 'stratus.signOutOfConsole',

@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
 import { createInferenceClient, type InferenceClient } from '../core/inference/client';
 import type { Logger } from '../core/log';
-import { networkKey, networkOptions } from './networkOptions';
+import { networkKey, networkOptions, type SharedNetwork } from './networkOptions';
+import type { UsageListener } from '../core/usage/events';
+import type { BeforeGeneration } from '../core/usage/guard';
 import { SecretKeys, type SecretStore } from './secrets';
 import { onSettingsChanged, readSettings, type StratusSettings } from './settings';
 
@@ -19,6 +21,9 @@ export class InferenceConnection implements vscode.Disposable {
   constructor(
     private readonly secrets: SecretStore,
     private readonly logger: Logger,
+    private readonly network?: SharedNetwork,
+    /** The usage meter's listener and cap check, handed to every client built. */
+    private readonly usage?: { onUsage: UsageListener; beforeGeneration?: BeforeGeneration },
   ) {
     this.subscriptions = [
       this.changed,
@@ -46,11 +51,12 @@ export class InferenceConnection implements vscode.Disposable {
 
   private build(settings: StratusSettings): InferenceClient {
     return createInferenceClient({
-      ...networkOptions(settings, this.logger),
+      ...networkOptions(settings, this.network),
       baseUrl: settings.inferenceBaseUrl,
       apiKey: () => this.secrets.get(SecretKeys.inferenceApiKey),
       logger: this.logger,
       modelKindOverrides: () => readSettings().modelKindOverrides,
+      ...(this.usage ?? {}),
     });
   }
 

@@ -5,3 +5,6 @@ import './chat.test';
 import './completion.test';
 import './chatHandler.test';
 import './resources.test';
+import './network.test';
+import './search.test';
+import './usage.test';
