@@ -20,7 +20,7 @@ import * as resources from './features/resources/register';
 import * as search from './features/search/register';
 import * as usage from './features/usage/register';
 
-/** What activate() returns: read by host tests and other extensions. */
+/** What activate() returns in ExtensionMode.Test only (host tests); undefined in any other mode. */
 export interface StratusApi {
   /** Wall time of activate(), in milliseconds. */
   readonly activationMs: number;
@@ -42,11 +42,13 @@ export interface StratusApi {
 }
 
 /** Composition root: build dependencies once, then hand them to each feature. */
-export function activate(context: vscode.ExtensionContext): StratusApi {
+export function activate(context: vscode.ExtensionContext): StratusApi | undefined {
   const started = performance.now();
   const store = new DisposableStore();
   context.subscriptions.push(store);
 
+  // Internals are exported, and command arguments may skip a person's step, in test mode only.
+  const testMode = context.extensionMode === vscode.ExtensionMode.Test;
   const logChannel = store.add(vscode.window.createOutputChannel('Stratus', { log: true }));
   const redactor = new Redactor();
   const logger = createLogger(logChannel, redactor);
@@ -67,18 +69,19 @@ export function activate(context: vscode.ExtensionContext): StratusApi {
   };
 
   store.add(diagnostics.register(deps));
-  store.add(account.register(deps));
+  store.add(account.register(deps, { testMode }));
   store.add(models.register(deps));
   store.add(chat.register(deps, context.extensionUri));
   store.add(completion.register(deps));
   store.add(search.register(deps, context));
-  const explorer = resources.register(deps);
+  const explorer = resources.register(deps, { testMode });
   store.add(explorer.disposable);
   const usageFeature = usage.register(deps, context.extensionUri, usageRuntime);
   store.add(usageFeature.disposable);
 
   const activationMs = performance.now() - started;
   logger.info(`Stratus ${String(context.extension.packageJSON.version)} activated in ${activationMs.toFixed(1)} ms.`);
+  if (!testMode) return undefined;
   return {
     activationMs,
     logDirectory: context.logUri.fsPath,

@@ -22,6 +22,7 @@ export interface ResolvedOptions {
   networkCount: number;
   consoleRateLimits: ConsoleRateLimits | false;
   chunkDelayMs: number;
+  productionLists: 'ranged' | 'plain';
 }
 
 export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
@@ -37,6 +38,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     networkCount: options.networkCount ?? 8,
     consoleRateLimits: options.consoleRateLimits === false ? false : { ...DEFAULT_CONSOLE_LIMITS, ...(options.consoleRateLimits ?? {}) },
     chunkDelayMs: options.chunkDelayMs ?? 0,
+    productionLists: options.productionLists ?? 'ranged',
   };
 }
 

@@ -36,6 +36,12 @@ export interface SandboxOptions {
   consoleRateLimits?: ConsoleRateLimits | false;
   /** Delay between SSE events of a stream (demo pacing), default 0. */
   chunkDelayMs?: number;
+  /**
+   * Lists of the production profile. `ranged` (default): `name` filters, a partial answer is 206
+   * with `Content-Range`. `plain`: `limit`/`offset` honoured, `name` ignored, always 200 with a
+   * bare array and no total (a full page looks like any other page).
+   */
+  productionLists?: 'ranged' | 'plain';
 }
 
 export interface SandboxCredentials {
