@@ -1,4 +1,5 @@
 /** Public types of the sandbox server (re-exported by index.ts). */
+import type { SandboxTimers } from './core/clock';
 
 export type SandboxProfile = 'contract' | 'production';
 
@@ -36,6 +37,8 @@ export interface SandboxOptions {
   consoleRateLimits?: ConsoleRateLimits | false;
   /** Delay between SSE events of a stream (demo pacing), default 0. */
   chunkDelayMs?: number;
+  /** Time source for the sandbox clock (default: the real timers); tests pass a fake-timers clock. */
+  timers?: SandboxTimers;
 }
 
 export interface SandboxCredentials {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createClock } from '@sinonjs/fake-timers';
 import { startSandbox } from '../../sandbox/index';
 import { call, chat, infer, useSandbox, user, type ErrorEnvelope } from './helpers';
 
@@ -83,11 +84,14 @@ describe('sandbox inference: output-token rate limits (contract profile)', () =>
 });
 
 describe('sandbox inference: output-token rate limits (production profile)', () => {
-  const sb = useSandbox({ profile: 'production' });
-  it('X-RateLimit-Reset-Requests is a Unix time in seconds', async () => {
+  // A fake clock at a known instant: the reset is the end of its hour, as a Unix time in seconds.
+  const timers = createClock(Date.UTC(2026, 10, 22, 17, 40, 12, 345));
+  const sb = useSandbox({ profile: 'production', timers });
+  it('X-RateLimit-Reset-Requests is a Unix time in seconds (the end of the hour window)', async () => {
     const r = await chat(sb(), { messages: [user('hi')] });
-    const reset = budget(r.headers).reset;
-    const now = Math.floor(Date.now() / 1000);
-    assert.ok(reset > now && reset <= now + 3600 + 1, `${reset} vs ${now}`);
+    assert.equal(budget(r.headers).reset, Date.UTC(2026, 10, 22, 18, 0, 0) / 1000);
+    timers.tick(20 * 60_000); // into the next hour
+    const next = await chat(sb(), { messages: [user('hi')] });
+    assert.equal(budget(next.headers).reset, Date.UTC(2026, 10, 22, 19, 0, 0) / 1000);
   });
 });
