@@ -24,6 +24,7 @@ try {
       STRATUS_HOST_RESULTS: resultsFile,
       STRATUS_SANDBOX: JSON.stringify(sandbox.info),
       STRATUS_HOST_GREP: process.env.STRATUS_HOST_GREP ?? '',
+      STRATUS_HOST_ORDER: process.env.STRATUS_HOST_ORDER ?? '',
     },
   });
   cleanups.push(server.stop);
