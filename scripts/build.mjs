@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
+/** @type {import('esbuild').BuildOptions} */
 const common = {
   bundle: true,
   sourcemap: production ? 'external' : 'inline',
@@ -15,6 +16,7 @@ const common = {
 };
 
 // undici (~500 KB) is its own file, required on the first request only, so activation never parses it.
+/** @type {import('esbuild').Plugin} */
 const undiciAsSeparateFile = {
   name: 'undici-separate-file',
   setup(build) {
@@ -22,6 +24,7 @@ const undiciAsSeparateFile = {
   },
 };
 
+/** @type {import('esbuild').BuildOptions[]} */
 const builds = [
   {
     ...common,
@@ -52,6 +55,6 @@ if (watch) {
   console.log('[build] watching…');
 } else {
   const results = await Promise.all(builds.map((options) => esbuild.build(options)));
-  const out = results[0].metafile?.outputs['dist/extension.js'];
+  const out = results[0]?.metafile?.outputs['dist/extension.js'];
   if (out) console.log(`[build] dist/extension.js ${(out.bytes / 1024).toFixed(1)} KB${production ? ' (production)' : ''}`);
 }
