@@ -6,8 +6,10 @@ const VMS = '/api/compute/v1/virtual-machines';
 const ACTIVITIES = '/api/activity/v1/activities';
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
+// The sandbox's clock stands still here (fake timers, never ticked): only advanceTime() moves an
+// activity along, so a slow machine cannot push one into its next step between two reads.
 describe('sandbox console: activities (contract profile: flat state)', () => {
-  const sb = useSandbox({ activityStepMs: 1000 });
+  const sb = useSandbox({ activityStepMs: 1000, timers: createClock(Date.now()) });
   let token = '';
   beforeEach(async () => {
     sb().control.reset();
@@ -129,7 +131,7 @@ describe('sandbox console: activities move with the clock on their own', () => {
 });
 
 describe('sandbox console: activities (production profile: keyed state, raw id)', () => {
-  const sb = useSandbox({ profile: 'production', activityStepMs: 1000 });
+  const sb = useSandbox({ profile: 'production', activityStepMs: 1000, timers: createClock(Date.now()) });
   let token = '';
   beforeEach(async () => {
     sb().control.reset();
