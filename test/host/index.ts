@@ -1,11 +1,12 @@
 // Entry point the extension host loads (extensionTestsPath): runs the host suite with mocha and
 // writes the spec reporter's output to STRATUS_HOST_RESULTS for the harness to print.
-// STRATUS_HOST_ORDER=reverse|shuffle[:seed] runs the top-level suites in another order, to show
-// that no test depends on what an earlier one left behind.
+// STRATUS_HOST_ORDER=reverse|shuffle[:seed] runs the top-level suites (files) in another order, to
+// show that no file depends on what an earlier one left behind; a `+tests` suffix also reorders
+// the tests inside each suite (see test/shared/order.ts).
 import { writeFileSync } from 'node:fs';
 import { format } from 'node:util';
 import Mocha from 'mocha';
-import { applyOrder, parseOrder } from '../shared/order';
+import { orderSuites, parseOrder } from '../shared/order';
 
 export async function run(): Promise<void> {
   const lines: string[] = [];
@@ -21,7 +22,7 @@ export async function run(): Promise<void> {
   const { metrics, recordStartup } = await import('./extension');
   // What activation did before any test could change it (read by activation.test.ts).
   await recordStartup();
-  mocha.suite.suites = applyOrder(mocha.suite.suites, order);
+  orderSuites(mocha.suite, order);
   lines.push(`host test order: ${order.spec} (STRATUS_HOST_ORDER=${order.spec} runs it again)`);
   lines.push(...mocha.suite.suites.map((suite, i) => `  ${i + 1}. ${suite.title}`));
 

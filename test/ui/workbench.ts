@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { launchBrowser } from '../harness/browser.mjs';
 import { installVsix, repoRoot, startCodeServer } from '../harness/codeServer.mjs';
 import { startSandboxProcess } from '../harness/sandbox.mjs';
-import { applyOrder, parseOrder } from '../shared/order';
+import { orderSuites, parseOrder } from '../shared/order';
 
 export const screenshotsDir = join(repoRoot, 'test-results', 'ui');
 
@@ -18,7 +18,7 @@ before(function () {
   const root = this.test?.parent;
   const order = parseOrder(process.env.STRATUS_UI_ORDER);
   if (!root || order.kind === 'forward') return;
-  root.suites.splice(0, root.suites.length, ...applyOrder(root.suites, order));
+  orderSuites(root, order);
   console.log(`  UI test order: ${order.spec} (STRATUS_UI_ORDER=${order.spec} runs it again): ${root.suites.map((s) => s.title).join(' | ')}`);
 });
 
