@@ -13,21 +13,35 @@ export async function run(): Promise<void> {
   const base = Mocha.reporters.Base as unknown as { consoleLog: (...args: unknown[]) => void };
   base.consoleLog = (...args: unknown[]) => lines.push(format(...args));
   Mocha.reporters.Base.useColors = false;
+  const file = process.env.STRATUS_HOST_RESULTS;
+  const report = (result: { failures: number; metrics: Record<string, number>; order?: string }): void => {
+    if (file) writeFileSync(file, JSON.stringify({ ...result, output: `${lines.join('\n')}\n` }));
+  };
 
   const grep = process.env.STRATUS_HOST_GREP;
-  const order = parseOrder(process.env.STRATUS_HOST_ORDER);
   const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', timeout: 30_000, ...(grep ? { grep } : {}) });
-  mocha.suite.emit('pre-require', globalThis, 'host', mocha);
-  await import('./suite');
-  const { metrics, recordStartup } = await import('./extension');
-  // What activation did before any test could change it (read by activation.test.ts).
-  await recordStartup();
-  orderSuites(mocha.suite, order);
-  lines.push(`host test order: ${order.spec} (STRATUS_HOST_ORDER=${order.spec} runs it again)`);
+  let metrics: Record<string, number> = {};
+  let spec: string;
+  try {
+    const order = parseOrder(process.env.STRATUS_HOST_ORDER);
+    spec = order.spec;
+    mocha.suite.emit('pre-require', globalThis, 'host', mocha);
+    await import('./suite');
+    const extension = await import('./extension');
+    metrics = extension.metrics;
+    // What activation did before any test could change it (read by activation.test.ts).
+    await extension.recordStartup();
+    orderSuites(mocha.suite, order);
+  } catch (error) {
+    // Said in the results, which the harness prints (a bare exception would only show as "exit 1").
+    lines.push(`The host test run could not start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`, '', '  0 passing', '  1 failing');
+    report({ failures: 1, metrics });
+    throw error;
+  }
+  lines.push(`host test order: ${spec} (STRATUS_HOST_ORDER=${spec} runs it again)`);
   lines.push(...mocha.suite.suites.map((suite, i) => `  ${i + 1}. ${suite.title}`));
 
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));
-  const file = process.env.STRATUS_HOST_RESULTS;
-  if (file) writeFileSync(file, JSON.stringify({ failures, metrics, order: order.spec, output: `${lines.join('\n')}\n` }));
+  report({ failures, metrics, order: spec });
   if (failures > 0) throw new Error(`${failures} host test(s) failed`);
 }
