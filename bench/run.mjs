@@ -431,3 +431,18 @@ process.once('beforeExit', () => {
     process.exitCode = 1;
   });
 });
+
+// The search benchmark (bench/search.mjs, see bench/README.md) runs after the console one, in the
+// same `npm run bench`; BENCH_SKIP_SEARCH=1 leaves it out.
+process.once('beforeExit', () => {
+  if (env.BENCH_SKIP_SEARCH) return;
+  const start = () => {
+    process.stdout.write('\n');
+    import('./search.mjs').then((m) => m.runSearchBench()).catch((error) => {
+      process.stderr.write(`${error?.stack ?? error}\n`);
+      process.exitCode = 1;
+    });
+  };
+  if (env.BENCH_SKIP_CONSOLE) start();
+  else process.once('beforeExit', start);
+});

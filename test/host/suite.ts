@@ -6,3 +6,5 @@ import './completion.test';
 import './chatHandler.test';
 import './resources.test';
 import './network.test';
+import './search.test';
+import './usage.test';
