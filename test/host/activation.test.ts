@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { startupSnapshot, stratus, VENDOR } from './extension';
+import { eventually } from './sandbox';
 
 interface Manifest {
   activationEvents?: string[];
@@ -8,7 +9,7 @@ interface Manifest {
     commands: { command: string; title: string }[];
     chatParticipants: { id: string; name: string; isSticky?: boolean }[];
     languageModelChatProviders: { vendor: string; managementCommand?: string }[];
-    views: Record<string, { id: string }[]>;
+    views: Record<string, { id: string; type?: string }[]>;
     viewsWelcome?: { view: string; contents: string }[];
     menus?: Record<string, { command?: string }[]>;
     keybindings?: { command: string }[];
@@ -63,12 +64,13 @@ describe('activation', () => {
     assert.equal(participant.isSticky, true);
   });
 
-  it('gives each contributed view a tree data provider that answers', async () => {
+  it('gives each contributed tree view a data provider that answers, and each webview view a provider', async () => {
     const m = await manifest();
     const { api } = await stratus();
     const providers: Record<string, vscode.TreeDataProvider<unknown>> = { 'stratus.resources': api.views.resources, 'stratus.activities': api.views.activities };
-    const views = Object.values(m.contributes.views).flat().map((v) => v.id);
-    assert.deepEqual([...views].sort(), Object.keys(providers).sort(), 'every contributed view has a provider in the API');
+    const contributed = Object.values(m.contributes.views).flat();
+    const trees = contributed.filter((v) => v.type === undefined || v.type === 'tree').map((v) => v.id);
+    assert.deepEqual([...trees].sort(), Object.keys(providers).sort(), 'every contributed tree view has a provider in the API');
     for (const [id, provider] of Object.entries(providers)) {
       assert.equal(typeof provider.getTreeItem, 'function', id);
       const roots = await provider.getChildren();
@@ -76,8 +78,11 @@ describe('activation', () => {
       for (const root of roots ?? []) assert.ok(await provider.getTreeItem(root), `${id}: a root without a tree item`);
     }
     // The views exist in the workbench: VS Code generates a focus command for each contributed view.
-    await vscode.commands.executeCommand('stratus.resources.focus');
-    await vscode.commands.executeCommand('stratus.activities.focus');
+    for (const view of contributed) await vscode.commands.executeCommand(`${view.id}.focus`);
+    // A webview view with no registered provider never resolves: the Usage view's handshake shows it did.
+    const webviews = contributed.filter((v) => v.type === 'webview').map((v) => v.id);
+    assert.deepEqual(webviews, ['stratus.usage'], 'a new webview view needs its own check here');
+    await eventually(async () => (api.usage?.view.ready === true ? true : undefined), 'the Usage webview view to be resolved and ready');
   });
 
   it(`provides language models under the manifest's vendor "${VENDOR}"`, async () => {
