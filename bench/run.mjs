@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { f1, f2, fx, killAll, log, lpad, median, pad, run, table } from './lib.mjs';
+import { f1, f2, fx, killAll, log, median, pad, run, table } from './lib.mjs';
 import { renderContent, renderTools, startServer, TOOL_CALLS } from './server.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));

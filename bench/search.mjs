@@ -329,7 +329,7 @@ export async function runSearchBench() {
 }
 
 if (process.argv[2] === '--child') {
-  child(JSON.parse(process.argv[3])).then(
+  child(JSON.parse(process.argv[3] ?? '')).then(
     (r) => process.stdout.write(`RESULT ${JSON.stringify(r)}\n`),
     (error) => {
       process.stderr.write(`${error?.stack ?? error}\n`);

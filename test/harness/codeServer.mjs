@@ -76,7 +76,7 @@ export async function startCodeServer(options = {}) {
     await waitFor(async () => (await fetch(`${url}/healthz`)).ok, { timeoutMs: 60_000, what: `code-server on ${url}` });
   } catch (error) {
     await proc.stop();
-    throw new Error(`${error.message}\n--- code-server output ---\n${proc.output()}`);
+    throw new Error(`${error instanceof Error ? error.message : String(error)}\n--- code-server output ---\n${proc.output()}`);
   }
   return {
     url,
@@ -92,6 +92,7 @@ export async function startCodeServer(options = {}) {
 }
 
 /** code-server's environment: nothing may land in the real $HOME (it writes logs and config there by default). */
+/** @param {{ root: string, config: string, tmp: string }} dirs */
 function serverEnv(dirs) {
   return {
     ...process.env,
@@ -121,7 +122,7 @@ export function installVsix(vsix) {
  * @param {{ extensionPath: string, testsPath?: string }} target
  */
 export function workbenchUrl(server, { extensionPath, testsPath }) {
-  const remote = (path) => `vscode-remote://127.0.0.1:${server.port}${path}`;
+  const remote = (/** @type {string} */ path) => `vscode-remote://127.0.0.1:${server.port}${path}`;
   const payload = [['extensionDevelopmentPath', remote(extensionPath)]];
   if (testsPath) payload.push(['extensionTestsPath', remote(testsPath)]);
   const folder = encodeURIComponent(server.dirs.workspace);

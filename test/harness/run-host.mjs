@@ -24,6 +24,7 @@ try {
       STRATUS_HOST_RESULTS: resultsFile,
       STRATUS_SANDBOX: JSON.stringify(sandbox.info),
       STRATUS_HOST_GREP: process.env.STRATUS_HOST_GREP ?? '',
+      STRATUS_HOST_ORDER: process.env.STRATUS_HOST_ORDER ?? '',
     },
   });
   cleanups.push(server.stop);
@@ -32,7 +33,7 @@ try {
 
   const page = browser.context.pages()[0] ?? (await browser.context.newPage());
   const done = new Promise((resolve) => {
-    void page.exposeFunction('codeAutomationExit', (code) => resolve(Number(code)));
+    void page.exposeFunction('codeAutomationExit', (/** @type {unknown} */ code) => resolve(Number(code)));
   });
   const url = workbenchUrl(server, { extensionPath: repoRoot, testsPath: join(repoRoot, 'out', 'test', 'host', 'index.js') });
   await page.goto(url);

@@ -1,4 +1,5 @@
 /** Public types of the sandbox server (re-exported by index.ts). */
+import type { SandboxTimers } from './core/clock';
 
 export type SandboxProfile = 'contract' | 'production';
 
@@ -42,6 +43,8 @@ export interface SandboxOptions {
    * bare array and no total (a full page looks like any other page).
    */
   productionLists?: 'ranged' | 'plain';
+  /** Time source for the sandbox clock (default: the real timers); tests pass a fake-timers clock. */
+  timers?: SandboxTimers;
 }
 
 export interface SandboxCredentials {
