@@ -76,7 +76,7 @@ for (const profile of ['contract', 'production'] as SandboxProfile[]) {
       runAgent({ client, model: 'gpt-oss:120b', messages: [user(prompt)], tools: TOOLS, invoker, ...extra });
 
     const sentBodies = (): { messages: { role: string; content: unknown; tool_call_id?: string; tool_calls?: unknown[] }[]; tools?: unknown[]; tool_choice?: unknown }[] =>
-      sandbox.control.requests({ pathPrefix: '/v1/chat/completions' }).map((r) => (r.body as { json: never }).json);
+      sandbox.control.requests({ pathPrefix: '/v1/chat/completions' }).map((r) => r.body?.json as never);
 
     it('no tool asked: one round, the answer, and the turn messages', async () => {
       const invoker = new FakeInvoker();
