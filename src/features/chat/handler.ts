@@ -10,6 +10,7 @@ import { defaultChatModel, pickChatModel } from '../models/selection';
 import { errorButtons, notConfigured } from './responses';
 import { historyMessages, type TurnMetadata } from './history';
 import { resolveReferences } from './references';
+import { runAgentTurn } from '../tools/agentTurn';
 
 export const PARTICIPANT_ID = 'stratus.chat';
 
@@ -74,19 +75,7 @@ export function createHandler(deps: Deps): vscode.ChatRequestHandler {
       }
       if (fitted.dropped > 0) deps.logger.info(`Dropped ${fitted.dropped} old message(s) to fit ${model.id}'s context.`);
 
-      let thinking = false;
-      const result = await deps.inference.client().chatStream({ model: model.id, messages: fitted.messages, max_tokens: fitted.maxTokens }, { signal: abort.signal }).consume((event) => {
-        if (event.type === 'text') {
-          partial.push(event.text);
-          stream.markdown(event.text);
-        } else if (event.type === 'thinking' && !thinking) {
-          thinking = true;
-          stream.progress('Thinking…');
-        }
-      });
-      deps.connectionStatus.set({ kind: 'connected', model: model.id });
-      if (result.finishReason === 'length') stream.markdown('\n\n_(The answer reached its length limit.)_');
-      return { metadata: { model: model.id, messages: [result.message], ...(result.finishReason ? { finishReason: result.finishReason } : {}) } satisfies TurnMetadata };
+      return await runAgentTurn(deps, { request, stream, signal: abort.signal, model, messages: fitted.messages, maxTokens: fitted.maxTokens, partial });
     } catch (error) {
       const presented = presentError(error);
       if (presented.cancelled) {
