@@ -28,6 +28,10 @@ export interface AgentTurnRequest {
 // The wire accepts function names of 1-64 letters, digits, _ and -.
 const FUNCTION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
+// Tools of VS Code that only its own agent can drive (its confirmation flows, todo list, sub-agents,
+// session control): never offered, whatever `stratus.agent.otherTools` says.
+const AGENT_INTERNAL = /_internal$|^vscode_get_.*confirmation|^vscode_askQuestions$|^vscode_reviewPlan$|^manage_todo_list$|^task_complete$|^runSubagent$|^inline_chat_exit$|^setup_tools_/;
+
 const TOOLS_GUIDANCE =
   'You can call tools to read and search the user\'s workspace, run allowlisted commands and tasks, propose edits and manage cloud resources. Use them when the question needs facts from the workspace or the cloud, then answer from their results. Tools that change something ask the user first; if the user declines, do not insist.';
 
@@ -46,7 +50,7 @@ export function offeredTools(referenced: readonly string[] = []): AgentTool[] {
   const seen = new Set<string>();
   const out: AgentTool[] = [];
   for (const tool of vscode.lm.tools) {
-    if (seen.has(tool.name) || !FUNCTION_NAME.test(tool.name)) continue;
+    if (seen.has(tool.name) || !FUNCTION_NAME.test(tool.name) || AGENT_INTERNAL.test(tool.name)) continue;
     const ours = tool.name.startsWith(STRATUS_TOOL_PREFIX);
     if (!ours && !referenced.includes(tool.name) && !patterns.some((p) => p.test(tool.name))) continue;
     seen.add(tool.name);
