@@ -45,6 +45,8 @@ export async function runAgent(options: AgentOptions): Promise<AgentOutcome> {
   let rounds = 0;
   let toolCalls = 0;
   let partial = '';
+  // Handed to tools when the caller gave no signal (created once: an AbortController is not free).
+  const toolSignal = signal ?? new AbortController().signal;
 
   const push = (message: ChatMessage): void => {
     conversation.push(message);
@@ -158,7 +160,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentOutcome> {
       emit({ type: 'tool_start', invocation });
       let outcome: ToolOutcome;
       try {
-        outcome = await options.invoker.invoke(invocation, signal ?? new AbortController().signal);
+        outcome = await options.invoker.invoke(invocation, toolSignal);
       } catch (error) {
         if (isCancellation(error, signal)) throw error;
         const reason = error instanceof Error ? error.message : 'unknown error';

@@ -23,10 +23,12 @@ function describeErrors(errors: readonly OutputUnit[]): string {
   return chosen.map((e) => `${e.instanceLocation === '#' ? 'input' : e.instanceLocation.replace(/^#/, 'input')}: ${e.error}`).join('; ');
 }
 
-/** Validates tool calls against the offered tools. One instance per turn: schemas compile once. */
+// Compiled validators by schema object: VS Code hands the same inputSchema objects turn after turn.
+const compiled = new WeakMap<object, Validator>();
+
+/** Validates tool calls against the offered tools. Schemas compile once (per schema object). */
 export class CallValidator {
   private readonly tools = new Map<string, AgentTool>();
-  private readonly validators = new Map<string, Validator>();
 
   constructor(tools: readonly AgentTool[]) {
     for (const tool of tools) this.tools.set(tool.name, tool);
@@ -38,10 +40,10 @@ export class CallValidator {
 
   private validatorFor(tool: AgentTool): Validator | undefined {
     if (!tool.parameters) return undefined;
-    let validator = this.validators.get(tool.name);
+    let validator = compiled.get(tool.parameters);
     if (!validator) {
       validator = new Validator(tool.parameters as Schema, '2020-12', false);
-      this.validators.set(tool.name, validator);
+      compiled.set(tool.parameters, validator);
     }
     return validator;
   }
