@@ -408,13 +408,15 @@ process.once('beforeExit', () => {
 
 // The agent-loop benchmark (bench/agent.mjs: `ratio stratus/raw.agentRound`) runs after the console
 // benchmark, in the same `npm run bench`; BENCH_SKIP_AGENT=1 leaves it out.
-process.once('beforeExit', () => {
-  process.once('beforeExit', () => {
-    if (env.BENCH_SKIP_AGENT) return;
-    process.stdout.write('\n');
-    import('./agent.mjs').then((m) => m.runAgentBench()).catch((error) => {
-      process.stderr.write(`${error?.stack ?? error}\n`);
-      process.exitCode = 1;
-    });
+const runAgentBench = () => {
+  if (env.BENCH_SKIP_AGENT) return;
+  process.stdout.write('\n');
+  import('./agent.mjs').then((m) => m.runAgentBench()).catch((error) => {
+    process.stderr.write(`${error?.stack ?? error}\n`);
+    process.exitCode = 1;
   });
+};
+process.once('beforeExit', () => {
+  if (env.BENCH_SKIP_CONSOLE) runAgentBench();
+  else process.once('beforeExit', runAgentBench);
 });
