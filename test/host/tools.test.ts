@@ -289,6 +289,35 @@ describe('tools: Stratus language-model tools and the @stratus agent (against th
     assert.equal(stream.text, `Tool result (stratus_proposeEdit): ${DECLINED_RESULT}`);
   });
 
+  it('a model without tool support gets no tools, and the user is told why', async () => {
+    const before = await lastSeq();
+    const stream = new RecordingStream();
+    await runAgentTurn(deps, {
+      request: chatRequest(''), stream: stream.asStream(), signal: new AbortController().signal, maxTokens: undefined, partial: [], invoker: new DirectInvoker({}),
+      model: { id: 'qwen3-vl:8b', kind: 'vision', created: undefined, ownedBy: undefined, root: undefined, aliases: [], maxModelLen: 262144 },
+      messages: [{ role: 'user', content: 'plan: stratus_readFile {"path": "notes.txt"}' }],
+    });
+    assert.match(stream.text, /qwen3-vl:8b is not known to support tool calls.*stratus\.models\.toolCalling/);
+    const bodies = await chatBodiesAfter(before);
+    assert.equal(bodies.length, 1);
+    assert.equal(bodies[0]?.tools, undefined);
+  });
+
+  it('a #tool reference in the prompt forces that tool on the first round only', async () => {
+    const before = await lastSeq();
+    const stream = new RecordingStream();
+    const request = { ...chatRequest('*.txt'), toolReferences: [{ name: ToolNames.listFiles, range: undefined }] } as unknown as vscode.ChatRequest;
+    await runAgentTurn(deps, {
+      request, stream: stream.asStream(), signal: new AbortController().signal, maxTokens: undefined, partial: [], invoker: new DirectInvoker({ [ToolNames.listFiles]: new ListFilesTool() } as Record<string, vscode.LanguageModelTool<unknown>>),
+      model: { id: 'gpt-oss:120b', kind: 'chat', created: undefined, ownedBy: undefined, root: undefined, aliases: [], maxModelLen: 131072 },
+      messages: [{ role: 'user', content: '*.txt' }],
+    });
+    const bodies = (await chatBodiesAfter(before)) as Array<SentBody & { tool_choice?: unknown }>;
+    assert.deepEqual(bodies[0]?.tool_choice, { type: 'function', function: { name: ToolNames.listFiles } });
+    assert.equal(bodies[1]?.tool_choice, 'auto');
+    assert.match(stream.text, /Tool result \(stratus_listFiles\): \d+ file\(s\) matching "\*\.txt":\n(.|\n)*notes\.txt/);
+  });
+
   describe('cloud tools', () => {
     before(async () => {
       const state = await deps.console.signIn();
@@ -321,6 +350,19 @@ describe('tools: Stratus language-model tools and the @stratus agent (against th
       assert.ok(stream.progress.some((p) => /Power Off .*: (waiting|running|completed)/.test(p)), `activity progress shown: ${stream.progress.join(' | ')}`);
       const again = await new CloudActionTool(deps.console, toolsContext(deps).progress).invoke(invokeOptions({ kind: 'virtualMachines', action: 'powerOff', id: running.id }), token()).then(text, (e: Error) => e.message);
       assert.match(again, /"powerOff" is not possible on .* now .*Actions available now: .*powerOn/);
+    });
+
+    it('a create returns the new resource id; a failed activity returns its reason', async () => {
+      const action = new CloudActionTool(deps.console, toolsContext(deps).progress);
+      const created = text(await action.invoke(invokeOptions({ kind: 'virtualNetworks', action: 'create', input: { name: 'agent-net' } }), token()));
+      const id = /Created id: (\S+)/.exec(created)?.[1];
+      assert.ok(id, created);
+      const listed = await deps.console.client().list('virtualNetworks', { name: 'agent-net' });
+      assert.ok(listed.items.some((n) => n.id === id), 'the created id is the new network');
+      await control('/activities/fail', { next: 1, reason: 'quota exceeded' });
+      const failed = text(await action.invoke(invokeOptions({ kind: 'virtualNetworks', action: 'create', input: { name: 'agent-net-2' } }), token()));
+      assert.match(failed, /FAILED\. Activity \S+ ended in state failed: quota exceeded/);
+      await assert.rejects(Promise.resolve(action.invoke(invokeOptions({ kind: 'virtualNetworks', action: 'create', input: {} }), token())), /invalid input: .*Name/);
     });
 
     it('not signed in: the tool says so and @stratus offers Sign In to Console', async () => {
