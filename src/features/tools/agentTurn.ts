@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
-import { runAgent, type AgentOutcome, type AgentTool, type ToolInvoker } from '../../core/agent';
+import { runAgent, toolDefinitions, type AgentOutcome, type AgentTool, type ToolInvoker } from '../../core/agent';
 import type { ChatMessage, ToolChoice } from '../../core/inference/chat/types';
 import { supportsToolCalling, type ToolCallingOverrides } from '../../core/inference/models/capabilities';
+import { fitConversation } from '../../core/inference/models/fit';
 import type { ModelInfo } from '../../core/inference/models/types';
 import { Commands } from '../commands';
 import type { Deps } from '../deps';
@@ -76,9 +77,23 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
   const settings = vscode.workspace.getConfiguration('stratus');
   const referenced = (request.toolReferences ?? []).map((r) => r.name);
   const canUseTools = supportsToolCalling(model, toolCallingOverrides());
-  const tools = canUseTools ? offeredTools(referenced) : [];
   if (!canUseTools) {
     stream.markdown(`> _${model.id} is not known to support tool calls, so @stratus answers without tools. If it does, set \`"stratus.models.toolCalling": {"${model.id}": true}\`._\n\n`);
+  }
+  // The tools' schemas take context too: offer fewer (Stratus' own first) rather than overflow it.
+  const contextLength = model.maxModelLen ?? 32_768;
+  const fit = (offered: readonly AgentTool[]): ReturnType<typeof fitConversation> =>
+    fitConversation(offered.length > 0 ? withGuidance(turn.messages) : turn.messages, contextLength, { ...(turn.maxTokens !== undefined ? { maxTokens: turn.maxTokens } : {}), tools: toolDefinitions(offered) });
+  let tools = canUseTools ? offeredTools(referenced) : [];
+  let fitted = fit(tools);
+  if (tools.length > 0 && !fitted.fits) {
+    tools = tools.filter((t) => t.name.startsWith(STRATUS_TOOL_PREFIX) || referenced.includes(t.name));
+    fitted = fit(tools);
+    if (!fitted.fits) {
+      tools = [];
+      fitted = fit(tools);
+      stream.markdown(`> _The tools' descriptions do not fit in ${model.id}'s context, so @stratus answers without tools._\n\n`);
+    }
   }
   const forced = referenced.length === 1 && tools.some((t) => t.name === referenced[0]) ? referenced[0] : undefined;
   const toolChoice: ToolChoice | undefined = forced ? { type: 'function', function: { name: forced } } : undefined;
@@ -88,6 +103,7 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
   const progress = context.progress.onDidReport((message) => stream.progress(message));
   const usedTools = new Set<string>();
   const referencedFiles = new Set<string>();
+  const pendingReferences: Promise<void>[] = [];
   let thinkingShown = false;
   let textInRound = false;
   let textBefore = false;
@@ -96,12 +112,14 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
     outcome = await runAgent({
       client: deps.inference.client(),
       model: model.id,
-      messages: tools.length > 0 ? withGuidance(turn.messages) : turn.messages,
+      messages: fitted.messages,
       tools,
+      // A quarter of the context, at most, for one tool result (characters ~ 4 per token).
+      maxResultChars: Math.min(24_000, Math.max(2_000, contextLength)),
       invoker,
       ...(toolChoice ? { toolChoice } : {}),
       maxRounds: settings.get<number>('agent.maxRounds', 15),
-      ...(turn.maxTokens !== undefined ? { maxTokens: turn.maxTokens } : {}),
+      ...(fitted.maxTokens > 0 ? { maxTokens: fitted.maxTokens } : {}),
       signal,
       onEvent: (event) => {
         switch (event.type) {
@@ -129,7 +147,7 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
               const path = event.invocation.input.path;
               if (typeof path === 'string' && !referencedFiles.has(path)) {
                 referencedFiles.add(path);
-                void resolveWorkspacePath(path).then((file) => stream.reference(file.uri), () => undefined);
+                pendingReferences.push(resolveWorkspacePath(path).then((file) => stream.reference(file.uri), () => undefined));
               }
             }
             break;
@@ -140,6 +158,8 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
     });
   } finally {
     progress.dispose();
+    // References land before the response ends (a closed stream refuses them).
+    await Promise.all(pendingReferences);
   }
 
   const signInNeeded = [...usedTools].some((name) => CLOUD_TOOLS.has(name)) && deps.console.state.kind !== 'signedIn';
