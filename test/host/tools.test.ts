@@ -211,6 +211,11 @@ describe('tools: Stratus language-model tools and the @stratus agent (against th
     assert.match((task.confirmationMessages?.message as vscode.MarkdownString).value, /Run the task \*\*stratus-echo\*\*.*\n\n```\necho task-says-hello/s);
     const edit = await new ProposeEditTool().prepareInvocation(prepareOptions({ path: 'notes.txt', oldText: 'beta line', newText: 'BETA' }));
     assert.match((edit.confirmationMessages?.message as vscode.MarkdownString).value, /In \*\*notes\.txt\*\*, replace:\n\n```\nbeta line\n```\n\nwith:\n\n```\nBETA/);
+    // Nothing with a side effect runs unconfirmed, even what will be refused.
+    const refused = new RunCommandTool().prepareInvocation(prepareOptions({ command: 'workbench.action.terminal.new' }));
+    assert.match((refused.confirmationMessages?.message as vscode.MarkdownString).value, /will be refused: The command "workbench\.action\.terminal\.new" is not in the allowlist/);
+    const missingTask = await new RunTaskTool().prepareInvocation(prepareOptions({ task: 'nope' }));
+    assert.ok(missingTask.confirmationMessages);
     assert.deepEqual([...SIDE_EFFECT_TOOLS].sort(), [ToolNames.cloudAction, ToolNames.proposeEdit, ToolNames.runCommand, ToolNames.runTask].sort());
   });
 
@@ -367,6 +372,8 @@ describe('tools: Stratus language-model tools and the @stratus agent (against th
 
     it('not signed in: the tool says so and @stratus offers Sign In to Console', async () => {
       deps.console.signOut();
+      const prepared = await new CloudActionTool(deps.console, toolsContext(deps).progress).prepareInvocation(prepareOptions({ kind: 'virtualMachines', action: 'delete', id: 'vm-1' }), token());
+      assert.match((prepared.confirmationMessages?.message as vscode.MarkdownString).value, /Run `delete` on virtualMachines `vm-1`/, 'a write is confirmed even when its details cannot be read');
       const invoker = new DirectInvoker({ [ToolNames.listResources]: new ListResourcesTool(deps.console) } as Record<string, vscode.LanguageModelTool<unknown>>);
       const stream = new RecordingStream();
       await runAgentTurn(deps, {

@@ -110,7 +110,8 @@ export async function runAgent(options: AgentOptions): Promise<AgentOutcome> {
     }
 
     if (result.toolCalls.length === 0 || !definitions) {
-      push(result.message);
+      // Calls nobody offered tools for are dropped: history must not carry unanswered calls.
+      push(result.toolCalls.length === 0 ? result.message : { role: 'assistant', content: result.text });
       return finish('answered', { text: result.text, finishReason: result.finishReason });
     }
 

@@ -71,12 +71,12 @@ export class RunCommandTool implements vscode.LanguageModelTool<RunCommandInput>
     const { command, args } = options.input;
     const argsText = args && args.length > 0 ? JSON.stringify(args) : '';
     const allowed = checkCommand(commandAllowlist(), String(command), args ?? []);
+    // Always confirmed, even a command that will be refused: invoke checks again, and nothing may
+    // run unconfirmed if the allowlist changes in between.
+    const refusal = allowed.ok ? '' : `\n\n(It is not allowed and will be refused: ${allowed.reason})`;
     return {
       invocationMessage: `Running command ${command}`,
-      // A refused command runs nothing, so there is nothing to confirm: invoke explains the refusal.
-      ...(allowed.ok
-        ? { confirmationMessages: { title: 'Run a VS Code command?', message: new vscode.MarkdownString(`Run the VS Code command \`${command}\`${argsText ? ' with these arguments:\n\n' + fence(short(argsText, 2000)) : ' with no arguments.'}`) } }
-        : {}),
+      confirmationMessages: { title: 'Run a VS Code command?', message: new vscode.MarkdownString(`Run the VS Code command \`${command}\`${argsText ? ' with these arguments:\n\n' + fence(short(argsText, 2000)) : ' with no arguments.'}${refusal}`) },
     };
   }
 
@@ -94,7 +94,8 @@ export class RunCommandTool implements vscode.LanguageModelTool<RunCommandInput>
 export class RunTaskTool implements vscode.LanguageModelTool<RunTaskInput> {
   async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<RunTaskInput>): Promise<vscode.PreparedToolInvocation> {
     const { task } = await findTask(String(options.input.task ?? ''));
-    if (!task) return { invocationMessage: `Looking for task ${options.input.task}` };
+    // Confirmed even when not found now: tasks.json may change before invoke looks again.
+    if (!task) return { invocationMessage: `Running task ${options.input.task}`, confirmationMessages: { title: 'Run a workspace task?', message: new vscode.MarkdownString(`Run the task **${options.input.task}** (not found now; it will be refused unless it appears).`) } };
     const exec = task.execution;
     const line = exec instanceof vscode.ShellExecution ? exec.commandLine ?? [exec.command, ...(exec.args ?? [])].map((a) => (typeof a === 'string' ? a : a?.value ?? '')).join(' ') : exec instanceof vscode.ProcessExecution ? [exec.process, ...exec.args].join(' ') : '';
     return {

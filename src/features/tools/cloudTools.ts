@@ -146,11 +146,16 @@ export class CloudActionTool implements vscode.LanguageModelTool<ActionInput> {
 
   async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<ActionInput>, token: vscode.CancellationToken): Promise<vscode.PreparedToolInvocation> {
     const { kind: kindId, action: actionId, id, input } = options.input;
-    if (this.connection.state.kind !== 'signedIn') return { invocationMessage: `${actionId} ${kindId}` };
+    // Every write is confirmed; when the details cannot be read now, the confirmation says what was asked.
+    const generic: vscode.PreparedToolInvocation = {
+      invocationMessage: `${actionId} ${kindId}${id ? ` ${id}` : ''}`,
+      confirmationMessages: { title: 'Change a cloud resource?', message: new vscode.MarkdownString(`Run \`${actionId}\` on ${kindId}${id ? ` \`${id}\`` : ''} in the cloud console.${input && Object.keys(input).length > 0 ? `\n\nWith: \`${JSON.stringify(input)}\`` : ''}`) },
+    };
+    if (this.connection.state.kind !== 'signedIn') return generic;
     const client = this.connection.client();
     const kind = client.catalog.kinds.find((k) => k.id === kindId);
     const action = kind?.actions.find((a) => a.id === actionId);
-    if (!kind || !action) return { invocationMessage: `${actionId} ${kindId}` };
+    if (!kind || !action) return generic;
     const verb = action.label.replace(/(\.\.\.|…)$/, '');
     let target: ResourceItem | undefined;
     if (action.target === 'item' && id) {
