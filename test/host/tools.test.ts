@@ -263,7 +263,7 @@ describe('tools: Stratus language-model tools and the @stratus agent (against th
     const stream = new RecordingStream();
     const abort = new AbortController();
     await runAgentTurn(deps, {
-      request: chatRequest(''), stream: stream.asStream(), signal: abort.signal, maxTokens: undefined, partial: [], invoker,
+      request: chatRequest(''), stream: stream.asStream(), signal: abort.signal, maxTokens: undefined, partial: { add: () => undefined }, invoker,
       model: { id: 'gpt-oss:120b', kind: 'chat', created: undefined, ownedBy: undefined, root: undefined, aliases: [], maxModelLen: 131072 },
       messages: [{ role: 'user', content: 'plan: stratus_readFile {"path": "notes.txt", "startLine": 3, "endLine": 3} ; stratus_runTask {"task": "stratus-echo"}' }],
     });
@@ -282,7 +282,7 @@ describe('tools: Stratus language-model tools and the @stratus agent (against th
     const before = await lastSeq();
     const stream = new RecordingStream();
     await runAgentTurn(deps, {
-      request: chatRequest(''), stream: stream.asStream(), signal: new AbortController().signal, maxTokens: undefined, partial: [], invoker: refusing,
+      request: chatRequest(''), stream: stream.asStream(), signal: new AbortController().signal, maxTokens: undefined, partial: { add: () => undefined }, invoker: refusing,
       model: { id: 'gpt-oss:120b', kind: 'chat', created: undefined, ownedBy: undefined, root: undefined, aliases: [], maxModelLen: 131072 },
       messages: [{ role: 'user', content: 'plan: stratus_proposeEdit {"path": "notes.txt", "oldText": "alpha line", "newText": "HACKED"}' }],
     });
@@ -298,7 +298,7 @@ describe('tools: Stratus language-model tools and the @stratus agent (against th
     const before = await lastSeq();
     const stream = new RecordingStream();
     await runAgentTurn(deps, {
-      request: chatRequest(''), stream: stream.asStream(), signal: new AbortController().signal, maxTokens: undefined, partial: [], invoker: new DirectInvoker({}),
+      request: chatRequest(''), stream: stream.asStream(), signal: new AbortController().signal, maxTokens: undefined, partial: { add: () => undefined }, invoker: new DirectInvoker({}),
       model: { id: 'qwen3-vl:8b', kind: 'vision', created: undefined, ownedBy: undefined, root: undefined, aliases: [], maxModelLen: 262144 },
       messages: [{ role: 'user', content: 'plan: stratus_readFile {"path": "notes.txt"}' }],
     });
@@ -313,7 +313,7 @@ describe('tools: Stratus language-model tools and the @stratus agent (against th
     const stream = new RecordingStream();
     const request = { ...chatRequest('*.txt'), toolReferences: [{ name: ToolNames.listFiles, range: undefined }] } as unknown as vscode.ChatRequest;
     await runAgentTurn(deps, {
-      request, stream: stream.asStream(), signal: new AbortController().signal, maxTokens: undefined, partial: [], invoker: new DirectInvoker({ [ToolNames.listFiles]: new ListFilesTool() } as Record<string, vscode.LanguageModelTool<unknown>>),
+      request, stream: stream.asStream(), signal: new AbortController().signal, maxTokens: undefined, partial: { add: () => undefined }, invoker: new DirectInvoker({ [ToolNames.listFiles]: new ListFilesTool() } as Record<string, vscode.LanguageModelTool<unknown>>),
       model: { id: 'gpt-oss:120b', kind: 'chat', created: undefined, ownedBy: undefined, root: undefined, aliases: [], maxModelLen: 131072 },
       messages: [{ role: 'user', content: '*.txt' }],
     });
@@ -346,7 +346,7 @@ describe('tools: Stratus language-model tools and the @stratus agent (against th
       const invoker = new DirectInvoker({ [ToolNames.cloudAction]: action } as Record<string, vscode.LanguageModelTool<unknown>>);
       const stream = new RecordingStream();
       await runAgentTurn(deps, {
-        request: chatRequest(''), stream: stream.asStream(), signal: new AbortController().signal, maxTokens: undefined, partial: [], invoker,
+        request: chatRequest(''), stream: stream.asStream(), signal: new AbortController().signal, maxTokens: undefined, partial: { add: () => undefined }, invoker,
         model: { id: 'gpt-oss:120b', kind: 'chat', created: undefined, ownedBy: undefined, root: undefined, aliases: [], maxModelLen: 131072 },
         messages: [{ role: 'user', content: `plan: stratus_cloudAction {"kind": "virtualMachines", "action": "powerOff", "id": "${running.id}"}` }],
       });
@@ -377,7 +377,7 @@ describe('tools: Stratus language-model tools and the @stratus agent (against th
       const invoker = new DirectInvoker({ [ToolNames.listResources]: new ListResourcesTool(deps.console) } as Record<string, vscode.LanguageModelTool<unknown>>);
       const stream = new RecordingStream();
       await runAgentTurn(deps, {
-        request: chatRequest(''), stream: stream.asStream(), signal: new AbortController().signal, maxTokens: undefined, partial: [], invoker,
+        request: chatRequest(''), stream: stream.asStream(), signal: new AbortController().signal, maxTokens: undefined, partial: { add: () => undefined }, invoker,
         model: { id: 'gpt-oss:120b', kind: 'chat', created: undefined, ownedBy: undefined, root: undefined, aliases: [], maxModelLen: 131072 },
         messages: [{ role: 'user', content: 'plan: stratus_listResources {"kind": "virtualMachines"}' }],
       });

@@ -5,6 +5,7 @@ import { supportsToolCalling, type ToolCallingOverrides } from '../../core/infer
 import { fitConversation } from '../../core/inference/models/fit';
 import type { ModelInfo } from '../../core/inference/models/types';
 import { Commands } from '../commands';
+import type { TurnMetadata } from '../chat/history';
 import type { Deps } from '../deps';
 import { VscodeToolInvoker } from './invoker';
 import { CLOUD_TOOLS, FILE_TOOLS, STRATUS_TOOL_PREFIX } from './names';
@@ -20,8 +21,8 @@ export interface AgentTurnRequest {
   /** System prompt, history and the user's message, fitted to the model. */
   readonly messages: ChatMessage[];
   readonly maxTokens: number | undefined;
-  /** Text streamed so far, kept by the handler for a cancelled turn. */
-  readonly partial: string[];
+  /** Collects the text streamed so far: the handler keeps it if the turn fails or is cancelled. */
+  readonly partial: { add(text: string): void };
   /** Tests: run tools without vscode.lm.invokeTool. */
   readonly invoker?: ToolInvoker;
 }
@@ -131,7 +132,7 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
           case 'text':
             if (!textInRound && textBefore) stream.markdown('\n\n');
             textInRound = true;
-            turn.partial.push(event.text);
+            turn.partial.add(event.text);
             stream.markdown(event.text);
             break;
           case 'thinking':
@@ -164,7 +165,7 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
 
   const signInNeeded = [...usedTools].some((name) => CLOUD_TOOLS.has(name)) && deps.console.state.kind !== 'signedIn';
   if (signInNeeded) stream.button({ command: Commands.signIn, title: 'Sign In to Console' });
-  const metadata = { model: model.id, messages: outcome.messages, ...(outcome.finishReason ? { finishReason: outcome.finishReason } : {}) };
+  const metadata: TurnMetadata = { model: model.id, messages: outcome.messages, ...(outcome.finishReason ? { finishReason: outcome.finishReason } : {}) };
   switch (outcome.status) {
     case 'answered':
       deps.connectionStatus.set({ kind: 'connected', model: model.id });
@@ -176,7 +177,7 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
       stream.markdown(`\n\n**${outcome.message ?? 'Stopped.'}**`);
       return { metadata };
     case 'cancelled':
-      return { metadata };
+      return { metadata: { ...metadata, incomplete: 'cancelled' } satisfies TurnMetadata };
     case 'error':
       throw outcome.error;
   }

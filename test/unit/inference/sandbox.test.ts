@@ -3,6 +3,7 @@ import {
   ApiError,
   AuthError,
   CancelledError,
+  InterruptedError,
   MalformedResponseError,
   NetworkError,
   NotFoundError,
@@ -252,21 +253,26 @@ for (const profile of ['contract', 'production'] as SandboxProfile[]) {
       await assert.rejects(client().chatStream({ ...hello, messages: [{ role: 'user', content: 'long 10' }] }).consume(), MalformedResponseError);
     });
 
-    it('reports a truncated stream clearly', async () => {
+    it('reports a truncated stream clearly: interrupted after text, unreadable before', async () => {
       sandbox.control.injectStreamFault({ kind: 'truncate', afterChunks: 2 });
+      await assert.rejects(client().chatStream({ ...hello, messages: [{ role: 'user', content: 'long 10' }] }).consume(), (e: unknown) => e instanceof InterruptedError && e.reason === 'ended');
+      sandbox.control.injectStreamFault({ kind: 'truncate', afterChunks: 1 });
       await assert.rejects(client().chatStream({ ...hello, messages: [{ role: 'user', content: 'long 10' }] }).consume(), MalformedResponseError);
     });
 
-    it('reports a dropped connection mid-stream as NetworkError (not retried)', async () => {
-      sandbox.control.injectStreamFault({ kind: 'drop', afterChunks: 2 });
+    it('reports a connection dropped before any text as NetworkError (not retried)', async () => {
+      // After the role chunk only: nothing visible arrived (after text it is an InterruptedError, see interruptions.test.ts).
+      sandbox.control.injectStreamFault({ kind: 'drop', afterChunks: 1 });
       await assert.rejects(client().chatStream({ ...hello, messages: [{ role: 'user', content: 'long 10' }] }).consume(), NetworkError);
       assert.equal(sandbox.control.requests({ pathPrefix: '/v1/chat' }).length, 1);
     });
 
-    it('fails a stalled stream with StreamStalledError', async () => {
-      sandbox.control.injectStreamFault({ kind: 'stall', afterChunks: 2 });
+    it('fails a stalled stream: StreamStalledError before text, InterruptedError (stalled) after', async () => {
       const c = client({ timeouts: { idleMs: 200 } });
+      sandbox.control.injectStreamFault({ kind: 'stall', afterChunks: 1 });
       await assert.rejects(c.chatStream({ ...hello, messages: [{ role: 'user', content: 'long 10' }] }).consume(), StreamStalledError);
+      sandbox.control.injectStreamFault({ kind: 'stall', afterChunks: 2 });
+      await assert.rejects(c.chatStream({ ...hello, messages: [{ role: 'user', content: 'long 10' }] }).consume(), (e: unknown) => e instanceof InterruptedError && e.reason === 'stalled');
     });
 
     it('cancels mid-stream: the sandbox sees the connection closed early', async () => {
