@@ -432,17 +432,37 @@ process.once('beforeExit', () => {
   });
 });
 
-// The agent-loop benchmark (bench/agent.mjs: `ratio stratus/raw.agentRound`) runs after the console
-// benchmark, in the same `npm run bench`; BENCH_SKIP_AGENT=1 leaves it out.
-const runAgentBench = () => {
-  if (env.BENCH_SKIP_AGENT) return;
-  process.stdout.write('\n');
-  import('./agent.mjs').then((m) => m.runAgentBench()).catch((error) => {
-    process.stderr.write(`${error?.stack ?? error}\n`);
-    process.exitCode = 1;
-  });
-};
+// The search benchmark (bench/search.mjs, see bench/README.md) runs after the console one, in the
+// same `npm run bench`; BENCH_SKIP_SEARCH=1 leaves it out.
 process.once('beforeExit', () => {
-  if (env.BENCH_SKIP_CONSOLE) runAgentBench();
-  else process.once('beforeExit', runAgentBench);
+  if (env.BENCH_SKIP_SEARCH) return;
+  const start = () => {
+    process.stdout.write('\n');
+    import('./search.mjs').then((m) => m.runSearchBench()).catch((error) => {
+      process.stderr.write(`${error?.stack ?? error}\n`);
+      process.exitCode = 1;
+    });
+  };
+  if (env.BENCH_SKIP_CONSOLE) start();
+  else process.once('beforeExit', start);
+});
+
+// The agent-loop benchmark (bench/agent.mjs: `ratio stratus/raw.agentRound`) runs last, after the
+// console and search ones, in the same `npm run bench`; BENCH_SKIP_AGENT=1 leaves it out.
+process.once('beforeExit', () => {
+  if (env.BENCH_SKIP_AGENT) return;
+  // One more beforeExit per benchmark still to run ahead of this one.
+  let ahead = (env.BENCH_SKIP_CONSOLE ? 0 : 1) + (env.BENCH_SKIP_SEARCH ? 0 : 1);
+  const next = () => {
+    if (ahead-- > 0) {
+      process.once('beforeExit', next);
+      return;
+    }
+    process.stdout.write('\n');
+    import('./agent.mjs').then((m) => m.runAgentBench()).catch((error) => {
+      process.stderr.write(`${error?.stack ?? error}\n`);
+      process.exitCode = 1;
+    });
+  };
+  next();
 });

@@ -1,7 +1,7 @@
 import { isStratusError, NetworkError, NotFoundError, OutcomeUnknownError, RateLimitError, type InterruptedError } from './errors';
 
 /** What the edge can offer next to an error message; features map these to commands. */
-export type ErrorAction = 'setApiKey' | 'signIn' | 'pickModel' | 'openSettings' | 'retry' | 'showLog';
+export type ErrorAction = 'setApiKey' | 'signIn' | 'pickModel' | 'openSettings' | 'retry' | 'showLog' | 'showUsage';
 
 export interface PresentedError {
   /** One or two sentences for people: what happened and what to do. No secrets (core errors are redacted). */
@@ -62,6 +62,15 @@ export function presentError(error: unknown, now: number = Date.now()): Presente
       return plain(`The answer was cut off: ${interruption(error)} after part of it arrived. Retry to get the whole answer.`, ['retry', 'showLog']);
     case 'outcome_unknown':
       return plain('The connection broke after the request was sent, so Stratus cannot tell whether the service acted on it. It was not sent again: check the result before retrying.', ['showLog']);
+    case 'usage_cap': {
+      const seconds = Math.max(1, Math.ceil((error.resetsAt.getTime() - now) / 1000));
+      return {
+        message: `${error.window === 'hour' ? 'Hourly' : 'Daily'} cap reached, resets at ${error.resetsAtLabel}: ${error.message}`,
+        actions: ['showUsage', 'openSettings'],
+        retryAfterSeconds: seconds,
+        cancelled: false,
+      };
+    }
     case 'malformed_response':
       return plain(`The service sent a response Stratus cannot read: ${error.message}`, ['retry', 'showLog']);
   }

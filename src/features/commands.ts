@@ -2,6 +2,7 @@
 export const Commands = {
   setApiKey: 'stratus.setApiKey',
   signIn: 'stratus.signIn',
+  showUsage: 'stratus.showUsage',
   signOut: 'stratus.signOut',
   showLog: 'stratus.showLog',
   pickModel: 'stratus.pickModel',

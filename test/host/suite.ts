@@ -6,4 +6,6 @@ import './completion.test';
 import './chatHandler.test';
 import './resources.test';
 import './network.test';
+import './search.test';
+import './usage.test';
 import './tools.test';

@@ -32,6 +32,8 @@ function itemFor(action: ErrorAction, options: NotifyOptions): ActionItem | unde
       return options.retry ? { title: 'Retry', run: options.retry } : undefined;
     case 'showLog':
       return { title: 'Show Log', run: () => options.logChannel.show(true) };
+    case 'showUsage':
+      return { title: 'Show Usage', run: run(Commands.showUsage) };
   }
 }
 
