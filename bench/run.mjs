@@ -446,3 +446,23 @@ process.once('beforeExit', () => {
   if (env.BENCH_SKIP_CONSOLE) start();
   else process.once('beforeExit', start);
 });
+
+// The agent-loop benchmark (bench/agent.mjs: `ratio stratus/raw.agentRound`) runs last, after the
+// console and search ones, in the same `npm run bench`; BENCH_SKIP_AGENT=1 leaves it out.
+process.once('beforeExit', () => {
+  if (env.BENCH_SKIP_AGENT) return;
+  // One more beforeExit per benchmark still to run ahead of this one.
+  let ahead = (env.BENCH_SKIP_CONSOLE ? 0 : 1) + (env.BENCH_SKIP_SEARCH ? 0 : 1);
+  const next = () => {
+    if (ahead-- > 0) {
+      process.once('beforeExit', next);
+      return;
+    }
+    process.stdout.write('\n');
+    import('./agent.mjs').then((m) => m.runAgentBench()).catch((error) => {
+      process.stderr.write(`${error?.stack ?? error}\n`);
+      process.exitCode = 1;
+    });
+  };
+  next();
+});

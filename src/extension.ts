@@ -18,6 +18,7 @@ import * as diagnostics from './features/diagnostics/register';
 import * as models from './features/models/register';
 import * as resources from './features/resources/register';
 import * as search from './features/search/register';
+import * as tools from './features/tools/register';
 import * as usage from './features/usage/register';
 
 /** What activate() returns in ExtensionMode.Test only (host tests); undefined in any other mode. */
@@ -74,6 +75,7 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
   store.add(chat.register(deps, context.extensionUri));
   store.add(completion.register(deps));
   store.add(search.register(deps, context));
+  store.add(tools.register(deps));
   const explorer = resources.register(deps, { testMode });
   store.add(explorer.disposable);
   const usageFeature = usage.register(deps, context.extensionUri, usageRuntime);

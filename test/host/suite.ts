@@ -8,3 +8,4 @@ import './resources.test';
 import './network.test';
 import './search.test';
 import './usage.test';
+import './tools.test';

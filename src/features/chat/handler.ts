@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { isStratusError } from '../../core/errors';
-import type { ChatMessage, ChatResult as AnswerResult, ContentPart } from '../../core/inference/chat/types';
+import type { ChatMessage, ContentPart } from '../../core/inference/chat/types';
 import { fitConversation } from '../../core/inference/models/fit';
 import type { ModelInfo } from '../../core/inference/models/types';
 import { presentError } from '../../core/presentError';
@@ -11,6 +11,7 @@ import { defaultChatModel, pickChatModel } from '../models/selection';
 import { errorButtons, notConfigured } from './responses';
 import { historyMessages, type Incompleteness, type TurnMetadata } from './history';
 import { resolveReferences } from './references';
+import { runAgentTurn } from '../tools/agentTurn';
 
 export const PARTICIPANT_ID = 'stratus.chat';
 
@@ -65,9 +66,7 @@ async function answer(deps: Deps, request: vscode.ChatRequest, context: vscode.C
     }
     const prepared = await prepare(deps, request, context, stream, model);
     if ('refused' in prepared) return prepared.refused;
-    const result = await streamAnswer(deps, model, prepared, stream, partial, abort.signal);
-    deps.connectionStatus.set({ kind: 'connected', model: model.id });
-    return completed(result, model.id, stream);
+    return await runAgentTurn(deps, { request, stream, signal: abort.signal, model, messages: prepared.messages, maxTokens: prepared.maxTokens, partial });
   } catch (error) {
     return failed(deps, error, { request, stream, partial: partial.text, model: model?.id });
   } finally {
@@ -114,25 +113,6 @@ async function prepare(deps: Deps, request: vscode.ChatRequest, context: vscode.
   }
   if (fitted.dropped > 0) deps.logger.info(`Dropped ${fitted.dropped} old message(s) to fit ${model.id}'s context.`);
   return { messages: fitted.messages, maxTokens: fitted.maxTokens };
-}
-
-/** Streams the answer into the chat, collecting its text in `partial`. */
-async function streamAnswer(deps: Deps, model: ModelInfo, prepared: { messages: ChatMessage[]; maxTokens: number }, stream: vscode.ChatResponseStream, partial: PartialAnswer, signal: AbortSignal): Promise<AnswerResult> {
-  let thinking = false;
-  return deps.inference.client().chatStream({ model: model.id, messages: prepared.messages, max_tokens: prepared.maxTokens }, { signal }).consume((event) => {
-    if (event.type === 'text') {
-      partial.add(event.text);
-      stream.markdown(event.text);
-    } else if (event.type === 'thinking' && !thinking) {
-      thinking = true;
-      stream.progress('Thinking…');
-    }
-  });
-}
-
-function completed(result: AnswerResult, model: string, stream: vscode.ChatResponseStream): vscode.ChatResult {
-  if (result.finishReason === 'length') stream.markdown('\n\n_(The answer reached its length limit.)_');
-  return { metadata: { model, messages: [result.message], ...(result.finishReason ? { finishReason: result.finishReason } : {}) } satisfies TurnMetadata };
 }
 
 interface FailureContext {
