@@ -1,0 +1,74 @@
+import { openAsBlob } from 'node:fs';
+import { open as openHandle, type FileHandle } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { AudioFileError } from './errors';
+import { describeContent, detectAudioFormat, HEADER_BYTES, headerDurationSeconds, mimeTypeOf, type AudioFormat } from './format';
+
+/** An audio file checked before upload: its format (by content), size and a streaming Blob. */
+export interface AudioFile {
+  readonly path: string;
+  readonly fileName: string;
+  readonly size: number;
+  readonly format: AudioFormat;
+  readonly mimeType: string;
+  /** From the header for WAV and FLAC; otherwise unknown until the service answers. */
+  readonly durationSeconds: number | undefined;
+  /** File-backed: reading it streams from disk (again on a retry); nothing is buffered here. */
+  readonly blob: Blob;
+}
+
+function codeOf(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * Checks a local file before anything is uploaded: exists, is a regular file, readable, not
+ * empty, not over `maxBytes`, and audio by its first bytes (only `HEADER_BYTES` are read).
+ * Every refusal is an AudioFileError with the figures the message needs.
+ */
+export async function probeAudioFile(path: string, options: { maxBytes: number; fileName?: string }): Promise<AudioFile> {
+  const fileName = options.fileName ?? basename(path);
+  let handle: FileHandle | undefined;
+  try {
+    try {
+      handle = await openHandle(path, 'r');
+    } catch (error) {
+      const code = codeOf(error);
+      if (code === 'ENOENT') throw new AudioFileError(`${fileName} does not exist`, 'not_found', { fileName, code });
+      if (code === 'EISDIR') throw new AudioFileError(`${fileName} is a folder`, 'not_a_file', { fileName, code });
+      throw new AudioFileError(`Cannot open ${fileName}`, 'unreadable', { fileName, code });
+    }
+    let size: number;
+    let header: Uint8Array;
+    try {
+      const stat = await handle.stat();
+      if (!stat.isFile()) throw new AudioFileError(`${fileName} is not a regular file`, 'not_a_file', { fileName });
+      size = stat.size;
+      if (size === 0) throw new AudioFileError(`${fileName} is empty`, 'empty', { fileName, size });
+      if (size > options.maxBytes) throw new AudioFileError(`${fileName} is over the size limit`, 'too_large', { fileName, size, limitBytes: options.maxBytes });
+      const buffer = new Uint8Array(Math.min(HEADER_BYTES, size));
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+      header = buffer.subarray(0, bytesRead);
+    } catch (error) {
+      if (error instanceof AudioFileError) throw error;
+      const code = codeOf(error);
+      if (code === 'EISDIR') throw new AudioFileError(`${fileName} is a folder`, 'not_a_file', { fileName, code });
+      throw new AudioFileError(`Cannot read ${fileName}`, 'unreadable', { fileName, code });
+    }
+    const format = detectAudioFormat(header);
+    if (!format) {
+      throw new AudioFileError(`${fileName} is not audio`, 'unsupported_format', { fileName, size, content: describeContent(header) });
+    }
+    const mimeType = mimeTypeOf(format);
+    let blob: Blob;
+    try {
+      blob = await openAsBlob(path, { type: mimeType });
+    } catch (error) {
+      throw new AudioFileError(`Cannot read ${fileName}`, 'unreadable', { fileName, code: codeOf(error) });
+    }
+    return { path, fileName, size, format, mimeType, durationSeconds: headerDurationSeconds(header, format, size), blob };
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
