@@ -15,6 +15,7 @@ import * as completion from './features/completion/register';
 import * as diagnostics from './features/diagnostics/register';
 import * as models from './features/models/register';
 import * as resources from './features/resources/register';
+import * as transcription from './features/transcription/register';
 
 /** What activate() returns: read by host tests and other extensions. */
 export interface StratusApi {
@@ -62,6 +63,7 @@ export function activate(context: vscode.ExtensionContext): StratusApi {
   store.add(models.register(deps));
   store.add(chat.register(deps, context.extensionUri));
   store.add(completion.register(deps));
+  store.add(transcription.register(deps));
   const explorer = resources.register(deps);
   store.add(explorer.disposable);
 

@@ -101,6 +101,7 @@ export function presentTranscriptionError(error: unknown, context: { fileName: s
     if (error instanceof ApiError && error.kind === 'api' && error.status === 413) {
       return plain(`The service refused ${name} as too large (413). Split or compress the audio, and lower stratus.transcription.maxFileSizeMB to match the service.`, ['openSizeSetting', 'showLog']);
     }
+    const detail = error.message.replace(/[.\s]+$/, '');
     if (error instanceof ApiError && error.kind === 'api' && (error.status === 400 || error.status === 415 || error.status === 422)) {
       const param = error.param;
       if (param === 'file' || param === undefined || error.status === 415) {
@@ -108,15 +109,15 @@ export function presentTranscriptionError(error: unknown, context: { fileName: s
         const hint = risky
           ? ` The service may not accept ${context.format} audio: convert it to ${CONTRACT_FORMATS.join(', ')} and retry.`
           : ' Check the file, or convert it to another format.';
-        return plain(`The service did not accept the audio in ${name} (${error.status}): ${error.message}.${hint}`, ['showLog']);
+        return plain(`The service did not accept the audio in ${name} (${error.status}): ${detail}.${hint}`, ['showLog']);
       }
       if (param === 'model') {
-        return plain(`The service refused the speech model (${error.status}): ${error.message}. Pick a speech model.`, ['pickSpeechModel']);
+        return plain(`The service refused the speech model (${error.status}): ${detail}. Pick a speech model.`, ['pickSpeechModel']);
       }
-      return plain(`The service refused the option \`${param}\` (${error.status}): ${error.message}. Change the options and retry.`, ['changeOptions', 'showLog']);
+      return plain(`The service refused the option \`${param}\` (${error.status}): ${detail}. Change the options and retry.`, ['changeOptions', 'showLog']);
     }
     if (error instanceof ValidationError && error.param !== 'file' && !error.param.startsWith('stratus.')) {
-      return plain(`Invalid option \`${error.param}\`: ${error.message}.`, ['changeOptions']);
+      return plain(`Invalid option \`${error.param}\`: ${detail}.`, ['changeOptions']);
     }
     if (error instanceof TimeoutError && error.phase === 'first_byte') {
       const minutes = error.timeoutMs !== undefined ? ` within ${Math.round(error.timeoutMs / 60_000)} min` : '';
