@@ -5,3 +5,4 @@ import './chat.test';
 import './completion.test';
 import './chatHandler.test';
 import './resources.test';
+import './transcription.test';
