@@ -60,6 +60,8 @@ describe('Transcription (against the sandbox)', function () {
     assert.equal(seen.length, 1);
     const file = partsOf(seen[0] as { body: unknown }).find((p) => p.name === 'file');
     assert.deepEqual([file?.filename, file?.contentType, file?.bytes], ['meeting.wav', 'audio/wav', wav.length]);
+    // No model chosen: the first speech model the service lists is named in the request.
+    assert.equal(partsOf(seen[0] as { body: unknown }).find((p) => p.name === 'model')?.value, 'whisper-large-v3');
 
     const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === result.documentUri);
     assert.ok(document, 'the result document is open');
@@ -152,7 +154,7 @@ describe('Transcription (against the sandbox)', function () {
       const recorder = new Recorder();
       const result = await handle(chatRequest('translate lang:de Stratus', [{ id: 'file', value: audio } as vscode.ChatPromptReference]), recorder);
       const text = recorder.markdown.join('');
-      assert.match(text, /\*\*Translation of meeting\.wav\*\* \(service default model · German \(de\) · translated to English · 0:12 · 3 segment\(s\)/);
+      assert.match(text, /\*\*Translation of meeting\.wav\*\* \(whisper-large-v3 · German \(de\) · translated to English · 0:12 · 3 segment\(s\)/);
       assert.match(text, /> \[Stratus\] Segment 1 of the sandbox English translation of meeting\.wav\./);
       assert.match(text, /\| 2 \| 00:00:05\.000 \| 00:00:10\.000 \|/);
       assert.deepEqual(recorder.buttons.map((b) => b.title), ['Save as SRT', 'Save as WebVTT']);

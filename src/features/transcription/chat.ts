@@ -10,6 +10,7 @@ import { toAbortSignal } from '../../platform/cancellation';
 import type { Deps } from '../deps';
 import { TranscriptionCommands } from './ids';
 import { optionsFromPrompt } from './options';
+import { defaultSpeechModel } from './defaults';
 import type { TranscriptionFeature } from './register';
 import type { ResultStore, StoredResult } from './results';
 import { runTranscription, type AudioSource } from './run';
@@ -112,13 +113,14 @@ export function registerTranscribeChatCommand(deps: Deps, results: ResultStore, 
         stream.button({ command: TranscriptionCommands.transcribeFile, title: 'Transcribe Audio File…' });
         return { metadata: { command: 'transcribe', error: true } };
       }
-      const options = optionsFromPrompt(request.prompt, feature.lastOptions());
+      const asked = optionsFromPrompt(request.prompt, feature.lastOptions());
       const abort = toAbortSignal(token);
       let format: AudioFormat | undefined;
       try {
         const source = await attachment.load(readTranscriptionSettings().maxBytes);
         format = source.format;
         if (attachment.uri) stream.reference(attachment.uri);
+        const options = asked.model ? asked : { ...asked, model: await defaultSpeechModel(deps, abort.signal).catch(() => undefined) };
         let lastMessage = '';
         const result = await runTranscription(deps.inference.client(), source, options, (step) => {
           // Chat progress is a line per phase, not per percent.

@@ -10,7 +10,8 @@ interface StepItem extends vscode.QuickPickItem {
 
 /** Validates options given as a command argument (scripts, tests); the picker builds valid ones. */
 export function parseOptionsArgument(value: unknown, defaults: TranscriptionOptionsChoice): TranscriptionOptionsChoice | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
+  // The Explorer passes the selected URIs as the second argument: only a plain object counts.
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof vscode.Uri) return undefined;
   const v = value as Record<string, unknown>;
   const text = (x: unknown): string | undefined => (typeof x === 'string' && x.trim() !== '' ? x.trim() : undefined);
   return {

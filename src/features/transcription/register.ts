@@ -12,6 +12,7 @@ import { registerTranscribeChatCommand } from './chat';
 import { AUDIO_EXTENSIONS, RESULT_ACTIVE_CONTEXT, TranscriptionCommands } from './ids';
 import { chooseOptions, parseOptionsArgument, speechModels } from './options';
 import { ResultStore, type StoredResult, type TranscriptionOptionsChoice } from './results';
+import { defaultOptions, defaultSpeechModel } from './defaults';
 import { runTranscription } from './run';
 import { readTranscriptionSettings } from './settings';
 
@@ -42,18 +43,6 @@ const ACTION_TITLES: Record<TranscriptionAction, string> = {
 
 export function actionTitle(action: TranscriptionAction): string {
   return ACTION_TITLES[action];
-}
-
-/** Options the settings give, before the user changes any. */
-export function defaultOptions(): TranscriptionOptionsChoice {
-  const settings = readTranscriptionSettings();
-  return { model: settings.model || undefined, language: settings.language || undefined, task: 'transcribe', prompt: undefined, temperature: undefined };
-}
-
-/** The speech model to use when none is chosen: the first the service lists, if any. */
-export async function defaultSpeechModel(deps: Deps, signal?: AbortSignal): Promise<string | undefined> {
-  const models = await deps.inference.client().models.list({ signal });
-  return speechModels(models)[0]?.id;
 }
 
 export function register(deps: Deps): vscode.Disposable {
@@ -188,8 +177,10 @@ export function register(deps: Deps): vscode.Disposable {
       async (progress, token): Promise<TranscribeCommandResult | undefined> => {
         const abort = toAbortSignal(token);
         try {
-          const result = await runTranscription(deps.inference.client(), { fileName, size: audio.size, body: audio.blob, mimeType: audio.mimeType, durationSeconds: audio.durationSeconds }, chosen, (step) => progress.report(step), abort.signal, deps.logger);
-          const stored = results.add({ fileName, audioUri: uri, format: audio.format, options: chosen, result });
+          // Name the model in the request and the result: the first speech model listed, if any.
+          const used: TranscriptionOptionsChoice = chosen.model ? chosen : { ...chosen, model: await defaultSpeechModel(deps, abort.signal).catch(() => undefined) };
+          const result = await runTranscription(deps.inference.client(), { fileName, size: audio.size, body: audio.blob, mimeType: audio.mimeType, durationSeconds: audio.durationSeconds }, used, (step) => progress.report(step), abort.signal, deps.logger);
+          const stored = results.add({ fileName, audioUri: uri, format: audio.format, options: used, result });
           const document = await openResult(stored);
           void vscode.window
             .showInformationMessage(`Stratus: ${fileName} transcribed: ${result.segments.length} segment(s).`, 'Save as SRT', 'Save as WebVTT')
