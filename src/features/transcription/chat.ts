@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { probeAudioFile } from '../../core/transcription/audioFile';
+import { choiceFromPrompt } from '../../core/transcription/choice';
 import { AudioFileError, formatBytes, presentTranscriptionError, type TranscriptionAction } from '../../core/transcription/errors';
 import { describeContent, detectAudioFormat, headerDurationSeconds, HEADER_BYTES, mimeTypeOf, type AudioFormat } from '../../core/transcription/format';
 import { languageLabel } from '../../core/transcription/languages';
@@ -9,7 +10,6 @@ import { formatTimestamp } from '../../core/transcription/subtitles';
 import { toAbortSignal } from '../../platform/cancellation';
 import type { Deps } from '../deps';
 import { TranscriptionCommands } from './ids';
-import { optionsFromPrompt } from './options';
 import { defaultSpeechModel } from './defaults';
 import type { TranscriptionFeature } from './register';
 import type { ResultStore, StoredResult } from './results';
@@ -113,7 +113,7 @@ export function registerTranscribeChatCommand(deps: Deps, results: ResultStore, 
         stream.button({ command: TranscriptionCommands.transcribeFile, title: 'Transcribe Audio File…' });
         return { metadata: { command: 'transcribe', error: true } };
       }
-      const asked = optionsFromPrompt(request.prompt, feature.lastOptions());
+      const asked = choiceFromPrompt(request.prompt, feature.lastOptions());
       const abort = toAbortSignal(token);
       let format: AudioFormat | undefined;
       try {

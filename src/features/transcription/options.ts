@@ -8,21 +8,6 @@ interface StepItem extends vscode.QuickPickItem {
   step?: Step;
 }
 
-/** Validates options given as a command argument (scripts, tests); the picker builds valid ones. */
-export function parseOptionsArgument(value: unknown, defaults: TranscriptionOptionsChoice): TranscriptionOptionsChoice | undefined {
-  // The Explorer passes the selected URIs as the second argument: only a plain object counts.
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof vscode.Uri) return undefined;
-  const v = value as Record<string, unknown>;
-  const text = (x: unknown): string | undefined => (typeof x === 'string' && x.trim() !== '' ? x.trim() : undefined);
-  return {
-    model: text(v.model) ?? defaults.model,
-    language: v.language === 'auto' ? undefined : (text(v.language) ?? defaults.language),
-    task: v.task === 'translate' ? 'translate' : 'transcribe',
-    prompt: text(v.prompt),
-    temperature: typeof v.temperature === 'number' ? v.temperature : undefined,
-  };
-}
-
 /** Speech models first (by kind), the chosen one marked. */
 export function speechModels(models: readonly ModelInfo[]): ModelInfo[] {
   return models.filter((m) => m.kind === 'speech');
@@ -90,28 +75,4 @@ export async function chooseOptions(
       }
     }
   }
-}
-
-/**
- * `/transcribe` options from the prompt text, read from its first words: `translate` sets the
- * task, `lang:fr` (or `language:fr`) or an English language name (`French`) sets the language;
- * everything from the first other word on is the initial prompt.
- */
-export function optionsFromPrompt(prompt: string, defaults: TranscriptionOptionsChoice): TranscriptionOptionsChoice {
-  const options: TranscriptionOptionsChoice = { ...defaults, task: 'transcribe', prompt: undefined };
-  const words = prompt.split(/\s+/).filter((w) => w !== '');
-  let at = 0;
-  for (; at < words.length; at++) {
-    const lower = (words[at] ?? '').toLowerCase();
-    const code = /^(?:lang|language):([a-z]{2})$/.exec(lower)?.[1];
-    const byName = LANGUAGES.find((l) => l.name.toLowerCase() === lower);
-    if (lower === 'translate') options.task = 'translate';
-    else if (code !== undefined) options.language = code;
-    else if (lower === 'auto' || lower === 'lang:auto') options.language = undefined;
-    else if (byName) options.language = byName.code;
-    else break;
-  }
-  const text = words.slice(at).join(' ').trim();
-  if (text !== '') options.prompt = text;
-  return options;
 }

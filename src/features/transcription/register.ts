@@ -10,7 +10,8 @@ import { DisposableStore } from '../../platform/disposables';
 import type { Deps } from '../deps';
 import { registerTranscribeChatCommand } from './chat';
 import { AUDIO_EXTENSIONS, RESULT_ACTIVE_CONTEXT, TranscriptionCommands } from './ids';
-import { chooseOptions, parseOptionsArgument, speechModels } from './options';
+import { parseChoiceArgument } from '../../core/transcription/choice';
+import { chooseOptions, speechModels } from './options';
 import { ResultStore, type StoredResult, type TranscriptionOptionsChoice } from './results';
 import { defaultOptions, defaultSpeechModel } from './defaults';
 import { runTranscription } from './run';
@@ -153,7 +154,7 @@ export function register(deps: Deps): vscode.Disposable {
     }
 
     const base = feature.lastOptions();
-    let options = parseOptionsArgument(optionsArgument, base);
+    let options = parseChoiceArgument(optionsArgument, base);
     if (!options || change !== 'none') {
       const start = options ?? base;
       const summary = `Transcribe ${fileName} (${audio.format}, ${formatBytes(audio.size)}${audio.durationSeconds !== undefined ? `, ${formatDuration(audio.durationSeconds)}` : ''})`;

@@ -1,14 +1,9 @@
 import * as vscode from 'vscode';
 import type { TranscriptionResult } from '../../core/inference/transcription/types';
+import type { TranscriptionChoice } from '../../core/transcription/choice';
 import type { AudioFormat } from '../../core/transcription/format';
 
-export interface TranscriptionOptionsChoice {
-  model: string | undefined;
-  language: string | undefined;
-  task: 'transcribe' | 'translate';
-  prompt: string | undefined;
-  temperature: number | undefined;
-}
+export type TranscriptionOptionsChoice = TranscriptionChoice;
 
 /** One finished transcription, kept so its SRT/WebVTT can be generated later. */
 export interface StoredResult {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { ApiError, CancelledError, NetworkError, OutcomeUnknownError, RateLimitError, TimeoutError, ValidationError } from '../../../src/core/errors';
+import { choiceFromPrompt, parseChoiceArgument, type TranscriptionChoice } from '../../../src/core/transcription/choice';
 import { transcriptMarkdown } from '../../../src/core/transcription/markdown';
 import { presentTranscriptionError } from '../../../src/core/transcription/errors';
 import { findLanguage, LANGUAGES, languageLabel } from '../../../src/core/transcription/languages';
@@ -119,5 +120,24 @@ describe('transcription: result document', () => {
     assert.match(md, /\*\*Language:\*\* German \(de\) · \*\*Task:\*\* translate to English · \*\*Segments:\*\* 0/);
     assert.match(md, /_\(no speech recognised\)_/);
     assert.match(md, /## Segments\n\n_\(none\)_/);
+  });
+});
+
+describe('transcription: options from the chat prompt and from a command argument', () => {
+  const defaults: TranscriptionChoice = { model: 'whisper-large-v3', language: undefined, task: 'transcribe', prompt: undefined, temperature: 0.3 };
+
+  it('reads translate, lang:xx, a language name and auto from the first words; the rest is the prompt', () => {
+    assert.deepEqual(choiceFromPrompt('translate lang:FR Stratus, Kubernetes', defaults), { ...defaults, task: 'translate', language: 'fr', prompt: 'Stratus, Kubernetes' });
+    assert.deepEqual(choiceFromPrompt('German', defaults), { ...defaults, language: 'de' });
+    assert.deepEqual(choiceFromPrompt('auto is about translate', { ...defaults, language: 'it' }), { ...defaults, language: undefined, prompt: 'is about translate' });
+    assert.deepEqual(choiceFromPrompt('', { ...defaults, task: 'translate', prompt: 'old' }), defaults);
+  });
+
+  it('a command argument must be a plain object: the Explorer\'s URI list is not options', () => {
+    assert.equal(parseChoiceArgument([{ path: '/a.wav' }], defaults), undefined);
+    assert.equal(parseChoiceArgument('fr', defaults), undefined);
+    assert.equal(parseChoiceArgument(new URL('file:///a.wav'), defaults), undefined);
+    assert.deepEqual(parseChoiceArgument({ language: 'fr', task: 'translate', prompt: ' VM ', temperature: 0 }, defaults), { model: 'whisper-large-v3', language: 'fr', task: 'translate', prompt: 'VM', temperature: 0 });
+    assert.deepEqual(parseChoiceArgument({ language: 'auto', model: '' }, { ...defaults, language: 'de' }), { ...defaults, temperature: undefined });
   });
 });
