@@ -1,5 +1,5 @@
 import { openAsBlob } from 'node:fs';
-import { open as openHandle, type FileHandle } from 'node:fs/promises';
+import { open as openHandle, stat, type FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { AudioFileError } from './errors';
 import { describeContent, detectAudioFormat, HEADER_BYTES, headerDurationSeconds, mimeTypeOf, type AudioFormat } from './format';
@@ -15,6 +15,10 @@ export interface AudioFile {
   readonly durationSeconds: number | undefined;
   /** File-backed: reading it streams from disk (again on a retry); nothing is buffered here. */
   readonly blob: Blob;
+  /** Last modification time seen by the check (ms). */
+  readonly mtimeMs: number;
+  /** Whether the file's size or modification time differ from the check's (or it is gone). */
+  changedSinceProbe(): Promise<boolean>;
 }
 
 function codeOf(error: unknown): string | undefined {
@@ -40,11 +44,13 @@ export async function probeAudioFile(path: string, options: { maxBytes: number; 
       throw new AudioFileError(`Cannot open ${fileName}`, 'unreadable', { fileName, code });
     }
     let size: number;
+    let mtimeMs: number;
     let header: Uint8Array;
     try {
-      const stat = await handle.stat();
-      if (!stat.isFile()) throw new AudioFileError(`${fileName} is not a regular file`, 'not_a_file', { fileName });
-      size = stat.size;
+      const info = await handle.stat();
+      if (!info.isFile()) throw new AudioFileError(`${fileName} is not a regular file`, 'not_a_file', { fileName });
+      size = info.size;
+      mtimeMs = info.mtimeMs;
       if (size === 0) throw new AudioFileError(`${fileName} is empty`, 'empty', { fileName, size });
       if (size > options.maxBytes) throw new AudioFileError(`${fileName} is over the size limit`, 'too_large', { fileName, size, limitBytes: options.maxBytes });
       const buffer = new Uint8Array(Math.min(HEADER_BYTES, size));
@@ -67,7 +73,15 @@ export async function probeAudioFile(path: string, options: { maxBytes: number; 
     } catch (error) {
       throw new AudioFileError(`Cannot read ${fileName}`, 'unreadable', { fileName, code: codeOf(error) });
     }
-    return { path, fileName, size, format, mimeType, durationSeconds: headerDurationSeconds(header, format, size), blob };
+    const changedSinceProbe = async (): Promise<boolean> => {
+      try {
+        const now = await stat(path);
+        return now.size !== size || now.mtimeMs !== mtimeMs;
+      } catch {
+        return true;
+      }
+    };
+    return { path, fileName, size, format, mimeType, durationSeconds: headerDurationSeconds(header, format, size), blob, mtimeMs, changedSinceProbe };
   } finally {
     await handle?.close().catch(() => undefined);
   }

@@ -2,7 +2,7 @@ import { ApiError, isStratusError, NotFoundError, TimeoutError, ValidationError 
 import { presentError, type ErrorAction } from '../presentError';
 import { AUDIO_FORMATS, CONTRACT_FORMATS, type AudioFormat } from './format';
 
-export type AudioFileProblem = 'not_found' | 'not_a_file' | 'unreadable' | 'empty' | 'too_large' | 'unsupported_format';
+export type AudioFileProblem = 'not_found' | 'not_a_file' | 'unreadable' | 'empty' | 'too_large' | 'unsupported_format' | 'changed';
 
 /**
  * An audio file refused before anything is uploaded. A ValidationError on `file`, so generic
@@ -87,6 +87,8 @@ export function presentTranscriptionError(error: unknown, context: { fileName: s
           `${name} is ${formatBytes(d.size ?? 0)}, over the ${formatBytes(d.limitBytes ?? 0)} upload limit (stratus.transcription.maxFileSizeMB). Split or compress the audio, or raise the limit if the service accepts larger files.`,
           ['openSizeSetting'],
         );
+      case 'changed':
+        return plain(`${name} changed on disk while it was being uploaded, so the upload stopped. Transcribe it again once it is completely written.`, ['retry']);
       case 'unsupported_format':
         return plain(
           `${name} is not an audio file Stratus can send: its content is ${d.content ?? 'not recognised'} (checked by content, not by the extension). Supported: ${FORMAT_LIST}.`,

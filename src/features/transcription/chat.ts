@@ -13,7 +13,7 @@ import { TranscriptionCommands } from './ids';
 import { defaultSpeechModel } from './defaults';
 import type { TranscriptionFeature } from './register';
 import type { ResultStore, StoredResult } from './results';
-import { runTranscription, type AudioSource } from './run';
+import { runTranscription, type AudioSource } from '../../core/transcription/run';
 import { readTranscriptionSettings } from './settings';
 
 /** Binary attachments (`ChatReferenceBinaryData`): audio dropped into the chat input. */
@@ -42,7 +42,7 @@ function findAttachment(references: readonly vscode.ChatPromptReference[]): Atta
         uri,
         load: async (maxBytes) => {
           const audio = await probeAudioFile(uri.fsPath, { maxBytes, fileName: name });
-          return { fileName: name, size: audio.size, body: audio.blob, mimeType: audio.mimeType, durationSeconds: audio.durationSeconds, format: audio.format };
+          return { fileName: name, size: audio.size, body: audio.blob, mimeType: audio.mimeType, durationSeconds: audio.durationSeconds, format: audio.format, changedSinceProbe: audio.changedSinceProbe };
         },
       };
     }

@@ -14,7 +14,7 @@ import { parseChoiceArgument } from '../../core/transcription/choice';
 import { chooseOptions, speechModels } from './options';
 import { ResultStore, type StoredResult, type TranscriptionOptionsChoice } from './results';
 import { defaultOptions, defaultSpeechModel } from './defaults';
-import { runTranscription } from './run';
+import { runTranscription } from '../../core/transcription/run';
 import { readTranscriptionSettings } from './settings';
 
 /** What `stratus.transcribeFile` resolves to (for scripts and tests); undefined when nothing ran. */
@@ -180,7 +180,7 @@ export function register(deps: Deps): vscode.Disposable {
         try {
           // Name the model in the request and the result: the first speech model listed, if any.
           const used: TranscriptionOptionsChoice = chosen.model ? chosen : { ...chosen, model: await defaultSpeechModel(deps, abort.signal).catch(() => undefined) };
-          const result = await runTranscription(deps.inference.client(), { fileName, size: audio.size, body: audio.blob, mimeType: audio.mimeType, durationSeconds: audio.durationSeconds }, used, (step) => progress.report(step), abort.signal, deps.logger);
+          const result = await runTranscription(deps.inference.client(), { fileName, size: audio.size, body: audio.blob, mimeType: audio.mimeType, durationSeconds: audio.durationSeconds, changedSinceProbe: audio.changedSinceProbe }, used, (step) => progress.report(step), abort.signal, deps.logger);
           const stored = results.add({ fileName, audioUri: uri, format: audio.format, options: used, result });
           const document = await openResult(stored);
           void vscode.window

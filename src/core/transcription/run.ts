@@ -1,9 +1,10 @@
-import type { InferenceClient } from '../../core/inference/client';
-import type { TranscriptionOptions, TranscriptionRequest, TranscriptionResult } from '../../core/inference/transcription/types';
-import type { Logger } from '../../core/log';
-import { formatBytes } from '../../core/transcription/errors';
-import { UploadProgress, type ProgressStep } from '../../core/transcription/progress';
-import type { TranscriptionOptionsChoice } from './results';
+import { isStratusError } from '../errors';
+import type { InferenceClient } from '../inference/client';
+import type { TranscriptionOptions, TranscriptionRequest, TranscriptionResult } from '../inference/transcription/types';
+import type { Logger } from '../log';
+import type { TranscriptionChoice } from './choice';
+import { AudioFileError, formatBytes } from './errors';
+import { UploadProgress, type ProgressStep } from './progress';
 
 /** The audio to send: a streaming Blob from a probed file, or attached bytes. */
 export interface AudioSource {
@@ -12,6 +13,8 @@ export interface AudioSource {
   readonly body: Blob | Uint8Array;
   readonly mimeType: string;
   readonly durationSeconds: number | undefined;
+  /** For a file: whether it changed on disk since it was checked (a failed read is then explained). */
+  changedSinceProbe?(): Promise<boolean>;
 }
 
 /**
@@ -21,7 +24,7 @@ export interface AudioSource {
 export async function runTranscription(
   client: InferenceClient,
   source: AudioSource,
-  options: TranscriptionOptionsChoice,
+  options: TranscriptionChoice,
   report: (step: ProgressStep) => void,
   signal: AbortSignal,
   logger: Logger,
@@ -41,7 +44,16 @@ export async function runTranscription(
   };
   const callOptions: TranscriptionOptions = { signal, onUploadProgress: (sent) => progress.sent(sent) };
   logger.info(`Transcribing ${source.fileName} (${formatBytes(source.size)}, ${options.task}, model ${options.model ?? 'service default'}, language ${options.language ?? 'automatic'}).`);
-  const result = await client.transcribe(request, callOptions);
+  let result: TranscriptionResult;
+  try {
+    result = await client.transcribe(request, callOptions);
+  } catch (error) {
+    // A file-backed Blob refuses to be read once the file changed: say that, not "network".
+    if (isStratusError(error) && (error.kind === 'network' || error.kind === 'outcome_unknown') && (await source.changedSinceProbe?.().catch(() => false))) {
+      throw new AudioFileError(`${source.fileName} changed while it was uploaded`, 'changed', { fileName: source.fileName, size: source.size });
+    }
+    throw error;
+  }
   progress.waitingForResult();
   logger.info(`Transcribed ${source.fileName}: ${result.segments.length} segment(s), ${result.durationSeconds?.toFixed(1) ?? '?'} s of audio.`);
   return result;
