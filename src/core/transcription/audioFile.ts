@@ -86,3 +86,23 @@ export async function probeAudioFile(path: string, options: { maxBytes: number; 
     await handle?.close().catch(() => undefined);
   }
 }
+
+/** Audio held in memory (a chat attachment): the same checks as a file, on the bytes. */
+export interface AudioBytes {
+  readonly fileName: string;
+  readonly size: number;
+  readonly format: AudioFormat;
+  readonly mimeType: string;
+  readonly durationSeconds: number | undefined;
+  readonly bytes: Uint8Array;
+}
+
+export function checkAudioBytes(bytes: Uint8Array, fileName: string, maxBytes: number): AudioBytes {
+  const size = bytes.byteLength;
+  if (size === 0) throw new AudioFileError(`${fileName} is empty`, 'empty', { fileName, size });
+  if (size > maxBytes) throw new AudioFileError(`${fileName} is over the size limit`, 'too_large', { fileName, size, limitBytes: maxBytes });
+  const header = bytes.subarray(0, HEADER_BYTES);
+  const format = detectAudioFormat(header);
+  if (!format) throw new AudioFileError(`${fileName} is not audio`, 'unsupported_format', { fileName, size, content: describeContent(header) });
+  return { fileName, size, format, mimeType: mimeTypeOf(format), durationSeconds: headerDurationSeconds(header, format, size), bytes };
+}

@@ -1,19 +1,19 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { probeAudioFile } from '../../core/transcription/audioFile';
+import { checkAudioBytes, probeAudioFile } from '../../core/transcription/audioFile';
 import { choiceFromPrompt } from '../../core/transcription/choice';
-import { AudioFileError, formatBytes, presentTranscriptionError, type TranscriptionAction } from '../../core/transcription/errors';
-import { describeContent, detectAudioFormat, headerDurationSeconds, HEADER_BYTES, mimeTypeOf, type AudioFormat } from '../../core/transcription/format';
+import { formatBytes, presentTranscriptionError, type TranscriptionAction } from '../../core/transcription/errors';
+import type { AudioFormat } from '../../core/transcription/format';
 import { languageLabel } from '../../core/transcription/languages';
 import { formatDuration } from '../../core/transcription/markdown';
+import { runTranscription, type AudioSource } from '../../core/transcription/run';
 import { formatTimestamp } from '../../core/transcription/subtitles';
 import { toAbortSignal } from '../../platform/cancellation';
 import type { Deps } from '../deps';
-import { TranscriptionCommands } from './ids';
 import { defaultSpeechModel } from './defaults';
+import { TranscriptionCommands } from './ids';
 import type { TranscriptionFeature } from './register';
 import type { ResultStore, StoredResult } from './results';
-import { runTranscription, type AudioSource } from '../../core/transcription/run';
 import { readTranscriptionSettings } from './settings';
 
 /** Binary attachments (`ChatReferenceBinaryData`): audio dropped into the chat input. */
@@ -52,13 +52,8 @@ function findAttachment(references: readonly vscode.ChatPromptReference[]): Atta
         name,
         uri: undefined,
         load: async (maxBytes) => {
-          const bytes = await value.data();
-          if (bytes.byteLength === 0) throw new AudioFileError(`${name} is empty`, 'empty', { fileName: name, size: 0 });
-          if (bytes.byteLength > maxBytes) throw new AudioFileError(`${name} is over the size limit`, 'too_large', { fileName: name, size: bytes.byteLength, limitBytes: maxBytes });
-          const header = bytes.subarray(0, HEADER_BYTES);
-          const format = detectAudioFormat(header);
-          if (!format) throw new AudioFileError(`${name} is not audio`, 'unsupported_format', { fileName: name, size: bytes.byteLength, content: describeContent(header) });
-          return { fileName: name, size: bytes.byteLength, body: bytes, mimeType: mimeTypeOf(format), durationSeconds: headerDurationSeconds(header, format, bytes.byteLength), format };
+          const audio = checkAudioBytes(await value.data(), name, maxBytes);
+          return { fileName: name, size: audio.size, body: audio.bytes, mimeType: audio.mimeType, durationSeconds: audio.durationSeconds, format: audio.format };
         },
       };
     }

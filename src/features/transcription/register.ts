@@ -2,19 +2,19 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ModelInfo } from '../../core/inference/models/types';
 import { probeAudioFile, type AudioFile } from '../../core/transcription/audioFile';
+import { parseChoiceArgument } from '../../core/transcription/choice';
 import { formatBytes, presentTranscriptionError, type TranscriptionAction } from '../../core/transcription/errors';
 import { formatDuration, transcriptMarkdown } from '../../core/transcription/markdown';
+import { runTranscription } from '../../core/transcription/run';
 import { toSrt, toWebVtt } from '../../core/transcription/subtitles';
 import { toAbortSignal } from '../../platform/cancellation';
 import { DisposableStore } from '../../platform/disposables';
 import type { Deps } from '../deps';
 import { registerTranscribeChatCommand } from './chat';
+import { defaultOptions, defaultSpeechModel } from './defaults';
 import { AUDIO_EXTENSIONS, RESULT_ACTIVE_CONTEXT, TranscriptionCommands } from './ids';
-import { parseChoiceArgument } from '../../core/transcription/choice';
 import { chooseOptions, speechModels } from './options';
 import { ResultStore, type StoredResult, type TranscriptionOptionsChoice } from './results';
-import { defaultOptions, defaultSpeechModel } from './defaults';
-import { runTranscription } from '../../core/transcription/run';
 import { readTranscriptionSettings } from './settings';
 
 /** What `stratus.transcribeFile` resolves to (for scripts and tests); undefined when nothing ran. */

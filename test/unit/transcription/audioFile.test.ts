@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { probeAudioFile } from '../../../src/core/transcription/audioFile';
+import { checkAudioBytes, probeAudioFile } from '../../../src/core/transcription/audioFile';
 import { AudioFileError, presentTranscriptionError, type AudioFileProblem } from '../../../src/core/transcription/errors';
 import { SIGNATURES, toneWav } from './audio';
 
@@ -93,5 +93,26 @@ describe('transcription: checking the audio file before upload', () => {
     } finally {
       chmodSync(path, 0o600);
     }
+  });
+
+  describe('attached bytes (chat)', () => {
+    it('accepts audio by content with its header duration', () => {
+      const audio = checkAudioBytes(new Uint8Array(toneWav(2)), 'dropped.mp3', 1024 * 1024);
+      assert.deepEqual([audio.format, audio.mimeType, audio.durationSeconds, audio.size], ['wav', 'audio/wav', 2, toneWav(2).length]);
+    });
+
+    it('refuses empty, too large and non-audio bytes with the same problems as files', () => {
+      const problem = (f: () => unknown): string | undefined => {
+        try {
+          f();
+          return undefined;
+        } catch (e) {
+          return e instanceof AudioFileError ? e.problem : 'other';
+        }
+      };
+      assert.equal(problem(() => checkAudioBytes(new Uint8Array(), 'a.wav', 10)), 'empty');
+      assert.equal(problem(() => checkAudioBytes(new Uint8Array(toneWav(1)), 'a.wav', 100)), 'too_large');
+      assert.equal(problem(() => checkAudioBytes(new Uint8Array(SIGNATURES.pdf), 'a.wav', 1000)), 'unsupported_format');
+    });
   });
 });
