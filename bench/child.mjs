@@ -6,6 +6,8 @@
 //         model, expect, warmModel, warmExpect, chunks, n, warmups }
 //   mode "stream": one warm-up stream (warmModel), then the timed stream (model).
 //   mode "ttfd":   `warmups` warm-up requests, then `n` timed requests to the `first` model.
+//   mode "cold":   the first request of a fresh process, from before the client's module is loaded
+//                  to its first delta (module loads and the engine's lazy initialisation included).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { runMain } from './lib.mjs';
@@ -70,6 +72,7 @@ function resetPeak() {
 }
 
 async function main() {
+  const loadStarted = performance.now();
   const { setup } = await import(pathToFileURL(task.adapter).href);
   const adapter = setup(task.baseURL);
   const out = { client: task.client, mode: task.mode, model: task.model };
@@ -102,6 +105,11 @@ async function main() {
         baselineRssMb: rssBefore,
         rssGrowthMb: Math.max(0, peakRssMb - rssBefore),
       });
+    } else if (task.mode === 'cold') {
+      const { seen, sink } = makeSink();
+      await adapter.run('first', sink);
+      check(seen, task.expect, 'cold');
+      Object.assign(out, { coldMs: seen.first - loadStarted });
     } else if (task.mode === 'ttfd') {
       for (let i = 0; i < task.warmups; i++) {
         const w = makeSink();

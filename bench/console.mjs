@@ -103,26 +103,14 @@ function startSandbox() {
   });
 }
 
-/** Bundles the TypeScript adapter (and the console core) to CJS, with undici as its own lazily required file, as in dist/. */
+/** Bundles the TypeScript adapter (and the console core) to CJS, as in dist/: its engine is the runtime's fetch. */
 async function bundleStratus() {
   const esbuild = await import('esbuild');
-  const undiciAsSeparateFile = {
-    name: 'undici-separate-file',
-    setup(build) {
-      build.onResolve({ filter: /^undici$/ }, () => ({ path: './undici.js', external: true }));
-    },
-  };
-  const common = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', minify: true, logLevel: 'warning', legalComments: 'none' };
-  await Promise.all([
-    esbuild.build({
-      ...common,
-      entryPoints: [join(consoleDir, 'stratus.ts')],
-      outfile: join(tmp, 'console-stratus.cjs'),
-      plugins: [undiciAsSeparateFile],
-      supported: { 'dynamic-import': false },
-    }),
-    esbuild.build({ ...common, entryPoints: { undici: 'undici' }, outdir: tmp, absWorkingDir: root }),
-  ]);
+  await esbuild.build({
+    bundle: true, platform: 'node', format: 'cjs', target: 'node20', minify: true, logLevel: 'warning', legalComments: 'none',
+    entryPoints: [join(consoleDir, 'stratus.ts')],
+    outfile: join(tmp, 'console-stratus.cjs'),
+  });
   return join(tmp, 'console-stratus.cjs');
 }
 
@@ -314,7 +302,7 @@ function report(results, failures, began) {
     firstRow('stratus', stratus),
     firstRow('raw', raw),
   ]));
-  log('("to 1st connect": loading the HTTP stack, undici for Stratus, fetch\'s lazy init for raw; "after": sign-in, list, parse, present.)');
+  log('("to 1st connect": loading the HTTP stack, fetch\'s lazy init for both; "after": sign-in, list, parse, present.)');
 
   if (LOADALL_RUNS > 0) {
     log(`\nLoad all ${VMS} VMs page by page (Stratus, "Load more" until the last page, every row kept); medians of ${loads.length} runs`);

@@ -14,11 +14,11 @@ const common = {
   legalComments: 'none',
 };
 
-// undici (~500 KB) is its own file, required on the first request only, so activation never parses it.
-const undiciAsSeparateFile = {
-  name: 'undici-separate-file',
+// The extension's HTTP engine is the extension host's own fetch: npm undici must never be bundled.
+const noUndici = {
+  name: 'no-undici',
   setup(build) {
-    build.onResolve({ filter: /^undici$/ }, () => ({ path: './undici.js', external: true }));
+    build.onResolve({ filter: /^undici(\/|$)/ }, (args) => ({ errors: [{ text: `undici imported by ${args.importer}: use the transport's fetch engine` }] }));
   },
 };
 
@@ -31,13 +31,10 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
-    plugins: [undiciAsSeparateFile],
-    // import() becomes require(), which the extension host resolves next to this file.
-    supported: { 'dynamic-import': false },
+    plugins: [noUndici],
     minify: production,
     metafile: true,
   },
-  { ...common, entryPoints: { undici: 'undici' }, outdir: 'dist', platform: 'node', format: 'cjs', target: 'node20', minify: production },
 ];
 if (existsSync('media/usage/main.ts')) {
   builds.push({ ...common, entryPoints: { usage: 'media/usage/main.ts' }, outdir: 'dist/webview', platform: 'browser', format: 'iife', target: 'es2022', minify: production });

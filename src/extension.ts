@@ -6,6 +6,8 @@ import { ConsoleConnection } from './platform/consoleConnection';
 import { DisposableStore } from './platform/disposables';
 import { InferenceConnection } from './platform/inferenceConnection';
 import { createLogger } from './platform/logger';
+import type { SharedNetwork } from './platform/networkOptions';
+import { createPlainHttpGate } from './platform/plainHttpPrompt';
 import { SecretStore } from './platform/secrets';
 import { readSettings } from './platform/settings';
 import type { Deps } from './features/deps';
@@ -46,14 +48,16 @@ export function activate(context: vscode.ExtensionContext): StratusApi {
   const redactor = new Redactor();
   const logger = createLogger(logChannel, redactor);
   const secrets = new SecretStore(context.secrets, redactor, process.env);
+  const plainHttp = createPlainHttpGate(context.globalState);
+  const network: SharedNetwork = { redactor, beforeSecretSent: (url, secretName, param) => plainHttp.check(url, secretName, param) };
   const deps: Deps = {
     logChannel,
     redactor,
     logger,
     secrets,
     settings: readSettings,
-    inference: store.add(new InferenceConnection(secrets, logger)),
-    console: store.add(new ConsoleConnection(secrets, logger)),
+    inference: store.add(new InferenceConnection(secrets, logger, network)),
+    console: store.add(new ConsoleConnection(secrets, logger, network)),
     connectionStatus: store.add(new ConnectionStatus()),
     chatCommands: new ChatCommandRegistry(),
   };

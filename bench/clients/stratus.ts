@@ -9,7 +9,6 @@ export function setup(baseURL: string): BenchAdapter {
     apiKey: async () => 'bench-key',
     timeouts: { connectMs: 30_000, firstByteMs: 120_000, idleMs: 120_000 },
     retry: { attempts: 1 },
-    proxy: { fromEnv: false },
   });
   return {
     async run(model: string, sink: BenchSink): Promise<void> {

@@ -1,5 +1,5 @@
 // Stratus' console client, as the Cloud tree drives it. Bundled by bench/console.mjs with esbuild
-// (undici as its own file, required on the first request, as in the extension's dist/), so no tsx
+// (over the runtime's fetch, as in the extension's dist/), so no tsx
 // loader runs in the timed child. See bench/console/child.mjs for what is timed.
 import { createConsoleClient } from '../../src/core/console/index';
 import type { ConsoleClient, ResourceItem, ResourcePresentation } from '../../src/core/console/index';
@@ -17,7 +17,6 @@ export function setup(target: ConsoleBenchTarget): ConsoleBenchAdapter<Row> {
   const client: ConsoleClient = createConsoleClient({
     baseUrl: target.baseUrl,
     pat: { id: async () => target.patId, secret: async () => target.patSecret },
-    proxy: { fromEnv: false },
   });
   return {
     async signIn(): Promise<void> {

@@ -4,7 +4,7 @@ import type { DeprecationNotice, SessionInfo } from '../core/console/types';
 import { isStratusError } from '../core/errors';
 import type { Logger } from '../core/log';
 import { presentError } from '../core/presentError';
-import { networkKey, networkOptions } from './networkOptions';
+import { networkKey, networkOptions, type SharedNetwork } from './networkOptions';
 import { SecretKeys, type SecretStore } from './secrets';
 import { onSettingsChanged, readSettings } from './settings';
 
@@ -38,6 +38,7 @@ export class ConsoleConnection implements vscode.Disposable {
   constructor(
     private readonly secrets: SecretStore,
     private readonly logger: Logger,
+    private readonly network?: SharedNetwork,
   ) {
     this.subscriptions.push(
       this.emitter,
@@ -70,7 +71,9 @@ export class ConsoleConnection implements vscode.Disposable {
       this.current = {
         key,
         client: createConsoleClient({
-          ...networkOptions(settings, this.logger),
+          ...networkOptions(settings, this.network),
+          // The JWT rotates every few minutes: the redactor tracks only the current one.
+          tokenSlot: 'consoleJwt',
           baseUrl: settings.consoleBaseUrl,
           logger: this.logger,
           resourcePaths: settings.resourcePaths,

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { createInferenceClient, type InferenceClient } from '../core/inference/client';
 import type { Logger } from '../core/log';
-import { networkKey, networkOptions } from './networkOptions';
+import { networkKey, networkOptions, type SharedNetwork } from './networkOptions';
 import { SecretKeys, type SecretStore } from './secrets';
 import { onSettingsChanged, readSettings, type StratusSettings } from './settings';
 
@@ -19,6 +19,7 @@ export class InferenceConnection implements vscode.Disposable {
   constructor(
     private readonly secrets: SecretStore,
     private readonly logger: Logger,
+    private readonly network?: SharedNetwork,
   ) {
     this.subscriptions = [
       this.changed,
@@ -46,7 +47,7 @@ export class InferenceConnection implements vscode.Disposable {
 
   private build(settings: StratusSettings): InferenceClient {
     return createInferenceClient({
-      ...networkOptions(settings, this.logger),
+      ...networkOptions(settings, this.network),
       baseUrl: settings.inferenceBaseUrl,
       apiKey: () => this.secrets.get(SecretKeys.inferenceApiKey),
       logger: this.logger,

@@ -5,4 +5,5 @@ import './chat.test';
 import './completion.test';
 import './chatHandler.test';
 import './resources.test';
+import './network.test';
 import './transcription.test';

@@ -166,6 +166,8 @@ export interface SandboxControl {
   setLatency(spec: LatencySpec | null): void;
   injectStreamFault(spec: StreamFaultSpec): void;
   burst(spec: BurstSpec): void;
+  /** The next matching request(s) take effect, then the socket is reset instead of answering. */
+  resetAfterApply(spec: { method?: string; pathPrefix?: string; count: number }): void;
   /** Every JWT issued so far is rejected with 401 from now on. */
   expireTokens(): void;
   failActivities(spec: FailActivitiesSpec): void;

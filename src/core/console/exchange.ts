@@ -51,6 +51,7 @@ export async function exchangePat(http: ConsoleHttp, pat: PatPair, signal?: Abor
       path: AUTH_PATH,
       json: { id: pat.id, secret: pat.secret },
       auth: false,
+      sendsSecret: true,
       signal,
     });
     text = await res.text();

@@ -17,6 +17,8 @@ export interface ConsoleCall {
   /** Send the bearer token (default true); false for the PAT exchange. */
   auth?: boolean;
   retry?: Partial<RetryOptions> | false;
+  /** The body carries a secret (the PAT exchange): the plain-http gate applies. */
+  sendsSecret?: boolean;
 }
 
 /** Every console request goes through here: module rate-limit key, auth context, deprecation check. */
@@ -39,6 +41,7 @@ export class ConsoleHttp {
         auth: call.auth ?? true,
         retry: call.retry,
         rateLimitKey: rateLimitKeyOf(call.path),
+        ...(call.sendsSecret ? { sendsSecret: true } : {}),
       }),
     );
     const res = await abortable(pending, call.signal, (late) => late.dispose());

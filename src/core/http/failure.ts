@@ -1,11 +1,13 @@
 import {
   CancelledError,
   NetworkError,
+  OutcomeUnknownError,
   StratusError,
   StreamStalledError,
   TimeoutError,
   type AnyStratusError,
 } from '../errors';
+import type { AttemptAbort } from './body';
 
 export interface FailureContext {
   /** `METHOD host/path`, already redacted. */
@@ -18,79 +20,100 @@ export interface FailureContext {
   redact: (text: string) => string;
 }
 
-// Failures where the request cannot have been processed, or the socket died under us.
-const RETRYABLE_NETWORK_CODES = new Set([
-  'ECONNRESET',
+// Failures that prove no byte of the request reached the server: the connection never opened.
+const NEVER_SENT_CODES = new Set([
   'ECONNREFUSED',
-  'ECONNABORTED',
-  'EPIPE',
-  'ETIMEDOUT',
+  'ENOTFOUND',
   'EAI_AGAIN',
   'ENETUNREACH',
   'EHOSTUNREACH',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CLOSED',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
 ]);
+// Of those, the ones worth another try (a missing host name is not).
+const TRANSIENT_NEVER_SENT = new Set(['ECONNREFUSED', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+// The connection broke while the request was in flight: the server may have acted on it.
+const BROKEN_IN_FLIGHT = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 
-function errorCode(error: unknown): string | undefined {
-  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 4; depth++) {
+export function errorCode(error: unknown): string | undefined {
+  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
     const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
+    if (typeof code === 'string' && code !== 'ABORT_ERR') return code;
     e = (e as { cause?: unknown }).cause;
   }
   return undefined;
 }
 
+/** The most specific message in a fetch failure ("fetch failed" says nothing; its cause does). */
 function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  let message = error instanceof Error ? error.message : String(error);
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; depth++) {
+    if (e.message && e.message !== 'fetch failed' && e.message !== 'terminated') message = e.message;
+    e = e.cause;
+  }
+  return message;
 }
 
-/** Maps an undici / Node failure to a typed error with a redacted message. */
-export function toStratusError(error: unknown, ctx: FailureContext): AnyStratusError {
+/**
+ * Maps an engine failure (fetch's TypeError and its cause, an abort, a timer of ours) to a typed
+ * error with a redacted message. `fired` says whether one of the attempt's own timers aborted it.
+ */
+export function toStratusError(error: unknown, ctx: FailureContext, fired: AttemptAbort = undefined): AnyStratusError {
   if (error instanceof StratusError) return error as AnyStratusError;
-  // Whatever undici reports after the caller aborted (aborted, socket closed), it was a cancel.
+  if (fired === 'first_byte') {
+    return new TimeoutError(`${ctx.target}: no response within ${ctx.firstByteMs} ms`, 'first_byte', ctx.firstByteMs);
+  }
+  if (fired === 'idle') return idleError(ctx);
+  // Whatever the engine reports after the caller aborted (aborted, socket closed), it was a cancel.
   if (ctx.signal?.aborted) return new CancelledError(`${ctx.target} was cancelled`);
   const code = errorCode(error);
   switch (code) {
     case 'UND_ERR_CONNECT_TIMEOUT':
-      return new TimeoutError(
-        `${ctx.target}: no connection within ${ctx.connectMs} ms`,
-        'connect',
-        ctx.connectMs,
-      );
+      return new TimeoutError(`${ctx.target}: no connection within the connect timeout`, 'connect', ctx.connectMs);
     case 'UND_ERR_HEADERS_TIMEOUT':
-      return new TimeoutError(
-        `${ctx.target}: no response within ${ctx.firstByteMs} ms`,
-        'first_byte',
-        ctx.firstByteMs,
-      );
+      return new TimeoutError(`${ctx.target}: no response within the engine's timeout`, 'first_byte', undefined);
     case 'UND_ERR_BODY_TIMEOUT':
-      return ctx.streaming
-        ? new StreamStalledError(
-            `${ctx.target}: the stream stalled (nothing received for ${ctx.idleMs} ms)`,
-            ctx.idleMs,
-          )
-        : new TimeoutError(
-            `${ctx.target}: the response body stalled for ${ctx.idleMs} ms`,
-            'body',
-            ctx.idleMs,
-          );
+      return idleError(ctx);
     default:
       // An abort we did not ask for (e.g. a proxy refusing the tunnel) is a network failure.
-      return new NetworkError(
-        `${ctx.target} failed: ${ctx.redact(errorMessage(error))}${code ? ` (${code})` : ''}`,
-        code,
-      );
+      return new NetworkError(`${ctx.target} failed: ${ctx.redact(errorMessage(error))}${code ? ` (${code})` : ''}`, code);
   }
 }
 
+function idleError(ctx: FailureContext): AnyStratusError {
+  return ctx.streaming
+    ? new StreamStalledError(`${ctx.target}: the stream stalled (nothing received for ${ctx.idleMs} ms)`, ctx.idleMs)
+    : new TimeoutError(`${ctx.target}: the response body stalled for ${ctx.idleMs} ms`, 'body', ctx.idleMs);
+}
+
+/** True when the failure proves the request never reached the server. */
+export function neverSent(error: AnyStratusError): boolean {
+  if (error.kind === 'network') return error.code !== undefined && NEVER_SENT_CODES.has(error.code);
+  return error.kind === 'timeout' && error.phase === 'connect';
+}
+
 /**
- * Whether a failure before the response headers may be retried. Connection-level failures are
- * retried for any request (nothing has streamed yet); a missing response only when idempotent,
- * since the server may still be working on it.
+ * Whether a failure before the response headers may be retried. A request that provably never
+ * left may always be sent again; one that may have reached the server only when idempotent.
  */
 export function isRetryableFailure(error: AnyStratusError, idempotent: boolean): boolean {
-  if (error.kind === 'network') return error.code !== undefined && RETRYABLE_NETWORK_CODES.has(error.code);
-  if (error.kind === 'timeout') return error.phase === 'connect' || idempotent;
-  return false;
+  if (error.kind === 'network' && error.code !== undefined && TRANSIENT_NEVER_SENT.has(error.code)) return true;
+  if (error.kind === 'timeout' && error.phase === 'connect') return true;
+  if (!idempotent) return false;
+  if (error.kind === 'network') return error.code !== undefined && BROKEN_IN_FLIGHT.has(error.code);
+  return error.kind === 'timeout' && error.phase === 'first_byte';
+}
+
+/**
+ * A non-idempotent request whose connection broke in flight: it may have been applied, so it is
+ * reported as such (never retried, never presented as "cannot reach the service").
+ */
+export function outcomeUnknown(error: AnyStratusError, idempotent: boolean, target: string): AnyStratusError {
+  if (idempotent || error.kind !== 'network' || error.code === undefined || !BROKEN_IN_FLIGHT.has(error.code)) return error;
+  return new OutcomeUnknownError(
+    `${target}: the connection broke after the request was sent (${error.code}); it may or may not have been applied, and was not sent again`,
+    target,
+    error.code,
+    { cause: error },
+  );
 }

@@ -1,16 +1,17 @@
-import type { Dispatcher } from 'undici';
 import { AuthError, CancelledError, MalformedResponseError, StratusError } from '../errors';
 import { silentLogger, type Logger } from '../log';
 import { toApiError } from './api-error';
 import { fullJitterDelay } from './backoff';
-import { createDispatcher } from './dispatcher';
-import { isRetryableFailure, toStratusError, type FailureContext } from './failure';
+import { AttemptControl, headerRecord, timedBody } from './body';
+import { isRetryableFailure, outcomeUnknown, toStratusError, type FailureContext } from './failure';
+import { encodePayload, fetchBody } from './payload';
 import { Redactor } from './redact';
 import { parseRetryAfter, serverRetryDelay } from './retry-after';
 import { sleep } from './sleep';
 import type {
+  FetchInit,
+  FetchLike,
   HttpResponse,
-  MultipartField,
   RequestOptions,
   ResponseBody,
   ResponseHeaders,
@@ -18,7 +19,6 @@ import type {
   TransportOptions,
   TransportTimeouts,
 } from './types';
-import { loadUndici, type Undici } from './undici-loader';
 import { joinUrl, parseBaseUrl } from './url';
 
 export const DEFAULT_TIMEOUTS: Readonly<TransportTimeouts> = {
@@ -39,30 +39,26 @@ const MAX_ATTEMPTS = 5;
 const MAX_ERROR_BODY_CHARS = 64 * 1024;
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
 
-type Payload =
-  | { kind: 'none' }
-  | { kind: 'raw'; data: string | Uint8Array; contentType: string }
-  | { kind: 'form'; fields: readonly MultipartField[] };
-
 function firstHeader(headers: ResponseHeaders, name: string): string | undefined {
   const v = headers[name];
   return Array.isArray(v) ? v[0] : v;
 }
 
 /**
- * The HTTP client both APIs share (undici, loaded on first use): base URL joining, bearer auth,
- * timeouts, cancellation, retries with backoff, client-side rate limiting, proxy and CA, and
- * redaction of secrets in every error and log line. Non-2xx answers become typed errors.
+ * The HTTP client both APIs share, over a fetch engine (in VS Code the extension host's `fetch`,
+ * which carries the user's proxy and certificates): base URL joining, bearer auth, timeouts,
+ * cancellation, retries with backoff (a request that may have been applied is never resent unless
+ * idempotent), client-side rate limiting, and redaction of secrets in every error and log line.
+ * Non-2xx answers become typed errors.
  */
 export class HttpTransport {
   private readonly logger: Logger;
   /** False for the silent logger: debug lines (redaction, URL formatting) are then not built. */
   private readonly logging: boolean;
-  private readonly redactor = new Redactor();
+  private readonly redactor: Redactor;
   private readonly timeouts: TransportTimeouts;
   private readonly retry: RetryOptions;
-  private dispatcher: Dispatcher | undefined;
-  private undici: Undici | undefined;
+  private readonly inFlight = new Set<AttemptControl>();
   private base: URL | undefined;
 
   constructor(private readonly options: TransportOptions) {
@@ -70,7 +66,7 @@ export class HttpTransport {
     this.logging = this.logger !== silentLogger;
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
-    this.redactor.add(proxyPassword(options.proxy?.url));
+    this.redactor = options.redactor ?? new Redactor();
   }
 
   /** Removes known secrets (tokens seen by this transport) and credential patterns from `text`. */
@@ -115,22 +111,29 @@ export class HttpTransport {
         await this.options.rateLimiter.acquire(req.rateLimitKey, req.signal);
       }
       const token = useAuth ? await this.token() : undefined;
+      if ((token || req.sendsSecret) && this.options.beforeSecretSent) await this.options.beforeSecretSent(url, this.options.secretName ?? 'credentials', this.options.baseUrlParam ?? 'baseUrl');
       const started = performance.now();
-      let res: Dispatcher.ResponseData;
+      const control = new AttemptControl(req.signal);
+      let res: Response;
       try {
-        const dispatcher = await this.getDispatcher();
-        res = await dispatcher.request({
-          origin: url.origin,
-          path: `${url.pathname}${url.search}`,
+        const engine: FetchLike = this.options.fetch ?? globalThis.fetch;
+        const sent = fetchBody(payload, req.onUploadProgress);
+        const init: FetchInit = {
           method: req.method,
-          headers: this.headers(req, payload, token),
-          body: this.body(payload),
-          signal: req.signal ?? null,
-          headersTimeout: ctx.firstByteMs,
-          bodyTimeout: ctx.idleMs,
-        });
+          headers: this.headers(req, sent.contentType, token),
+          body: sent.body,
+          signal: control.signal,
+          redirect: 'manual',
+          ...(sent.duplex ? { duplex: 'half' as const } : {}),
+        };
+        control.arm('first_byte', ctx.firstByteMs);
+        this.inFlight.add(control);
+        res = await engine(url.href, init);
+        control.disarm();
       } catch (error) {
-        const err = toStratusError(error, ctx);
+        control.release();
+        this.inFlight.delete(control);
+        const err = toStratusError(error, ctx, control.fired);
         if (this.logging) this.logger.debug(`${where()} failed after ${elapsed(started)} ms: ${err.kind}`);
         if (attempt < attempts && isRetryableFailure(err, idempotent)) {
           const wait = fullJitterDelay(attempt - 1, retry.baseDelayMs, retry.maxDelayMs, this.options.random);
@@ -138,17 +141,19 @@ export class HttpTransport {
           await sleep(wait, req.signal);
           continue;
         }
-        throw err;
+        throw outcomeUnknown(err, idempotent, ctx.target);
       }
 
-      const status = res.statusCode;
+      const status = res.status;
+      const headers = headerRecord(res.headers);
       if (this.logging) this.logger.debug(`${where()} ${status} in ${elapsed(started)} ms`);
-      if (status >= 200 && status < 300) return this.wrap(res, ctx);
+      if (status >= 200 && status < 300) return this.wrap(res, headers, control, ctx);
 
-      const bodyText = await readErrorBody(res.body);
+      const bodyText = await readErrorBody(timedBody(res.body, control, ctx.idleMs));
+      this.inFlight.delete(control);
       const err = toApiError({
         status,
-        headers: res.headers,
+        headers,
         bodyText,
         target: ctx.target,
         secretName: this.options.secretName,
@@ -163,7 +168,7 @@ export class HttpTransport {
       }
       if (attempt < attempts && retry.statuses.includes(status)) {
         const asked =
-          status === 429 ? serverRetryDelay(res.headers) : parseRetryAfter(res.headers['retry-after']);
+          status === 429 ? serverRetryDelay(headers) : parseRetryAfter(headers['retry-after']);
         if (asked !== undefined && asked > retry.maxWaitMs) {
           if (this.logging) this.logger.debug(`${where()}: server asks to wait ${asked} ms, over the cap`);
           throw err;
@@ -178,11 +183,17 @@ export class HttpTransport {
     }
   }
 
-  /** Releases pooled connections. A later request opens new ones. */
+  /**
+   * Aborts what this transport still has in flight (the engine owns the connection pool, shared
+   * with the rest of the process). A later request works as usual.
+   */
   async close(): Promise<void> {
-    const dispatcher = this.dispatcher;
-    this.dispatcher = undefined;
-    await dispatcher?.close();
+    for (const control of this.inFlight) {
+      control.release();
+      control.controller.abort();
+    }
+    this.inFlight.clear();
+    await Promise.resolve();
   }
 
   private async token(): Promise<string> {
@@ -198,25 +209,12 @@ export class HttpTransport {
     if (!token) {
       throw new AuthError(`No ${name} is set`, { reason: 'missing', secretName: name });
     }
-    this.redactor.add(value);
-    this.redactor.add(token);
+    if (this.options.tokenSlot) this.redactor.setSlot(this.options.tokenSlot, token);
+    else this.redactor.add(value);
     return token;
   }
 
-  private async getDispatcher(): Promise<Dispatcher> {
-    if (this.dispatcher) return this.dispatcher;
-    const undici = await loadUndici();
-    this.undici = undici;
-    this.dispatcher ??= createDispatcher(undici, {
-      connectTimeoutMs: this.timeouts.connectMs,
-      proxy: this.options.proxy ?? {},
-      ca: this.options.ca ?? [],
-      rejectUnauthorized: this.options.rejectUnauthorized !== false,
-    });
-    return this.dispatcher;
-  }
-
-  private headers(req: RequestOptions, payload: Payload, token: string | undefined): Record<string, string> {
+  private headers(req: RequestOptions, contentType: string | undefined, token: string | undefined): Record<string, string> {
     const headers: Record<string, string> = {
       accept: req.streaming ? 'text/event-stream' : 'application/json',
       'user-agent': this.options.userAgent ?? 'stratus',
@@ -224,66 +222,46 @@ export class HttpTransport {
     for (const [k, v] of Object.entries({ ...this.options.headers, ...req.headers })) {
       headers[k.toLowerCase()] = v;
     }
-    if (payload.kind === 'raw') headers['content-type'] = payload.contentType;
+    if (contentType) headers['content-type'] = contentType;
     if (token) headers.authorization = `Bearer ${token}`;
     return headers;
   }
 
-  private body(payload: Payload): Dispatcher.DispatchOptions['body'] {
-    switch (payload.kind) {
-      case 'none':
-        return null;
-      case 'raw':
-        return payload.data;
-      case 'form': {
-        // undici's own FormData: it sets the multipart boundary header itself.
-        const undici = this.undici as Undici;
-        const form = new undici.FormData();
-        for (const field of payload.fields) {
-          if ('value' in field) form.append(field.name, field.value);
-          else if ('blob' in field) form.append(field.name, field.blob, field.filename);
-          else {
-            const type = field.contentType ?? 'application/octet-stream';
-            form.append(field.name, new Blob([field.data], { type }), field.filename);
-          }
-        }
-        return form;
-      }
-    }
-  }
-
-  private wrap(res: Dispatcher.ResponseData, ctx: FailureContext): HttpResponse {
-    const body = res.body;
-    const toError = (error: unknown): ReturnType<typeof toStratusError> => toStratusError(error, ctx);
+  private wrap(res: Response, headers: ResponseHeaders, control: AttemptControl, ctx: FailureContext): HttpResponse {
+    const body = timedBody(res.body, control, ctx.idleMs);
+    const done = (): void => {
+      this.inFlight.delete(control);
+    };
+    const toError = (error: unknown): ReturnType<typeof toStratusError> => {
+      done();
+      return toStratusError(error, ctx, control.fired);
+    };
     const text = async (): Promise<string> => {
+      let out = '';
+      const utf8 = new TextDecoder();
       try {
-        return await body.text();
+        for await (const chunk of body) out += utf8.decode(chunk, { stream: true });
       } catch (error) {
         throw toError(error);
       }
+      done();
+      return out + utf8.decode();
     };
     return {
-      status: res.statusCode,
-      headers: res.headers,
-      requestId: firstHeader(res.headers, 'x-request-id'),
+      status: res.status,
+      headers,
+      requestId: firstHeader(headers, 'x-request-id'),
       body,
       text,
       json: async () => parseJsonBody(await text(), ctx.target),
       toError,
       dispose: () => {
-        body.dump().catch(() => undefined);
+        done();
+        control.release();
+        res.body?.cancel().catch(() => undefined);
       },
     };
   }
-}
-
-function encodePayload(req: RequestOptions): Payload {
-  if (req.form) return { kind: 'form', fields: req.form };
-  if (req.body) return { kind: 'raw', data: req.body.data, contentType: req.body.contentType };
-  if (req.json !== undefined) {
-    return { kind: 'raw', data: JSON.stringify(req.json), contentType: 'application/json' };
-  }
-  return { kind: 'none' };
 }
 
 function parseJsonBody(text: string, target: string): unknown {
@@ -300,7 +278,7 @@ async function readErrorBody(body: ResponseBody): Promise<string> {
   let text = '';
   const utf8 = new TextDecoder();
   try {
-    for await (const chunk of body as AsyncIterable<Uint8Array>) {
+    for await (const chunk of body) {
       text += utf8.decode(chunk, { stream: true });
       if (text.length > MAX_ERROR_BODY_CHARS) break; // leaving the loop destroys the body
     }
@@ -314,16 +292,7 @@ function elapsed(started: number): number {
   return Math.round(performance.now() - started);
 }
 
-function proxyPassword(proxyUrl: string | undefined): string | undefined {
-  if (!proxyUrl) return undefined;
-  try {
-    return decodeURIComponent(new URL(proxyUrl).password) || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Creates a transport; nothing is loaded or connected until the first request. */
+/** Creates a transport; nothing is connected until the first request. */
 export function createTransport(options: TransportOptions): HttpTransport {
   return new HttpTransport(options);
 }

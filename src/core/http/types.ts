@@ -1,13 +1,17 @@
-import type { Dispatcher } from 'undici';
 import type { AnyStratusError } from '../errors';
 import type { Logger } from '../log';
+import type { Redactor } from './redact';
 import type { RateLimiter } from './rate-limiter';
 
 /** Reads a secret (API key, access token) on demand; `undefined` means none is stored. */
 export type SecretProvider = () => Promise<string | undefined>;
 
 export interface TransportTimeouts {
-  /** TCP + TLS (and proxy tunnel) connect. Default 10 s. */
+  /**
+   * TCP + TLS (and proxy tunnel) connect, as reported in errors. The engine enforces it (the
+   * runtime's fetch connects within 10 s); an engine-reported connect timeout is the only failure
+   * that proves a request never left.
+   */
   connectMs: number;
   /** From sending the request to the response headers. Default 60 s. */
   firstByteMs: number;
@@ -31,14 +35,11 @@ export interface RetryOptions {
   statuses: readonly number[];
 }
 
-export interface ProxyOptions {
-  /** Explicit proxy URL (VS Code's `http.proxy`); wins over the environment. */
-  url?: string | undefined;
-  /** Comma-separated hosts that bypass the proxy; default `NO_PROXY` from the environment. */
-  noProxy?: string | undefined;
-  /** Read `HTTPS_PROXY` / `HTTP_PROXY` / `NO_PROXY`. Default true. */
-  fromEnv?: boolean | undefined;
-}
+/** The part of WHATWG `fetch` the transport uses. */
+export type FetchLike = (url: string, init: FetchInit) => Promise<Response>;
+
+/** `RequestInit` plus Node's `duplex`, which a streamed request body needs. */
+export type FetchInit = RequestInit & { duplex?: 'half' };
 
 export interface TransportOptions {
   /** Service root; a trailing slash or version segment is tolerated. */
@@ -55,13 +56,29 @@ export interface TransportOptions {
    */
   onUnauthorized?: (() => Promise<boolean>) | undefined;
   logger?: Logger;
+  /**
+   * The process-wide redactor (the log channel's too), so every secret any client handles is
+   * cleaned everywhere. Default: one of the transport's own.
+   */
+  redactor?: Redactor;
+  /**
+   * Redactor slot for a bearer token that rotates (the console's JWT): only its current value is
+   * tracked. Without it the token is pinned for the life of the process (an API key).
+   */
+  tokenSlot?: string;
   timeouts?: Partial<TransportTimeouts>;
   retry?: Partial<RetryOptions>;
-  proxy?: ProxyOptions;
-  /** Extra trusted CA certificates (PEM), added to Node's bundled roots. */
-  ca?: readonly string[];
-  /** Default true. False accepts any server certificate (VS Code's `http.proxyStrictSSL`). */
-  rejectUnauthorized?: boolean;
+  /**
+   * The HTTP engine. Default: the runtime's global `fetch`, which in VS Code's extension host is
+   * Node's undici extended with the user's proxy (http.proxy, PAC, noProxy, proxy auth) and the
+   * system certificates. Read on every request, so a later patch of the global is honoured.
+   */
+  fetch?: FetchLike;
+  /**
+   * Called before a secret (the bearer token, or a body marked `sendsSecret`) goes to the target;
+   * rejecting stops the request unsent. Used to ask before plain http to a remote host.
+   */
+  beforeSecretSent?: (url: URL, secretName: string, param: string) => Promise<void>;
   /** Client-side limiter; requests opt in with `rateLimitKey`. */
   rateLimiter?: RateLimiter;
   userAgent?: string;
@@ -103,14 +120,19 @@ export interface RequestOptions {
   retry?: Partial<RetryOptions> | false;
   /** Key of the client-side rate limiter bucket (e.g. the console module). */
   rateLimitKey?: string;
+  /** The body carries a secret (the PAT exchange): gated like a bearer token. */
+  sendsSecret?: boolean;
   /** Told how many body bytes have been handed to the network so far (uploads). */
   onUploadProgress?: (sentBytes: number) => void;
 }
 
 export type ResponseHeaders = Readonly<Record<string, string | string[] | undefined>>;
 
-/** undici's response body: a Node Readable with the fetch body mixin. */
-export type ResponseBody = Dispatcher.ResponseData['body'];
+/**
+ * A response body as a plain async iterable of byte chunks (the hot path reads it in a loop). The
+ * idle timeout runs while it is read; leaving the loop early cancels the body and the connection.
+ */
+export type ResponseBody = AsyncIterable<Uint8Array>;
 
 /** A 2xx response whose body has not been read yet. */
 export interface HttpResponse {

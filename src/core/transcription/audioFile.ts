@@ -1,4 +1,4 @@
-import { openAsBlob } from 'node:fs';
+import { openAsBlob, watch } from 'node:fs';
 import { open as openHandle, stat, type FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { AudioFileError } from './errors';
@@ -19,6 +19,11 @@ export interface AudioFile {
   readonly mtimeMs: number;
   /** Whether the file's size or modification time differ from the check's (or it is gone). */
   changedSinceProbe(): Promise<boolean>;
+  /**
+   * Calls `onChange` when the file is written, renamed or removed (a file-backed Blob can no
+   * longer be read then, and an HTTP engine may wait for it forever). Dispose to stop watching.
+   */
+  watchChanges(onChange: () => void): { dispose(): void };
 }
 
 function codeOf(error: unknown): string | undefined {
@@ -81,7 +86,17 @@ export async function probeAudioFile(path: string, options: { maxBytes: number; 
         return true;
       }
     };
-    return { path, fileName, size, format, mimeType, durationSeconds: headerDurationSeconds(header, format, size), blob, mtimeMs, changedSinceProbe };
+    const watchChanges = (onChange: () => void): { dispose(): void } => {
+      try {
+        const watcher = watch(path, { persistent: false }, () => onChange());
+        watcher.on('error', () => onChange());
+        return { dispose: () => watcher.close() };
+      } catch {
+        // Watching is best effort (some network file systems refuse it).
+        return { dispose: () => undefined };
+      }
+    };
+    return { path, fileName, size, format, mimeType, durationSeconds: headerDurationSeconds(header, format, size), blob, mtimeMs, changedSinceProbe, watchChanges };
   } finally {
     await handle?.close().catch(() => undefined);
   }

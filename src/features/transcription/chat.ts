@@ -42,7 +42,7 @@ function findAttachment(references: readonly vscode.ChatPromptReference[]): Atta
         uri,
         load: async (maxBytes) => {
           const audio = await probeAudioFile(uri.fsPath, { maxBytes, fileName: name });
-          return { fileName: name, size: audio.size, body: audio.blob, mimeType: audio.mimeType, durationSeconds: audio.durationSeconds, format: audio.format, changedSinceProbe: audio.changedSinceProbe };
+          return { fileName: name, size: audio.size, body: audio.blob, mimeType: audio.mimeType, durationSeconds: audio.durationSeconds, format: audio.format, changedSinceProbe: audio.changedSinceProbe, watchChanges: audio.watchChanges };
         },
       };
     }

@@ -67,6 +67,10 @@ export function createControl(state: SandboxState): SandboxControl {
       if (prefix !== undefined) fault.pathPrefix = prefix;
       state.faults.addStreamFault(fault);
     },
+    resetAfterApply(spec: { method?: string; pathPrefix?: string; count: number }): void {
+      const prefix = optionalPrefix(spec.pathPrefix);
+      state.faults.addResetAfterApply({ method: spec.method, pathPrefix: prefix, count: positiveNumber(spec.count, 'count') });
+    },
     burst(spec: BurstSpec): void {
       if (!BURST_STATUSES.includes(spec.status)) throw new ControlError('status must be 429, 500 or 503');
       const burst: BurstSpec = { status: spec.status, count: positiveNumber(spec.count, 'count') };

@@ -66,6 +66,11 @@ const POST_OPS: Record<string, Op> = {
     if (pathPrefix !== undefined) spec.pathPrefix = pathPrefix;
     c.burst(spec);
   },
+  '/reset-after-apply': (c, b) => {
+    const method = str(b, 'method');
+    const pathPrefix = str(b, 'pathPrefix');
+    c.resetAfterApply({ count: num(b, 'count') ?? 1, ...(method !== undefined ? { method } : {}), ...(pathPrefix !== undefined ? { pathPrefix } : {}) });
+  },
   '/expire-tokens': (c) => c.expireTokens(),
   '/activities/fail': (c, b) => {
     const next = num(b, 'next');

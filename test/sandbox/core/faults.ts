@@ -18,8 +18,11 @@ export class FaultState {
   private streamFaults: ActiveStreamFault[] = [];
   private bursts: ActiveBurst[] = [];
   deprecations: DeprecationSpec[] = [];
+  /** Requests to process fully (a write takes effect) and then answer by resetting the socket. */
+  private resetsAfterApply: Array<{ method: string | undefined; pathPrefix: string | undefined; remaining: number }> = [];
 
   reset(): void {
+    this.resetsAfterApply = [];
     this.latency = null;
     this.streamFaults = [];
     this.bursts = [];
@@ -58,6 +61,19 @@ export class FaultState {
     const out: BurstSpec = { status: burst.status, count: burst.remaining };
     if (burst.retryAfterSeconds !== undefined) out.retryAfterSeconds = burst.retryAfterSeconds;
     return out;
+  }
+
+  addResetAfterApply(spec: { method?: string | undefined; pathPrefix?: string | undefined; count: number }): void {
+    this.resetsAfterApply.push({ method: spec.method?.toUpperCase(), pathPrefix: spec.pathPrefix, remaining: spec.count });
+  }
+
+  /** Takes (consumes one use of) a reset-after-apply fault matching the request. */
+  takeResetAfterApply(method: string, path: string): boolean {
+    const fault = this.resetsAfterApply.find((f) => f.remaining > 0 && (f.method === undefined || f.method === method) && matches(f.pathPrefix, path));
+    if (!fault) return false;
+    fault.remaining -= 1;
+    this.resetsAfterApply = this.resetsAfterApply.filter((f) => f.remaining > 0);
+    return true;
   }
 
   deprecationFor(path: string): DeprecationSpec | null {

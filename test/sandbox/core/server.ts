@@ -94,6 +94,7 @@ async function handle(state: SandboxState, control: SandboxControl, req: Incomin
   if (tooLarge) return sendAreaError(state, ctx, area, 413, `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
   const burst = state.faults.takeBurst(path);
   if (burst) return sendBurst(state, ctx, area, burst);
+  if (state.faults.takeResetAfterApply(method, path)) resetInsteadOfAnswering(ctx);
   try {
     if (area === 'inference') await handleInference(state, ctx);
     else handleConsole(state, ctx);
@@ -102,6 +103,23 @@ async function handle(state: SandboxState, control: SandboxControl, req: Incomin
     if (!res.headersSent) sendAreaError(state, ctx, area, 500, 'Internal sandbox error.');
     else res.destroy();
   }
+}
+
+/**
+ * The request is processed as usual (a write takes effect) but its answer never leaves: the socket
+ * is destroyed when the response would start, as when a connection breaks after the server acted.
+ */
+function resetInsteadOfAnswering(ctx: RequestContext): void {
+  ctx.record.fault = 'reset-after-apply';
+  ctx.record.droppedByServer = true;
+  const socket = ctx.req.socket;
+  const reset = (): ServerResponse => {
+    socket.destroy();
+    return ctx.res;
+  };
+  ctx.res.writeHead = reset as ServerResponse['writeHead'];
+  ctx.res.write = (() => (reset(), true)) as ServerResponse['write'];
+  ctx.res.end = reset as ServerResponse['end'];
 }
 
 export function createSandboxServer(state: SandboxState, control: SandboxControl): Server {

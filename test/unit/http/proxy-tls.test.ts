@@ -8,10 +8,11 @@ import { recordingLogger } from './helpers/logger';
 import { startProxy, type TestProxy } from './helpers/proxy';
 import { sendJson, startServer, type TestServer } from './helpers/server';
 import { makeTestPki, type TestPki } from './helpers/tls';
+import { engineTrusting, proxiedEngine } from './helpers/engine';
 
 const PROXY_ENV = ['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy'] as const;
 
-describe('http/transport proxy', () => {
+describe('http/transport proxy (through the injected engine)', () => {
   let server: TestServer;
   let proxy: TestProxy;
   const transports: HttpTransport[] = [];
@@ -48,28 +49,15 @@ describe('http/transport proxy', () => {
 
   const target = (): string => `127.0.0.1:${server.port}`;
 
-  it('tunnels through an explicit proxy URL', async () => {
-    const res = await make({ proxy: { url: proxy.url } }).request({ method: 'GET', path: '/v1/models' });
+  it('sends requests through the engine it is given (a proxied one) unchanged', async () => {
+    const res = await make({ fetch: proxiedEngine(proxy.url) }).request({ method: 'GET', path: '/v1/models' });
     assert.deepEqual(await res.json(), { via: 'target' });
     assert.deepEqual(proxy.tunnels, [target()]);
   });
 
-  it('uses HTTP_PROXY / HTTPS_PROXY from the environment', async () => {
+  it('ignores HTTP_PROXY itself: the network is the engine\'s business (VS Code\'s fetch in the host)', async () => {
     process.env.HTTP_PROXY = proxy.url;
     await (await make().request({ method: 'GET', path: '/v1/models' })).json();
-    assert.deepEqual(proxy.tunnels, [target()]);
-  });
-
-  it('bypasses the proxy for NO_PROXY hosts', async () => {
-    process.env.HTTP_PROXY = proxy.url;
-    process.env.NO_PROXY = 'localhost,127.0.0.1';
-    await (await make().request({ method: 'GET', path: '/v1/models' })).json();
-    assert.deepEqual(proxy.tunnels, []);
-  });
-
-  it('ignores the environment when told to', async () => {
-    process.env.HTTP_PROXY = proxy.url;
-    await (await make({ proxy: { fromEnv: false } }).request({ method: 'GET', path: '/v1/models' })).json();
     assert.deepEqual(proxy.tunnels, []);
   });
 
@@ -77,10 +65,10 @@ describe('http/transport proxy', () => {
     const strict = await startProxy({ requireAuth: 'Basic nobody' });
     try {
       const logger = recordingLogger();
-      const t = make({ proxy: { url: strict.url.replace('http://', 'http://alice:s3cr3t-proxy-pw@') }, logger });
+      const t = make({ fetch: proxiedEngine(strict.url.replace('http://', 'http://alice:s3cr3t-proxy-pw@')), logger });
       await assert.rejects(t.request({ method: 'GET', path: '/v1/models' }), (e: unknown) => {
         assert.ok(e instanceof NetworkError, String(e));
-        assert.match(e.message, /407/);
+        assert.match(e.message, /407|tunnel/i);
         assert.ok(!e.message.includes('s3cr3t-proxy-pw'), e.message);
         return true;
       });
@@ -96,6 +84,8 @@ describe('http/transport TLS with extra CA certificates', function () {
   let pki: TestPki | undefined;
   let https: HttpsServer | undefined;
   let port = 0;
+  let served = 0;
+  let lastAuthorization: string | undefined;
   const sockets = new Set<Socket>();
   const transports: HttpTransport[] = [];
 
@@ -103,7 +93,11 @@ describe('http/transport TLS with extra CA certificates', function () {
     pki = makeTestPki();
     // openssl makes the throwaway CA; it is part of every Debian base image (and setup.sh checks).
     if (!pki) throw new Error('openssl is needed to make the test CA: apt-get install openssl');
-    https = createHttpsServer({ key: pki.serverKey, cert: pki.serverCert }, (_q, res) => sendJson(res, 200, { tls: true }));
+    https = createHttpsServer({ key: pki.serverKey, cert: pki.serverCert }, (q, res) => {
+      served++;
+      lastAuthorization = q.headers.authorization;
+      sendJson(res, 200, { tls: true });
+    });
     https.on('connection', (s: Socket) => {
       sockets.add(s);
       s.on('close', () => sockets.delete(s));
@@ -133,25 +127,25 @@ describe('http/transport TLS with extra CA certificates', function () {
     assert.equal(logger.lines.filter((l) => l.includes('failed after')).length, 1);
   });
 
-  it('trusts extra CA certificates given as PEM, on top of the bundled roots', async () => {
-    const res = await make({ ca: [pki?.caCert ?? ''] }).request({ method: 'GET', path: '/v1/models' });
-    assert.deepEqual(await res.json(), { tls: true });
+  it('rejects an unknown CA for a POST too: never sent, so not "outcome unknown"', async () => {
+    await assert.rejects(make().request({ method: 'POST', path: '/v1/chat/completions', json: {} }), (e: unknown) => {
+      assert.ok(e instanceof NetworkError, String(e));
+      return true;
+    });
+    assert.equal(served, 0);
   });
 
-  it('applies the extra CA through a proxy tunnel too', async () => {
+  it('works over an engine that trusts the CA, also through a proxy tunnel that sees only host:port', async () => {
+    assert.deepEqual(await (await make({ fetch: engineTrusting(pki?.caCert ?? '') }).request({ method: 'GET', path: '/v1/models' })).json(), { tls: true });
     const proxy = await startProxy();
     try {
-      const t = make({ ca: [pki?.caCert ?? ''], proxy: { url: proxy.url, fromEnv: false } });
+      const t = make({ fetch: proxiedEngine(proxy.url, pki?.caCert), auth: () => Promise.resolve('sk-tunnelled-secret-123') });
       assert.deepEqual(await (await t.request({ method: 'GET', path: '/v1/models' })).json(), { tls: true });
       assert.deepEqual(proxy.tunnels, [`127.0.0.1:${port}`]);
+      assert.ok(!JSON.stringify(proxy).includes('sk-tunnelled-secret-123'));
+      assert.equal(lastAuthorization, 'Bearer sk-tunnelled-secret-123');
     } finally {
-      await Promise.all(transports.splice(0).map((t) => t.close()));
       await proxy.close();
     }
-  });
-
-  it('accepts any certificate when rejectUnauthorized is false', async () => {
-    const res = await make({ rejectUnauthorized: false }).request({ method: 'GET', path: '/v1/models' });
-    assert.deepEqual(await res.json(), { tls: true });
   });
 });

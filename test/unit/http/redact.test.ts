@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { redact, REDACTED, Redactor } from '../../../src/core/http/redact';
+import { HttpTransport } from '../../../src/core/http/transport';
+import { sendJson, startServer } from './helpers/server';
 
 describe('http/redact', () => {
   it('removes every occurrence of each known secret', () => {
@@ -35,5 +37,23 @@ describe('http/redact', () => {
     const r = new Redactor();
     r.add('  padded-secret-value\n');
     assert.equal(r.redact('key=padded-secret-value'), `key=${REDACTED}`);
+  });
+});
+
+describe('one redactor shared by the transports and the log', () => {
+  it('a rotating bearer token takes the slot; a long-lived one stays pinned across any number of rotations', async () => {
+    const server = await startServer((_q, res) => sendJson(res, 200, {}));
+    try {
+      const shared = new Redactor();
+      const inference = new HttpTransport({ baseUrl: server.url, redactor: shared, auth: () => Promise.resolve('sk-long-lived-api-key') });
+      await (await inference.request({ method: 'GET', path: '/v1/models' })).json();
+      let n = 0;
+      const console = new HttpTransport({ baseUrl: server.url, redactor: shared, tokenSlot: 'consoleJwt', auth: () => Promise.resolve(`eyJhbGciOi.jwt-${++n}.sig`) });
+      for (let i = 0; i < 50; i++) await (await console.request({ method: 'GET', path: '/api/iam/v1/users' })).json();
+      const line = `key sk-long-lived-api-key jwt eyJhbGciOi.jwt-${n}.sig`;
+      assert.equal(shared.redact(line), `key ${REDACTED} jwt ${REDACTED}`);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { ApiError, CancelledError, NetworkError, RateLimitError } from '../../../src/core/errors';
+import { ApiError, CancelledError, NetworkError, OutcomeUnknownError, RateLimitError } from '../../../src/core/errors';
 import { RateLimiter } from '../../../src/core/http/rate-limiter';
 import { HttpTransport } from '../../../src/core/http/transport';
 import type { TransportOptions } from '../../../src/core/http/types';
@@ -140,15 +140,47 @@ describe('http/transport retries', () => {
     assert.equal(server.requests.length, 3);
   });
 
-  it('retries a connection reset before the response, even for POST', async () => {
+  it('never resends a POST whose connection broke after it was sent: the outcome is unknown', async () => {
+    handler = flaky(2, (req) => {
+      req.socket.destroy();
+    });
+    await assert.rejects(make().request({ method: 'POST', path: '/v1/chat/completions', json: { a: 1 } }), (e: unknown) => {
+      assert.ok(e instanceof OutcomeUnknownError, String(e));
+      assert.equal(e.kind, 'outcome_unknown');
+      assert.match(e.message, /may or may not have been applied/);
+      return true;
+    });
+    assert.equal(server.requests.length, 1, 'sent exactly once');
+  });
+
+  it('retries a connection reset for an idempotent request', async () => {
     handler = flaky(2, (req) => {
       req.socket.destroy();
     });
     const logger = recordingLogger();
-    const res = await make({ logger }).request({ method: 'POST', path: '/v1/chat/completions', json: { a: 1 } });
+    const res = await make({ logger }).request({ method: 'PUT', path: '/v1/things/1', json: { a: 1 } });
     assert.deepEqual(await res.json(), { n: 3 });
     assert.ok(logger.lines.some((l) => /failed after \d+ ms: network/.test(l)));
     assert.ok(logger.lines.some((l) => /retry 1\/3/.test(l)));
+  });
+
+  it('retries a POST that provably never left (connection refused) and sends it once it connects', async () => {
+    // A port that refuses, then accepts: the refused attempts cannot have reached any server.
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise<void>((r) => probe.close(() => r()));
+    handler = (_q, res) => sendJson(res, 200, { ok: true });
+    let attempts = 0;
+    const engine: typeof fetch = async (input, init) => {
+      attempts++;
+      if (attempts < 3) return fetch(`http://127.0.0.1:${port}/`, init);
+      return fetch(input, init);
+    };
+    const res = await make({ fetch: engine }).request({ method: 'POST', path: '/v1/chat/completions', json: { a: 1 } });
+    await res.json();
+    assert.equal(attempts, 3);
+    assert.equal(server.requests.length, 1, 'the server saw the POST once');
   });
 
   it('fails with NetworkError (ECONNREFUSED) when nothing listens, after retrying', async () => {

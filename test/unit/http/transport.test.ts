@@ -67,10 +67,11 @@ describe('http/transport', () => {
     const before = server.connections;
     for (let i = 0; i < 6; i++) {
       await (await t.request({ method: 'GET', path: '/v1/models' })).json();
-      // undici frees a connection just after the body ends; let it, as real callers do.
+      // The engine frees a connection just after the body ends; let it, as real callers do.
       await new Promise((resolve) => setImmediate(resolve));
     }
-    assert.equal(server.connections - before, 1);
+    // The engine's pool is the process's: an earlier test may have left the one connection open.
+    assert.ok(server.connections - before <= 1, `${server.connections - before} connections`);
     assert.equal(new Set(server.requests.map((r) => r.socketPort)).size, 1);
   });
 

@@ -10,6 +10,7 @@ import { AudioFileError, presentTranscriptionError } from '../../../src/core/tra
 import type { ProgressStep } from '../../../src/core/transcription/progress';
 import { runTranscription, type AudioSource } from '../../../src/core/transcription/run';
 import { startSandbox, type Sandbox } from '../../sandbox/index';
+import { eventually } from '../sandbox/helpers';
 import { toneWav } from './audio';
 
 const choice = { model: 'whisper-large-v3', language: 'en', task: 'transcribe' as const, prompt: undefined, temperature: undefined };
@@ -72,6 +73,72 @@ describe('transcription: a run from a checked file', () => {
       assert.equal(await audio.changedSinceProbe(), false);
     } finally {
       await offline.close();
+    }
+  });
+});
+
+describe('transcription: a file written during the upload', () => {
+  let sandbox: Sandbox;
+  let client: InferenceClient;
+  let dir: string;
+  before(async () => {
+    sandbox = await startSandbox({ port: 0 });
+    client = createInferenceClient({ baseUrl: sandbox.inferenceUrl, apiKey: async () => sandbox.credentials.apiKey });
+    dir = mkdtempSync(join(tmpdir(), 'stratus-watch-'));
+  });
+  after(async () => {
+    await client.close();
+    await sandbox.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('stops the request as soon as the watcher reports a real change, and says so', async () => {
+    const path = join(dir, 'live.wav');
+    writeFileSync(path, toneWav(2));
+    const audio = await probeAudioFile(path, { maxBytes: 1024 * 1024 });
+    sandbox.control.setLatency({ ms: 60_000, pathPrefix: '/v1/audio/transcriptions' });
+    let fire: (() => void) | undefined;
+    let changedOnDisk = false;
+    const source: AudioSource = { ...sourceOf(audio), changedSinceProbe: async () => changedOnDisk, watchChanges: (onChange) => { fire = onChange; return { dispose: () => { fire = undefined; } }; } };
+    // A transport that reports no upload progress: the upload is never known to be complete.
+    const silent: InferenceClient = { ...client, transcribe: (request, options) => client.transcribe(request, { ...options, onUploadProgress: () => undefined } as object) };
+    const pending = runTranscription(silent, source, choice, () => undefined, new AbortController().signal, silentLogger).then(() => undefined, (e: unknown) => e);
+    await eventually(() => sandbox.control.requests({ pathPrefix: '/v1/audio/transcriptions' }).length > 0, 5000);
+    fire?.(); // an event without a real change (say, a chmod): ignored
+    changedOnDisk = true;
+    fire?.();
+    const error = await pending;
+    assert.ok(error instanceof AudioFileError && error.problem === 'changed', String(error));
+    assert.equal(fire, undefined, 'the watcher is disposed');
+    await eventually(() => sandbox.control.requests({ pathPrefix: '/v1/audio/transcriptions' }).some((r) => r.clientClosedEarly), 5000);
+    sandbox.control.setLatency(null);
+  });
+
+  it('a change after every byte was sent does not stop the transcription', async () => {
+    const path = join(dir, 'done.wav');
+    writeFileSync(path, toneWav(2));
+    const audio = await probeAudioFile(path, { maxBytes: 1024 * 1024 });
+    let fire: (() => void) | undefined;
+    let changedOnDisk = false;
+    const source: AudioSource = { ...sourceOf(audio), changedSinceProbe: async () => changedOnDisk, watchChanges: (onChange) => { fire = onChange; return { dispose: () => undefined }; } };
+    // Progress that says everything is out at once, then a change while the service works.
+    const reporting: InferenceClient = { ...client, transcribe: (request, options) => { (options as { onUploadProgress?: (n: number) => void }).onUploadProgress?.(audio.size); changedOnDisk = true; fire?.(); return client.transcribe(request, options); } };
+    const result = await runTranscription(reporting, source, { ...choice }, () => undefined, new AbortController().signal, silentLogger);
+    assert.equal(result.segments.length, 1);
+  });
+
+  it('the real watcher sees a write to the file', async () => {
+    const path = join(dir, 'watched.wav');
+    writeFileSync(path, toneWav(1));
+    const audio = await probeAudioFile(path, { maxBytes: 1024 * 1024 });
+    let seen = false;
+    const watcher = audio.watchChanges(() => { seen = true; });
+    try {
+      writeFileSync(path, toneWav(2));
+      await eventually(() => seen, 5000);
+      assert.equal(await audio.changedSinceProbe(), true);
+    } finally {
+      watcher.dispose();
     }
   });
 });
