@@ -158,7 +158,8 @@ describe('Transcription (against the sandbox)', function () {
       assert.match(text, /> \[Stratus\] Segment 1 of the sandbox English translation of meeting\.wav\./);
       assert.match(text, /\| 2 \| 00:00:05\.000 \| 00:00:10\.000 \|/);
       assert.deepEqual(recorder.buttons.map((b) => b.title), ['Save as SRT', 'Save as WebVTT']);
-      assert.ok(recorder.progress.some((p) => /^Uploading meeting\.wav/.test(p)), recorder.progress.join(' | '));
+      // One line per phase: the upload, then the wait (the transport reports the bytes sent).
+      assert.deepEqual(recorder.progress, [`Uploading meeting.wav (${(wav.length / 1024).toFixed(1)} KB)…`, 'Waiting for the transcription…']);
       const id = (result.metadata as { resultId?: string }).resultId;
       assert.ok(id && results.get(id)?.result.segments.length === 3);
       assert.equal(recorder.buttons[0]?.arguments?.[0], id);

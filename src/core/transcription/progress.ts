@@ -2,12 +2,14 @@ import { formatBytes } from './errors';
 
 /** One step of a progress bar: `increment` is in percent of the whole bar (VS Code's convention). */
 export interface ProgressStep {
+  /** `start` before the first byte, `uploading` per shown percentage, `waiting` once all is sent. */
+  phase: 'start' | 'uploading' | 'waiting';
   message: string;
   increment?: number;
 }
 
 /**
- * Turns upload byte counts into progress steps: "uploading 40% of 12.0 MB" while the body leaves,
+ * Turns upload byte counts into progress steps: "uploading: 40% of 12.0 MB" while the body leaves,
  * then "waiting for the transcription" once every byte is sent (uploading is 0-90 % of the bar,
  * the transcription itself the rest, which arrives at once). Repeated or decreasing counts (a
  * retried upload) report no increment; steps are emitted only when the shown percentage changes.
@@ -26,7 +28,7 @@ export class UploadProgress {
 
   /** Before the first byte: "uploading name (size)". */
   start(): void {
-    this.report({ message: `uploading ${this.fileName} (${formatBytes(this.totalBytes)})…` });
+    this.report({ phase: 'start', message: `uploading ${this.fileName} (${formatBytes(this.totalBytes)})…` });
   }
 
   /** From the transport's `onUploadProgress`: body bytes handed to the network so far. */
@@ -43,7 +45,7 @@ export class UploadProgress {
     const bar = (percent * UploadProgress.UPLOAD_SHARE) / 100;
     const increment = Math.max(0, bar - this.barPercent);
     this.barPercent = Math.max(this.barPercent, bar);
-    this.report({ message: `uploading ${this.fileName}: ${percent}% of ${formatBytes(this.totalBytes)}…`, increment });
+    this.report({ phase: 'uploading', message: `uploading: ${percent}% of ${formatBytes(this.totalBytes)}…`, increment });
   }
 
   /** Every byte is out (or the transport cannot tell): the service is transcribing. */
@@ -52,7 +54,7 @@ export class UploadProgress {
     this.waiting = true;
     const increment = Math.max(0, UploadProgress.UPLOAD_SHARE - this.barPercent);
     this.barPercent = UploadProgress.UPLOAD_SHARE;
-    this.report({ message: `waiting for the transcription of ${this.fileName}…`, increment });
+    this.report({ phase: 'waiting', message: 'waiting for the transcription…', increment });
   }
 
   get isWaiting(): boolean {

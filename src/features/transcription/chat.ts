@@ -116,14 +116,10 @@ export function registerTranscribeChatCommand(deps: Deps, results: ResultStore, 
         format = source.format;
         if (attachment.uri) stream.reference(attachment.uri);
         const options = asked.model ? asked : { ...asked, model: await defaultSpeechModel(deps, abort.signal).catch(() => undefined) };
-        let lastMessage = '';
         const result = await runTranscription(deps.inference.client(), source, options, (step) => {
-          // Chat progress is a line per phase, not per percent.
-          const phase = step.message.replace(/: \d+% of .*$/, '…');
-          if (phase !== lastMessage) {
-            lastMessage = phase;
-            stream.progress(phase.charAt(0).toUpperCase() + phase.slice(1));
-          }
+          // Chat progress is a line per phase (uploading, waiting), not per percent.
+          if (step.phase === 'uploading') return;
+          stream.progress(step.message.charAt(0).toUpperCase() + step.message.slice(1));
         }, abort.signal, deps.logger);
         const stored: StoredResult = results.add({ fileName: source.fileName, audioUri: attachment.uri, format: source.format, options, result });
         const facts = [

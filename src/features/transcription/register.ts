@@ -180,7 +180,7 @@ export function register(deps: Deps): vscode.Disposable {
         try {
           // Name the model in the request and the result: the first speech model listed, if any.
           const used: TranscriptionOptionsChoice = chosen.model ? chosen : { ...chosen, model: await defaultSpeechModel(deps, abort.signal).catch(() => undefined) };
-          const result = await runTranscription(deps.inference.client(), { fileName, size: audio.size, body: audio.blob, mimeType: audio.mimeType, durationSeconds: audio.durationSeconds, changedSinceProbe: audio.changedSinceProbe, watchChanges: audio.watchChanges }, used, (step) => progress.report(step), abort.signal, deps.logger);
+          const result = await runTranscription(deps.inference.client(), { fileName, size: audio.size, body: audio.blob, mimeType: audio.mimeType, durationSeconds: audio.durationSeconds, changedSinceProbe: audio.changedSinceProbe, watchChanges: audio.watchChanges }, used, (step) => progress.report({ message: step.message, ...(step.increment !== undefined ? { increment: step.increment } : {}) }), abort.signal, deps.logger);
           const stored = results.add({ fileName, audioUri: uri, format: audio.format, options: used, result });
           const document = await openResult(stored);
           void vscode.window

@@ -75,11 +75,12 @@ describe('transcription: upload progress', () => {
     progress.sent(1000);
     assert.deepEqual(steps.map((s) => s.message), [
       'uploading talk.wav (1000 B)…',
-      'uploading talk.wav: 0% of 1000 B…',
-      'uploading talk.wav: 25% of 1000 B…',
-      'uploading talk.wav: 50% of 1000 B…',
-      'waiting for the transcription of talk.wav…',
+      'uploading: 0% of 1000 B…',
+      'uploading: 25% of 1000 B…',
+      'uploading: 50% of 1000 B…',
+      'waiting for the transcription…',
     ]);
+    assert.deepEqual(steps.map((s) => s.phase), ['start', 'uploading', 'uploading', 'uploading', 'waiting']);
     const total = steps.reduce((sum, s) => sum + (s.increment ?? 0), 0);
     assert.equal(total, UploadProgress.UPLOAD_SHARE);
     assert.ok(progress.isWaiting);
