@@ -19,6 +19,7 @@ import * as models from './features/models/register';
 import * as resources from './features/resources/register';
 import * as search from './features/search/register';
 import * as tools from './features/tools/register';
+import * as transcription from './features/transcription/register';
 import * as usage from './features/usage/register';
 
 /** What activate() returns in ExtensionMode.Test only (host tests); undefined in any other mode. */
@@ -76,6 +77,7 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
   store.add(completion.register(deps));
   store.add(search.register(deps, context));
   store.add(tools.register(deps));
+  store.add(transcription.register(deps));
   const explorer = resources.register(deps, { testMode });
   store.add(explorer.disposable);
   const usageFeature = usage.register(deps, context.extensionUri, usageRuntime);

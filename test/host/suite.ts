@@ -9,3 +9,4 @@ import './network.test';
 import './search.test';
 import './usage.test';
 import './tools.test';
+import './transcription.test';
