@@ -49,7 +49,7 @@ async function searchAndOpen(query: string): Promise<WorkspaceSearchHit | undefi
 }
 
 describe('workspace search in the host', function () {
-  this.timeout(60_000);
+  this.timeout(90_000);
 
   before(async () => {
     await copyFixtures();
@@ -63,7 +63,8 @@ describe('workspace search in the host', function () {
     const hit = await eventually(async () => {
       const h = await searchAndOpen('where do we refresh the auth token before it expires');
       return h?.path === 'src/auth/tokenRefresher.ts' ? h : undefined;
-    }, 'the picker to offer src/auth/tokenRefresher.ts first');
+      // Each try waits for the picker and the first index build: give a loaded machine time.
+    }, 'the picker to offer src/auth/tokenRefresher.ts first', 50_000);
     const editor = vscode.window.activeTextEditor;
     assert.ok(editor);
     assert.equal(editor.document.uri.path, vscode.Uri.joinPath(folder(), 'src/auth/tokenRefresher.ts').path);
