@@ -1,13 +1,19 @@
 // Runs test/host inside a real VS Code extension host (code-server + Chromium), with the
 // standard extension-test protocol: the workbench calls codeAutomationExit(code) when done.
+// `--code-server <dir>` (or STRATUS_CODE_SERVER_DIR) runs it in another code-server install, e.g.
+// test/compat/vscode-1.104 (the oldest supported VS Code); results then go to test-results/host-1.104.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { launchBrowser } from './browser.mjs';
-import { repoRoot, startCodeServer, workbenchUrl } from './codeServer.mjs';
+import { codeServerInstall, repoRoot, startCodeServer, workbenchUrl } from './codeServer.mjs';
 import { startSandboxProcess } from './sandbox.mjs';
 
+const { values: cli } = parseArgs({ options: { 'code-server': { type: 'string' } } });
+const codeServerDir = cli['code-server'] ?? process.env.STRATUS_CODE_SERVER_DIR;
 const DEADLINE_MS = Number(process.env.STRATUS_HOST_DEADLINE_MS ?? 240_000);
-const resultsDir = join(repoRoot, 'test-results', 'host');
+const tier = codeServerDir ? `host-${basename(codeServerDir).replace(/^vscode-/, '')}` : 'host';
+const resultsDir = join(repoRoot, 'test-results', tier);
 mkdirSync(resultsDir, { recursive: true });
 const resultsFile = join(resultsDir, 'results.json');
 rmSync(resultsFile, { force: true });
@@ -17,7 +23,10 @@ let exitCode = 1;
 try {
   const sandbox = process.env.STRATUS_NO_SANDBOX ? { info: { inference: '', console: '' }, stop: async () => undefined } : await startSandboxProcess({ extraArgs: ['--activity-step-ms', '150'] });
   cleanups.push(sandbox.stop);
+  const install = codeServerInstall(codeServerDir);
+  console.log(`${tier}: code-server ${install.version} (${install.root === repoRoot ? 'root install' : install.root.slice(repoRoot.length + 1)})`);
   const server = await startCodeServer({
+    install,
     vscodeOptions: ['enable-smoke-test-driver'],
     settings: { 'stratus.inference.baseUrl': sandbox.info.inference, 'stratus.console.baseUrl': sandbox.info.console },
     env: {
@@ -48,7 +57,7 @@ try {
   }
   if (outcome === 'timeout') {
     await page.screenshot({ path: join(resultsDir, 'timeout.png') }).catch(() => undefined);
-    console.error(`Host tests did not finish within ${DEADLINE_MS / 1000} s (the workbench or the extension host hung). Screenshot: test-results/host/timeout.png`);
+    console.error(`Host tests did not finish within ${DEADLINE_MS / 1000} s (the workbench or the extension host hung). Screenshot: test-results/${tier}/timeout.png`);
     console.error(`--- code-server output (tail) ---\n${server.output().slice(-4000)}`);
     console.log('\n  0 passing\n  1 failing');
     exitCode = 1;
