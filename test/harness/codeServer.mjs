@@ -25,7 +25,10 @@ export function codeServerInstall(dir = process.env.STRATUS_CODE_SERVER_DIR) {
   }
   const local = join(root, 'node_modules', '.bin', 'node');
   const version = JSON.parse(readFileSync(pkg, 'utf8')).version;
-  return { root, entry, version, node: existsSync(local) ? local : process.execPath };
+  // `--vscode-option` (pass a flag straight to the VS Code server) is newer than code-server 4.104.
+  const cli = join(root, 'node_modules', 'code-server', 'out', 'node', 'cli.js');
+  const vscodeOptions = existsSync(cli) && readFileSync(cli, 'utf8').includes('"vscode-option"');
+  return { root, entry, version, vscodeOptions, node: existsSync(local) ? local : process.execPath };
 }
 
 /**
@@ -67,14 +70,22 @@ export async function startCodeServer(options = {}) {
     '--disable-workspace-trust',
     '--user-data-dir', dirs.userData,
     '--extensions-dir', dirs.extensions,
-    ...(options.vscodeOptions ?? []).flatMap((o) => ['--vscode-option', o]),
+    // Without `--vscode-option` (code-server 4.104) the options are left out: the standard test
+    // protocol (codeAutomationExit) works without enable-smoke-test-driver.
+    ...(install.vscodeOptions ? (options.vscodeOptions ?? []).flatMap((o) => ['--vscode-option', o]) : []),
     dirs.workspace,
   ];
   const env = { ...serverEnv(dirs), ...options.env };
   const proc = spawnGroup(install.node, args, { cwd: dirs.root, env });
   const url = `http://127.0.0.1:${port}`;
+  let exit;
+  void proc.exited.then((e) => { exit = e; });
   try {
-    await waitFor(async () => (await fetch(`${url}/healthz`)).ok, { timeoutMs: 60_000, what: `code-server on ${url}` });
+    await waitFor(async () => (await fetch(`${url}/healthz`)).ok, {
+      timeoutMs: 60_000,
+      what: `code-server ${install.version} on ${url}`,
+      gaveUp: () => exit && `it exited (code ${exit.code}, signal ${exit.signal})`,
+    });
   } catch (error) {
     await proc.stop();
     throw new Error(`${error.message}\n--- code-server output ---\n${proc.output()}`);
