@@ -68,6 +68,10 @@ try {
       exitCode = 1;
     } else {
       exitCode = outcome;
+      if (exitCode !== 0) {
+        await page.screenshot({ path: join(resultsDir, 'failure.png') }).catch(() => undefined);
+        console.error(`Screenshot of the workbench after the failing run: test-results/${tier}/failure.png`);
+      }
     }
   }
 } catch (error) {
