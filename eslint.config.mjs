@@ -4,13 +4,30 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'out/', 'test-results/', '.vscode-test/', '.stratus-demo/', '**/*.mjs', '**/*.js'] },
+  { ignores: ['node_modules/', 'dist/', 'out/', 'test-results/', '.vscode-test/', '.stratus-demo/', '**/*.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // The plain-JavaScript harness, scripts and benchmarks: type-aware too, through the configs
+    // that type-check them (tsconfig.mjs.json, tsconfig.bench.json). `no-undef` is off because tsc
+    // already reports an unknown name there, and knows Node's globals.
+    files: ['**/*.mjs'],
+    languageOptions: {
+      sourceType: 'module',
+      parserOptions: { project: ['./tsconfig.mjs.json', './tsconfig.bench.json'], tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      'no-undef': 'off',
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/await-thenable': 'error',

@@ -12,7 +12,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { runMain } from './lib.mjs';
 
-const task = JSON.parse(process.argv[2]);
+const task = JSON.parse(process.argv[2] ?? '');
 
 function makeSink() {
   const seen = { text: 0, textChars: 0, tool: 0, toolChars: 0, callLengths: undefined, first: 0 };

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { busiestWindow } from './console/stats.mjs';
-import { f1, f2, fx, killAll, killTree, live, log, lpad, median, pad, run, table } from './lib.mjs';
+import { f1, f2, fx, killAll, killTree, live, log, median, pad, run, table } from './lib.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const consoleDir = join(benchDir, 'console');
@@ -56,13 +56,13 @@ function startSandbox() {
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
-    child.detachedGroup = true;
+    Object.assign(child, { detachedGroup: true });
     live.add(child);
     let buffered = '';
     let stderr = '';
     let done = false;
     const stop = () =>
-      new Promise((r) => {
+      new Promise((/** @type {(value?: void) => void} */ r) => {
         if (child.exitCode !== null || child.signalCode !== null) return r();
         const hard = setTimeout(() => killTree(child, 'SIGKILL'), 3_000);
         child.once('close', () => {
@@ -90,7 +90,7 @@ function startSandbox() {
       try {
         finish(undefined, { info: JSON.parse(buffered.slice(0, nl)) });
       } catch (error) {
-        finish(new Error(`unexpected first line from the sandbox: ${buffered.slice(0, 200)} (${error.message})`));
+        finish(new Error(`unexpected first line from the sandbox: ${buffered.slice(0, 200)} (${error instanceof Error ? error.message : String(error)})`));
       }
     });
     child.stderr.on('data', (d) => {
@@ -132,6 +132,12 @@ export async function runConsoleBench() {
   let sandbox;
   let lastChildStart = 0;
 
+  /**
+   * @param {string} method
+   * @param {string} path
+   * @param {unknown} [body]
+   * @returns {Promise<any>} the sandbox control surface's JSON
+   */
   const control = async (method, path, body) => {
     const res = await fetch(new URL(path, sandbox.info.console), {
       method,
@@ -173,6 +179,7 @@ export async function runConsoleBench() {
   /** What the sandbox logged since the last clear (only used where fewer than 500 requests arrive). */
   const serverRequests = async (pathPrefix = '/api/') => (await control('GET', `/__sandbox/requests?pathPrefix=${encodeURIComponent(pathPrefix)}`)).requests;
 
+  /** @type {{ first: any[], concurrent: Record<string, any>, server: Record<string, unknown> }} */
   const results = { first: [], concurrent: {}, server: {} };
   try {
     tmp = mkdtempSync(join(tmpdir(), 'stratus-console-bench-'));
@@ -255,7 +262,7 @@ export async function runConsoleBench() {
       log(`naive: ${EXPANSIONS} concurrent GETs ${((performance.now() - startedNaive) / 1000).toFixed(1)} s`);
     }
   } catch (error) {
-    failures.push(`console bench: ${error?.stack ?? error}`);
+    failures.push(`console bench: ${error instanceof Error ? error.stack : String(error)}`);
   } finally {
     if (sandbox) await sandbox.stop();
     cleanup();

@@ -23,7 +23,12 @@ export function killAll() {
   live.clear();
 }
 
-/** Runs a command with a deadline; resolves with { code, signal, stdout, stderr, timedOut }. */
+/**
+ * Runs a command with a deadline; resolves with { code, signal, stdout, stderr, timedOut }.
+ * @param {string} command
+ * @param {string[]} args
+ * @param {{ timeoutMs?: number, env?: Record<string, string | undefined>, group?: boolean, echo?: boolean }} [options]
+ */
 export function run(command, args, { timeoutMs, env: extraEnv = {}, group = false, echo = false } = {}) {
   return new Promise((resolvePromise) => {
     const child = spawn(command, args, {
@@ -32,7 +37,7 @@ export function run(command, args, { timeoutMs, env: extraEnv = {}, group = fals
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: group,
     });
-    child.detachedGroup = group;
+    Object.assign(child, { detachedGroup: group });
     live.add(child);
     let stdout = '';
     let stderr = '';

@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { f1, f2, fx, killAll, log, lpad, median, pad, run, table } from './lib.mjs';
+import { f1, f2, fx, killAll, log, median, pad, run, table } from './lib.mjs';
 import { renderContent, renderTools, startServer, TOOL_CALLS } from './server.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
@@ -430,4 +430,39 @@ process.once('beforeExit', () => {
     process.stderr.write(`${error?.stack ?? error}\n`);
     process.exitCode = 1;
   });
+});
+
+// The search benchmark (bench/search.mjs, see bench/README.md) runs after the console one, in the
+// same `npm run bench`; BENCH_SKIP_SEARCH=1 leaves it out.
+process.once('beforeExit', () => {
+  if (env.BENCH_SKIP_SEARCH) return;
+  const start = () => {
+    process.stdout.write('\n');
+    import('./search.mjs').then((m) => m.runSearchBench()).catch((error) => {
+      process.stderr.write(`${error?.stack ?? error}\n`);
+      process.exitCode = 1;
+    });
+  };
+  if (env.BENCH_SKIP_CONSOLE) start();
+  else process.once('beforeExit', start);
+});
+
+// The agent-loop benchmark (bench/agent.mjs: `ratio stratus/raw.agentRound`) runs last, after the
+// console and search ones, in the same `npm run bench`; BENCH_SKIP_AGENT=1 leaves it out.
+process.once('beforeExit', () => {
+  if (env.BENCH_SKIP_AGENT) return;
+  // One more beforeExit per benchmark still to run ahead of this one.
+  let ahead = (env.BENCH_SKIP_CONSOLE ? 0 : 1) + (env.BENCH_SKIP_SEARCH ? 0 : 1);
+  const next = () => {
+    if (ahead-- > 0) {
+      process.once('beforeExit', next);
+      return;
+    }
+    process.stdout.write('\n');
+    import('./agent.mjs').then((m) => m.runAgentBench()).catch((error) => {
+      process.stderr.write(`${error?.stack ?? error}\n`);
+      process.exitCode = 1;
+    });
+  };
+  next();
 });

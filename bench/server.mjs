@@ -15,6 +15,11 @@ const WORDS = [' the', ' stream', ' of', ' tokens', ' arrives', ' in', ' small',
 const FRAGMENTS = ['abc', 'defgh', 'ij', 'klmno', 'pqrs', 'tuvw12', 'xyz', '345', '6789', 'ABCDE'];
 const FIRST_DELAY_MS = 3;
 
+/**
+ * @param {string} model
+ * @param {object} delta
+ * @param {string | null} [finishReason]
+ */
 function chunk(model, delta, finishReason = null) {
   return `data: ${JSON.stringify({
     id: ID,
@@ -55,7 +60,7 @@ export function renderTools(n, model = `tools-${n}`) {
     const count = call === TOOL_CALLS - 1 ? n - perCall * (TOOL_CALLS - 1) : perCall;
     let args = '';
     for (let j = 0; j < count; j++) {
-      const fragment = j === 0 ? '{"data":"' : j === count - 1 ? '"}' : FRAGMENTS[j % FRAGMENTS.length];
+      const fragment = j === 0 ? '{"data":"' : j === count - 1 ? '"}' : (FRAGMENTS[j % FRAGMENTS.length] ?? '');
       args += fragment;
       chars += fragment.length;
       const entry = j === 0
@@ -94,7 +99,7 @@ export async function startServer(bodies) {
     const parts = [];
     req.on('data', (d) => parts.push(d));
     req.on('end', () => {
-      if (req.method !== 'POST' || !req.url.endsWith('/chat/completions')) {
+      if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
         res.writeHead(404, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}`, type: 'invalid_request_error', param: null, code: null } }));
         return;
@@ -126,16 +131,16 @@ export async function startServer(bodies) {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
-  await new Promise((resolve, reject) => {
+  await new Promise((/** @type {(value?: void) => void} */ resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', resolve);
   });
-  const { port } = server.address();
+  const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
   return {
     port,
     url: `http://127.0.0.1:${port}/v1`,
     close: () =>
-      new Promise((resolve) => {
+      new Promise((/** @type {(value?: void) => void} */ resolve) => {
         for (const s of sockets) s.destroy();
         server.close(() => resolve());
       }),

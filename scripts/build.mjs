@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
+/** @type {import('esbuild').BuildOptions} */
 const common = {
   bundle: true,
   sourcemap: production ? 'external' : 'inline',
@@ -15,6 +16,7 @@ const common = {
 };
 
 // The extension's HTTP engine is the extension host's own fetch: npm undici must never be bundled.
+/** @type {import('esbuild').Plugin} */
 const noUndici = {
   name: 'no-undici',
   setup(build) {
@@ -22,6 +24,7 @@ const noUndici = {
   },
 };
 
+/** @type {import('esbuild').BuildOptions[]} */
 const builds = [
   {
     ...common,
@@ -39,6 +42,10 @@ const builds = [
 if (existsSync('media/usage/main.ts')) {
   builds.push({ ...common, entryPoints: { usage: 'media/usage/main.ts' }, outdir: 'dist/webview', platform: 'browser', format: 'iife', target: 'es2022', minify: production });
 }
+// The Usage webview: its own browser bundle (uPlot included, no CDN), with its CSS next to it.
+if (existsSync('src/webview/usage/main.ts')) {
+  builds.push({ ...common, entryPoints: { usage: 'src/webview/usage/main.ts' }, outdir: 'dist/webview', platform: 'browser', format: 'iife', target: 'es2022', minify: production, sourcemap: production ? false : 'inline', metafile: true });
+}
 if (!production) {
   // Host tests run inside the extension host; mocha stays external and resolves from node_modules.
   builds.push({ ...common, entryPoints: { index: 'test/host/index.ts' }, outdir: 'out/test/host', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode', 'mocha'] });
@@ -49,6 +56,11 @@ if (watch) {
   console.log('[build] watching…');
 } else {
   const results = await Promise.all(builds.map((options) => esbuild.build(options)));
-  const out = results[0].metafile?.outputs['dist/extension.js'];
+  const out = results[0]?.metafile?.outputs['dist/extension.js'];
   if (out) console.log(`[build] dist/extension.js ${(out.bytes / 1024).toFixed(1)} KB${production ? ' (production)' : ''}`);
+  for (const r of results) {
+    for (const [file, o] of Object.entries(r.metafile?.outputs ?? {})) {
+      if (file.startsWith('dist/webview/')) console.log(`[build] ${file} ${(o.bytes / 1024).toFixed(1)} KB${production ? ' (production)' : ''}`);
+    }
+  }
 }

@@ -13,6 +13,8 @@ command -v g++ >/dev/null 2>&1 || need+=(g++ make)
 command -v python3 >/dev/null 2>&1 || need+=(python3)
 dpkg -s fonts-noto-color-emoji >/dev/null 2>&1 || need+=(fonts-noto-color-emoji)
 dpkg -s fonts-dejavu-core >/dev/null 2>&1 || need+=(fonts-dejavu)
+# The search benchmark compares the index with a full ripgrep scan.
+command -v rg >/dev/null 2>&1 || need+=(ripgrep)
 if [ ${#need[@]} -gt 0 ]; then
   echo "[setup] installing Debian packages: ${need[*]}"
   SUDO=""

@@ -12,6 +12,11 @@ const { name, version } = JSON.parse(readFileSync(join(repoRoot, 'package.json')
 const stateDir = join(repoRoot, '.stratus-demo');
 const host = process.env.STRATUS_HOST ?? '127.0.0.1';
 
+/**
+ * The preferred port if it is free on `host`, else a free one.
+ * @param {number} preferred
+ * @returns {Promise<number>}
+ */
 async function portOr(preferred) {
   const { createServer } = await import('node:net');
   return new Promise((resolve) => {
@@ -48,4 +53,4 @@ const stop = async () => {
 };
 process.on('SIGINT', () => void stop());
 process.on('SIGTERM', () => void stop());
-server.exited.then(() => { console.error('code-server exited'); void stop(); });
+void server.exited.then(() => { console.error('code-server exited'); void stop(); });

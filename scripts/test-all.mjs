@@ -15,6 +15,10 @@ const tiers = [
 ];
 const only = process.argv.slice(2);
 
+/**
+ * @param {{ command: string, args: string[] }} tier
+ * @returns {Promise<{ code: number, output: string }>}
+ */
 function run({ command, args }) {
   return new Promise((resolve) => {
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -27,7 +31,10 @@ function run({ command, args }) {
   });
 }
 
-/** Mocha's spec reporter ends with "N passing" and, when any failed, "N failing". */
+/**
+ * Mocha's spec reporter ends with "N passing" and, when any failed, "N failing".
+ * @param {string} output
+ */
 function counts(output) {
   const passing = [...output.matchAll(/^\s*(\d+) passing/gm)].map((m) => Number(m[1]));
   const failing = [...output.matchAll(/^\s*(\d+) failing/gm)].map((m) => Number(m[1]));

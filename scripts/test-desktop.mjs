@@ -3,7 +3,7 @@
 // set, otherwise downloads VSCODE_VERSION (default stable) into .vscode-test/. Not part of
 // `npm test`: these machines cannot download VS Code. A failure to download or a bad
 // VSCODE_EXECUTABLE ends with one clear paragraph and exit code 2, never a stack trace.
-import { downloadAndUnzipVSCode, runTests, SilentReporter } from '@vscode/test-electron';
+import { downloadAndUnzipVSCode, runTests, SilentReporter, TestRunFailedError } from '@vscode/test-electron';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, accessSync, constants } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,12 +11,19 @@ import { repoRoot } from '../test/harness/codeServer.mjs';
 import { desktopConfig, desktopLaunch, downloadFailureMessage, executableProblemMessage } from '../test/harness/desktop.mjs';
 import { startSandboxProcess } from '../test/harness/sandbox.mjs';
 
+/**
+ * @param {string} message
+ * @returns {never}
+ */
 function fail(message) {
   console.error(`\n${message}\n`);
   process.exit(2);
 }
 
-/** @returns {'missing' | 'directory' | 'not-executable' | undefined} */
+/**
+ * @param {string} path
+ * @returns {'missing' | 'directory' | 'not-executable' | undefined}
+ */
 function executableProblem(path) {
   if (!existsSync(path)) return 'missing';
   if (statSync(path).isDirectory()) return 'directory';
@@ -28,8 +35,9 @@ function executableProblem(path) {
   return undefined;
 }
 
-const config = desktopConfig(process.env, { cwd: process.cwd(), repoRoot });
-if (!config.ok) fail(config.message);
+const parsed = desktopConfig(process.env, { cwd: process.cwd(), repoRoot });
+if (!parsed.ok) fail(parsed.message);
+const config = /** @type {Extract<typeof parsed, { ok: true }>} */ (parsed);
 
 let vscodeExecutablePath = config.executable;
 if (vscodeExecutablePath) {
@@ -66,6 +74,7 @@ try {
     sandbox: sandbox.info,
     resultsFile,
     grep: config.grep,
+    order: process.env.STRATUS_HOST_ORDER ?? '',
     root: process.getuid?.() === 0,
   });
   for (const dir of Object.values(launch.dirs)) mkdirSync(dir, { recursive: true });
@@ -77,7 +86,7 @@ try {
     exitCode = await runTests(launch.runTests);
   } catch (error) {
     // TestRunFailedError: VS Code exited non-zero (a failing test, or it could not start).
-    exitCode = typeof error?.code === 'number' && error.code !== 0 ? error.code : 1;
+    exitCode = error instanceof TestRunFailedError && error.code ? error.code : 1;
     if (!existsSync(resultsFile)) console.error(`Desktop VS Code failed before the host suite reported: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (existsSync(resultsFile)) {

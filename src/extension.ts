@@ -17,8 +17,12 @@ import * as completion from './features/completion/register';
 import * as diagnostics from './features/diagnostics/register';
 import * as models from './features/models/register';
 import * as resources from './features/resources/register';
+import * as search from './features/search/register';
+import * as tools from './features/tools/register';
+import * as transcription from './features/transcription/register';
+import * as usage from './features/usage/register';
 
-/** What activate() returns: read by host tests and other extensions. */
+/** What activate() returns in ExtensionMode.Test only (host tests); undefined in any other mode. */
 export interface StratusApi {
   /** Wall time of activate(), in milliseconds. */
   readonly activationMs: number;
@@ -35,42 +39,53 @@ export interface StratusApi {
     /** Current console sign-in state (`signedIn`, `rejected`, ...). */
     consoleState(): string;
   };
+  /** Usage meter and view internals: in ExtensionMode.Test only. */
+  readonly usage?: usage.UsageTestApi;
 }
 
 /** Composition root: build dependencies once, then hand them to each feature. */
-export function activate(context: vscode.ExtensionContext): StratusApi {
+export function activate(context: vscode.ExtensionContext): StratusApi | undefined {
   const started = performance.now();
   const store = new DisposableStore();
   context.subscriptions.push(store);
 
+  // Internals are exported, and command arguments may skip a person's step, in test mode only.
+  const testMode = context.extensionMode === vscode.ExtensionMode.Test;
   const logChannel = store.add(vscode.window.createOutputChannel('Stratus', { log: true }));
   const redactor = new Redactor();
   const logger = createLogger(logChannel, redactor);
   const secrets = new SecretStore(context.secrets, redactor, process.env);
   const plainHttp = createPlainHttpGate(context.globalState);
   const network: SharedNetwork = { redactor, beforeSecretSent: (url, secretName, param) => plainHttp.check(url, secretName, param) };
+  const usageRuntime = store.add(usage.createUsageRuntime(context, logger));
   const deps: Deps = {
     logChannel,
     redactor,
     logger,
     secrets,
     settings: readSettings,
-    inference: store.add(new InferenceConnection(secrets, logger, network)),
+    inference: store.add(new InferenceConnection(secrets, logger, network, usageRuntime.hooks)),
     console: store.add(new ConsoleConnection(secrets, logger, network)),
     connectionStatus: store.add(new ConnectionStatus()),
     chatCommands: new ChatCommandRegistry(),
   };
 
   store.add(diagnostics.register(deps));
-  store.add(account.register(deps));
+  store.add(account.register(deps, { testMode }));
   store.add(models.register(deps));
   store.add(chat.register(deps, context.extensionUri));
   store.add(completion.register(deps));
-  const explorer = resources.register(deps);
+  store.add(search.register(deps, context));
+  store.add(tools.register(deps));
+  store.add(transcription.register(deps));
+  const explorer = resources.register(deps, { testMode });
   store.add(explorer.disposable);
+  const usageFeature = usage.register(deps, context.extensionUri, usageRuntime);
+  store.add(usageFeature.disposable);
 
   const activationMs = performance.now() - started;
   logger.info(`Stratus ${String(context.extension.packageJSON.version)} activated in ${activationMs.toFixed(1)} ms.`);
+  if (!testMode) return undefined;
   return {
     activationMs,
     logDirectory: context.logUri.fsPath,
@@ -81,6 +96,7 @@ export function activate(context: vscode.ExtensionContext): StratusApi {
       activities: explorer.activities as vscode.TreeDataProvider<unknown>,
       consoleState: () => deps.console.state.kind,
     },
+    ...(context.extensionMode === vscode.ExtensionMode.Test ? { usage: usageFeature.testApi } : {}),
   };
 }
 

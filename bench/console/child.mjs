@@ -15,29 +15,32 @@ import { pathToFileURL } from 'node:url';
 import { busiestWindow } from './stats.mjs';
 import { runMain } from '../lib.mjs';
 
-const task = JSON.parse(process.argv[2]);
+const task = JSON.parse(process.argv[2] ?? '');
 const VM_PREFIXES = ['web', 'db', 'app', 'cache', 'batch', 'vpn', 'k8s-node', 'ci-runner'];
 
 // ---- wire observer ----
 const wire = []; // { t, method, path, status }
 const byRequest = new WeakMap();
-subscribe('undici:client:sendHeaders', ({ request }) => {
+/** @typedef {{ request: { method: string, path: string }, response: { statusCode: number }, error?: { code?: string, name?: string } }} UndiciMessage undici's diagnostics-channel messages (the fields read here) */
+/** @param {(message: UndiciMessage) => void} listener */
+const onUndici = (listener) => (/** @type {unknown} */ message) => listener(/** @type {UndiciMessage} */ (message));
+subscribe('undici:client:sendHeaders', onUndici(({ request }) => {
   const rec = { t: performance.now(), method: request.method, path: String(request.path).split('?')[0], status: undefined };
   byRequest.set(request, rec);
   wire.push(rec);
-});
+}));
 let firstConnectAt; // when the client first opened a socket: its HTTP stack was loaded by then
 subscribe('undici:client:beforeConnect', () => {
   firstConnectAt ??= performance.now();
 });
-subscribe('undici:request:headers', ({ request, response }) => {
+subscribe('undici:request:headers', onUndici(({ request, response }) => {
   const rec = byRequest.get(request);
   if (rec) rec.status = response.statusCode;
-});
-subscribe('undici:request:error', ({ request, error }) => {
+}));
+subscribe('undici:request:error', onUndici(({ request, error }) => {
   const rec = byRequest.get(request);
   if (rec && rec.status === undefined) rec.status = `error ${error?.code ?? error?.name ?? 'unknown'}`;
-});
+}));
 
 function wireSummary(records) {
   const statuses = {};

@@ -21,7 +21,9 @@ export type StratusErrorKind =
   // A non-idempotent request (a write, a billed chat) failed after it may have reached the server.
   | 'outcome_unknown'
   // Raised by the console's activity follower (src/core/console), which owns that error class.
-  | 'activity_failed';
+  | 'activity_failed'
+  // The tier's hourly or daily output-token cap is reached (metered client-side): not sent.
+  | 'usage_cap';
 
 export abstract class StratusError extends Error {
   abstract readonly kind: StratusErrorKind;
@@ -229,6 +231,25 @@ export class OutcomeUnknownError extends StratusError {
   }
 }
 
+/**
+ * The tier's output-token cap for the hour or the day is reached, or would be by this request's
+ * `max_tokens`: refused before sending (instead of meeting a 429). `resetsAt` is when the window
+ * ends, `resetsAtLabel` its local clock time.
+ */
+export class UsageCapError extends StratusError {
+  readonly kind = 'usage_cap' as const;
+  constructor(
+    message: string,
+    readonly window: 'hour' | 'day',
+    readonly used: number,
+    readonly cap: number,
+    readonly resetsAt: Date,
+    readonly resetsAtLabel: string,
+  ) {
+    super(message);
+  }
+}
+
 export type AnyStratusError =
   | ApiError
   | ForbiddenError
@@ -242,7 +263,8 @@ export type AnyStratusError =
   | ValidationError
   | MalformedResponseError
   | InterruptedError
-  | OutcomeUnknownError;
+  | OutcomeUnknownError
+  | UsageCapError;
 
 export function isStratusError(value: unknown): value is AnyStratusError {
   return value instanceof StratusError;

@@ -1,7 +1,7 @@
-import { isStratusError, NotFoundError, RateLimitError } from './errors';
+import { isStratusError, NetworkError, NotFoundError, OutcomeUnknownError, RateLimitError, type InterruptedError } from './errors';
 
 /** What the edge can offer next to an error message; features map these to commands. */
-export type ErrorAction = 'setApiKey' | 'signIn' | 'pickModel' | 'openSettings' | 'retry' | 'showLog';
+export type ErrorAction = 'setApiKey' | 'signIn' | 'pickModel' | 'openSettings' | 'retry' | 'showLog' | 'showUsage';
 
 export interface PresentedError {
   /** One or two sentences for people: what happened and what to do. No secrets (core errors are redacted). */
@@ -52,16 +52,44 @@ export function presentError(error: unknown, now: number = Date.now()): Presente
     case 'timeout':
       return plain(`The service did not answer in time (${error.phase.replace('_', ' ')} timeout). Check the network or the base URL.`, ['retry', 'openSettings', 'showLog']);
     case 'stream_stalled':
-      return plain('The answer stopped arriving (the stream went silent). The partial answer is kept above; retry to get the rest.', ['retry', 'showLog']);
+      // A stall after part of an answer is an InterruptedError: here nothing of the answer came.
+      return plain(`The service stopped sending before any of the answer arrived (nothing for ${seconds(error.idleMs)}). Retry; if it keeps happening, the service may be overloaded.`, ['retry', 'showLog']);
     case 'network':
       return plain(`Cannot reach the service${error.code ? ` (${error.code})` : ''}. Check the base URL, the proxy and the network.`, ['openSettings', 'retry', 'showLog']);
     case 'validation':
       return plain(`Invalid request: ${error.message}`, error.param === 'model' ? ['pickModel'] : error.param.startsWith('stratus.') ? ['openSettings'] : ['showLog']);
     case 'interrupted':
-      return plain('The answer was cut off before it finished; what arrived is kept and marked incomplete. Retry to get the whole answer.', ['retry', 'showLog']);
+      return plain(`The answer was cut off: ${interruption(error)} after part of it arrived. Retry to get the whole answer.`, ['retry', 'showLog']);
     case 'outcome_unknown':
       return plain('The connection broke after the request was sent, so Stratus cannot tell whether the service acted on it. It was not sent again: check the result before retrying.', ['showLog']);
+    case 'usage_cap': {
+      const seconds = Math.max(1, Math.ceil((error.resetsAt.getTime() - now) / 1000));
+      return {
+        message: `${error.window === 'hour' ? 'Hourly' : 'Daily'} cap reached, resets at ${error.resetsAtLabel}: ${error.message}`,
+        actions: ['showUsage', 'openSettings'],
+        retryAfterSeconds: seconds,
+        cancelled: false,
+      };
+    }
     case 'malformed_response':
       return plain(`The service sent a response Stratus cannot read: ${error.message}`, ['retry', 'showLog']);
+  }
+}
+
+function seconds(ms: number | undefined): string {
+  return ms === undefined ? 'a while' : `${Math.max(1, Math.round(ms / 1000))} s`;
+}
+
+/** What broke an answer midway, in words; the reason is typed, the code comes from the cause. */
+function interruption(error: InterruptedError): string {
+  switch (error.reason) {
+    case 'reset': {
+      const code = error.cause instanceof NetworkError || error.cause instanceof OutcomeUnknownError ? error.cause.code : undefined;
+      return `the connection was reset${code ? ` (${code})` : ''}`;
+    }
+    case 'stalled':
+      return 'it stopped arriving (the stream went silent)';
+    case 'ended':
+      return 'the service ended the stream before the answer was complete';
   }
 }

@@ -2,7 +2,11 @@
 export const Commands = {
   setApiKey: 'stratus.setApiKey',
   signIn: 'stratus.signIn',
+  showUsage: 'stratus.showUsage',
+  /** Former "Sign Out": kept as an alias of signOutOfConsole. */
   signOut: 'stratus.signOut',
+  signOutOfConsole: 'stratus.signOutOfConsole',
+  removeApiKey: 'stratus.removeApiKey',
   showLog: 'stratus.showLog',
   pickModel: 'stratus.pickModel',
   refreshModels: 'stratus.refreshModels',
@@ -23,5 +27,6 @@ export const Commands = {
   resourcesAction: 'stratus.resources.action',
   activitiesRefresh: 'stratus.activities.refresh',
   activitiesOpenDetails: 'stratus.activities.openDetails',
+  activitiesShow: 'stratus.activities.show',
   showConsoleEndpoints: 'stratus.showConsoleEndpoints',
 } as const;

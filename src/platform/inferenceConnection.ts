@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import { createInferenceClient, type InferenceClient } from '../core/inference/client';
 import type { Logger } from '../core/log';
 import { networkKey, networkOptions, type SharedNetwork } from './networkOptions';
+import type { UsageListener } from '../core/usage/events';
+import type { BeforeGeneration } from '../core/usage/guard';
 import { SecretKeys, type SecretStore } from './secrets';
 import { onSettingsChanged, readSettings, type StratusSettings } from './settings';
 
@@ -20,6 +22,8 @@ export class InferenceConnection implements vscode.Disposable {
     private readonly secrets: SecretStore,
     private readonly logger: Logger,
     private readonly network?: SharedNetwork,
+    /** The usage meter's listener and cap check, handed to every client built. */
+    private readonly usage?: { onUsage: UsageListener; beforeGeneration?: BeforeGeneration },
   ) {
     this.subscriptions = [
       this.changed,
@@ -52,6 +56,7 @@ export class InferenceConnection implements vscode.Disposable {
       apiKey: () => this.secrets.get(SecretKeys.inferenceApiKey),
       logger: this.logger,
       modelKindOverrides: () => readSettings().modelKindOverrides,
+      ...(this.usage ?? {}),
     });
   }
 

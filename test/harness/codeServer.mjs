@@ -25,10 +25,15 @@ export function codeServerInstall(dir = process.env.STRATUS_CODE_SERVER_DIR) {
   }
   const local = join(root, 'node_modules', '.bin', 'node');
   const version = JSON.parse(readFileSync(pkg, 'utf8')).version;
+  // Host tests this install cannot run, with the reason (the compat folder's package.json).
+  const own = join(root, 'package.json');
+  const tier = root !== repoRoot && existsSync(own) ? JSON.parse(readFileSync(own, 'utf8')).stratusHostTier : undefined;
+  /** @type {{ tests: string[], why: string }} */
+  const excluded = { tests: (tier?.exclude ?? []).map((/** @type {{ test: string }} */ e) => e.test), why: tier?.why ?? '' };
   // `--vscode-option` (pass a flag straight to the VS Code server) is newer than code-server 4.104.
   const cli = join(root, 'node_modules', 'code-server', 'out', 'node', 'cli.js');
   const vscodeOptions = existsSync(cli) && readFileSync(cli, 'utf8').includes('"vscode-option"');
-  return { root, entry, version, vscodeOptions, node: existsSync(local) ? local : process.execPath };
+  return { root, entry, version, vscodeOptions, excluded, node: existsSync(local) ? local : process.execPath };
 }
 
 /**
@@ -78,6 +83,7 @@ export async function startCodeServer(options = {}) {
   const env = { ...serverEnv(dirs), ...options.env };
   const proc = spawnGroup(install.node, args, { cwd: dirs.root, env });
   const url = `http://127.0.0.1:${port}`;
+  /** @type {{ code: number | null, signal: string | null } | undefined} */
   let exit;
   void proc.exited.then((e) => { exit = e; });
   try {
@@ -88,7 +94,7 @@ export async function startCodeServer(options = {}) {
     });
   } catch (error) {
     await proc.stop();
-    throw new Error(`${error.message}\n--- code-server output ---\n${proc.output()}`);
+    throw new Error(`${error instanceof Error ? error.message : String(error)}\n--- code-server output ---\n${proc.output()}`);
   }
   return {
     url,
@@ -105,6 +111,7 @@ export async function startCodeServer(options = {}) {
 }
 
 /** code-server's environment: nothing may land in the real $HOME (it writes logs and config there by default). */
+/** @param {{ root: string, config: string, tmp: string }} dirs */
 function serverEnv(dirs) {
   return {
     ...process.env,
@@ -134,7 +141,7 @@ export function installVsix(vsix) {
  * @param {{ extensionPath: string, testsPath?: string }} target
  */
 export function workbenchUrl(server, { extensionPath, testsPath }) {
-  const remote = (path) => `vscode-remote://127.0.0.1:${server.port}${path}`;
+  const remote = (/** @type {string} */ path) => `vscode-remote://127.0.0.1:${server.port}${path}`;
   const payload = [['extensionDevelopmentPath', remote(extensionPath)]];
   if (testsPath) payload.push(['extensionTestsPath', remote(testsPath)]);
   const folder = encodeURIComponent(server.dirs.workspace);

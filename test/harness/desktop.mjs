@@ -42,9 +42,10 @@ export function desktopConfig(env, { cwd, repoRoot }) {
  * @param {{ inference: string, console: string }} input.sandbox the sandbox's addresses (its first-line JSON)
  * @param {string} input.resultsFile where the suite writes its results
  * @param {string} [input.grep] STRATUS_HOST_GREP
+ * @param {string} [input.order] STRATUS_HOST_ORDER (reverse, shuffle[:seed]; '' = as written)
  * @param {boolean} [input.root] running as root (Chromium then needs --no-sandbox)
  */
-export function desktopLaunch({ repoRoot, stateDir, vscodeExecutablePath, sandbox, resultsFile, grep = '', root = false }) {
+export function desktopLaunch({ repoRoot, stateDir, vscodeExecutablePath, sandbox, resultsFile, grep = '', order = '', root = false }) {
   const dirs = {
     userData: join(stateDir, 'user-data'),
     extensions: join(stateDir, 'extensions'),
@@ -80,6 +81,7 @@ export function desktopLaunch({ repoRoot, stateDir, vscodeExecutablePath, sandbo
         STRATUS_HOST_RESULTS: resultsFile,
         STRATUS_SANDBOX: JSON.stringify(sandbox),
         STRATUS_HOST_GREP: grep,
+        STRATUS_HOST_ORDER: order,
       },
     },
   };

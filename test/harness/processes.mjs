@@ -9,22 +9,29 @@ export async function freePort() {
   const server = createServer();
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
-  const { port } = server.address();
+  const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
   await new Promise((resolve) => server.close(resolve));
   return port;
 }
 
-/** Spawns `command` in its own process group and collects its output. */
+/**
+ * Spawns `command` in its own process group and collects its output.
+ * @param {string} command
+ * @param {string[]} args
+ * @param {import('node:child_process').SpawnOptions} [options]
+ */
 export function spawnGroup(command, args, options = {}) {
   const child = spawn(command, args, { ...options, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  /** @type {string[]} */
   const output = [];
+  /** @param {Buffer} chunk */
   const keep = (chunk) => {
     output.push(chunk.toString());
     if (output.length > 400) output.splice(0, output.length - 400);
   };
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
-  const exited = once(child, 'exit').then(([code, signal]) => ({ code, signal }));
+  const exited = once(child, 'exit').then(([code, signal]) => ({ code: /** @type {number | null} */ (code), signal: /** @type {NodeJS.Signals | null} */ (signal) }));
   return {
     child,
     exited,
@@ -42,7 +49,12 @@ export function spawnGroup(command, args, options = {}) {
   };
 }
 
+/**
+ * @param {number | undefined} pid
+ * @param {NodeJS.Signals} signal
+ */
 function killGroup(pid, signal) {
+  if (pid === undefined) return;
   try {
     process.kill(-pid, signal);
   } catch {
@@ -53,6 +65,10 @@ function killGroup(pid, signal) {
 /**
  * Polls `probe` until it returns a truthy value or the deadline passes; `gaveUp` (e.g. "the
  * process exited") ends the wait at once with its reason.
+ * @template T
+ * @param {() => Promise<T>} probe
+ * @param {{ timeoutMs: number, intervalMs?: number, what: string, gaveUp?: () => string | undefined }} options
+ * @returns {Promise<T>}
  */
 export async function waitFor(probe, { timeoutMs, intervalMs = 100, what, gaveUp }) {
   const deadline = Date.now() + timeoutMs;
@@ -66,11 +82,18 @@ export async function waitFor(probe, { timeoutMs, intervalMs = 100, what, gaveUp
   }
 }
 
-/** Resolves with the first line a process prints on stdout (bounded). */
+/**
+ * Resolves with the first line a process prints on stdout (bounded).
+ * @param {ReturnType<typeof spawnGroup>} proc
+ * @param {number} timeoutMs
+ * @param {string} what
+ * @returns {Promise<string>}
+ */
 export async function firstLine(proc, timeoutMs, what) {
   let buffer = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`Timed out after ${timeoutMs} ms waiting for ${what}\n${proc.output()}`)), timeoutMs);
+    /** @param {Buffer} chunk */
     const onData = (chunk) => {
       buffer += chunk.toString();
       const end = buffer.indexOf('\n');
@@ -81,7 +104,7 @@ export async function firstLine(proc, timeoutMs, what) {
       }
     };
     proc.child.stdout.on('data', onData);
-    proc.exited.then(({ code }) => {
+    void proc.exited.then(({ code }) => {
       clearTimeout(timer);
       reject(new Error(`${what}: process exited with ${code} before printing\n${proc.output()}`));
     });

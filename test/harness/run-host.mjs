@@ -7,6 +7,7 @@ import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { launchBrowser } from './browser.mjs';
 import { codeServerInstall, repoRoot, startCodeServer, workbenchUrl } from './codeServer.mjs';
+import { hostGrep } from './grep.mjs';
 import { startSandboxProcess } from './sandbox.mjs';
 
 const { values: cli } = parseArgs({ options: { 'code-server': { type: 'string' } } });
@@ -25,6 +26,10 @@ try {
   cleanups.push(sandbox.stop);
   const install = codeServerInstall(codeServerDir);
   console.log(`${tier}: code-server ${install.version} (${install.root === repoRoot ? 'root install' : install.root.slice(repoRoot.length + 1)})`);
+  if (install.excluded.tests.length > 0) {
+    console.log(`${tier}: ${install.excluded.tests.length} host test(s) left out here: ${install.excluded.tests.map((t) => JSON.stringify(t)).join(', ')}. Why: ${install.excluded.why}`);
+  }
+  const grep = hostGrep(process.env.STRATUS_HOST_GREP ?? '', install.excluded.tests);
   const server = await startCodeServer({
     install,
     vscodeOptions: ['enable-smoke-test-driver'],
@@ -32,7 +37,8 @@ try {
     env: {
       STRATUS_HOST_RESULTS: resultsFile,
       STRATUS_SANDBOX: JSON.stringify(sandbox.info),
-      STRATUS_HOST_GREP: process.env.STRATUS_HOST_GREP ?? '',
+      STRATUS_HOST_GREP: grep,
+      STRATUS_HOST_ORDER: process.env.STRATUS_HOST_ORDER ?? '',
     },
   });
   cleanups.push(server.stop);
@@ -41,7 +47,7 @@ try {
 
   const page = browser.context.pages()[0] ?? (await browser.context.newPage());
   const done = new Promise((resolve) => {
-    void page.exposeFunction('codeAutomationExit', (code) => resolve(Number(code)));
+    void page.exposeFunction('codeAutomationExit', (/** @type {unknown} */ code) => resolve(Number(code)));
   });
   const url = workbenchUrl(server, { extensionPath: repoRoot, testsPath: join(repoRoot, 'out', 'test', 'host', 'index.js') });
   await page.goto(url);

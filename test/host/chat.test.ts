@@ -1,5 +1,12 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { silentLogger } from '../../src/core/log';
+import { StratusModelProvider } from '../../src/features/models/provider';
+import type { StratusModel } from '../../src/features/models/modelInfo';
+import { ConnectionStatus } from '../../src/platform/connectionStatus';
+import { InferenceConnection } from '../../src/platform/inferenceConnection';
+import { SecretStore } from '../../src/platform/secrets';
+import { Redactor } from '../../src/core/http/redact';
 import { control, eventually, requests, sandbox } from './sandbox';
 
 async function stratusModels(): Promise<vscode.LanguageModelChat[]> {
@@ -26,7 +33,9 @@ async function lastSeq(): Promise<number> {
 describe('inference in the host (against the sandbox)', function () {
   this.timeout(60_000);
 
-  before(async () => {
+  // Each test sets up what it needs: the key, and no faults or latency left by another test.
+  beforeEach(async () => {
+    await control('/reset', {});
     await vscode.commands.executeCommand('stratus.setApiKey', sandbox().apiKey);
   });
   after(async () => {
@@ -63,6 +72,26 @@ describe('inference in the host (against the sandbox)', function () {
     const response = await model.sendRequest([vscode.LanguageModelChatMessage.User('hello from the host')], {}, new vscode.CancellationTokenSource().token);
     const { text } = await collect(response);
     assert.equal(text, 'Echo (gpt-oss:120b): hello from the host');
+  });
+
+  it('an answer cut mid-stream reaches vscode.lm callers as a "cut off" error, not "cannot reach"', async () => {
+    await control('/latency', { ms: 0, chunkDelayMs: 15, pathPrefix: '/v1/chat/completions' });
+    await control('/stream-fault', { kind: 'drop', afterChunks: 6, pathPrefix: '/v1/chat/completions' });
+    const model = (await stratusModels()).find((m) => m.id === 'gpt-oss:120b');
+    assert.ok(model);
+    const response = await model.sendRequest([vscode.LanguageModelChatMessage.User('long 50')], {}, new vscode.CancellationTokenSource().token);
+    let text = '';
+    await assert.rejects((async () => {
+      for await (const part of response.stream) if (part instanceof vscode.LanguageModelTextPart) text += part.value;
+    })(), (error: unknown) => {
+      assert.ok(error instanceof Error);
+      assert.match(error.message, /cut off: the connection was reset/);
+      assert.doesNotMatch(error.message, /Cannot reach/);
+      return true;
+    });
+    // VS Code may drop parts still in flight when the provider fails; what it delivers is the start of the answer.
+    const whole = Array.from({ length: 50 }, (_, i) => String(i + 1)).join(' ');
+    assert.ok(whole.startsWith(text), `delivered text is the start of the answer: ${JSON.stringify(text)}`);
   });
 
   it('streams tool calls as LanguageModelToolCallPart with parsed arguments', async () => {
@@ -103,6 +132,70 @@ describe('inference in the host (against the sandbox)', function () {
       return seen.find((r) => r.clientClosedEarly);
     }, 'the sandbox to see the connection closed early', 10_000);
     assert.ok(closed.chunksSent < 400, `cancel stopped the stream after ${closed.chunksSent} of 400 chunks`);
-    await control('/latency', { ms: 0, chunkDelayMs: 0 });
+  });
+});
+
+describe('the language model provider (against the sandbox)', function () {
+  this.timeout(30_000);
+  const disposables: vscode.Disposable[] = [];
+  let connection: InferenceConnection;
+
+  beforeEach(async () => {
+    await control('/reset', {});
+    await vscode.commands.executeCommand('stratus.setApiKey', sandbox().apiKey);
+    // The extension's own secret store holds the key the command just set.
+    const secrets = new SecretStore({
+      get: async () => sandbox().apiKey,
+      store: async () => undefined,
+      delete: async () => undefined,
+      onDidChange: new vscode.EventEmitter<vscode.SecretStorageChangeEvent>().event,
+    }, new Redactor());
+    connection = new InferenceConnection(secrets, silentLogger);
+    disposables.push(connection);
+  });
+  afterEach(async () => {
+    for (const d of disposables.splice(0)) d.dispose();
+    await vscode.workspace.getConfiguration('stratus').update('models.toolCalling', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  const list = async (provider: StratusModelProvider): Promise<Map<string, StratusModel>> =>
+    new Map((await provider.provideLanguageModelChatInformation({ silent: true }, new vscode.CancellationTokenSource().token)).map((m) => [m.id, m]));
+
+  it('declares tool calling by model family, not for every model', async () => {
+    const provider = new StratusModelProvider(connection, new ConnectionStatus(), silentLogger, () => ({}));
+    disposables.push(provider);
+    const models = await list(provider);
+    assert.equal(models.get('gpt-oss:120b')?.capabilities.toolCalling, true);
+    assert.equal(models.get('smollm2:135m')?.capabilities.toolCalling, false);
+    assert.equal(models.get('qwen3-vl:8b')?.capabilities.toolCalling, false);
+    assert.equal(models.get('qwen3-vl:8b')?.capabilities.imageInput, true);
+  });
+
+  it('stratus.models.toolCalling overrides the family guess either way', async () => {
+    await vscode.workspace.getConfiguration('stratus').update('models.toolCalling', { 'smollm2:135m': true, 'gpt-oss:120b': false, 'qwen3:0.6b': 'yes' }, vscode.ConfigurationTarget.Global);
+    const provider = new StratusModelProvider(connection, new ConnectionStatus(), silentLogger);
+    disposables.push(provider);
+    const models = await list(provider);
+    assert.equal(models.get('smollm2:135m')?.capabilities.toolCalling, true);
+    assert.equal(models.get('gpt-oss:120b')?.capabilities.toolCalling, false);
+  });
+
+  it('refuses an image over the size cap with a clear error, without calling the service', async () => {
+    const provider = new StratusModelProvider(connection, new ConnectionStatus(), silentLogger, () => ({}));
+    disposables.push(provider);
+    const model = (await list(provider)).get('qwen3-vl:8b');
+    assert.ok(model);
+    const before = Math.max(0, ...(await requests('/v1/chat/completions')).map((r) => r.seq));
+    const image = { mimeType: 'image/png', data: new Uint8Array(6 * 1024 * 1024) };
+    const message = { role: vscode.LanguageModelChatMessageRole.User, content: [new vscode.LanguageModelTextPart('what is this?'), image], name: undefined } as unknown as vscode.LanguageModelChatRequestMessage;
+    await assert.rejects(
+      provider.provideLanguageModelChatResponse(model, [message], { toolMode: vscode.LanguageModelChatToolMode.Auto } as vscode.ProvideLanguageModelChatResponseOptions, { report: () => undefined }, new vscode.CancellationTokenSource().token),
+      (error: unknown) => {
+        assert.ok(error instanceof vscode.LanguageModelError, String(error));
+        assert.match(error.message, /Image 1 of the request is 6\.0 MB; images are limited to 5\.0 MB each/);
+        return true;
+      },
+    );
+    assert.equal(Math.max(0, ...(await requests('/v1/chat/completions')).map((r) => r.seq)), before, 'nothing was sent');
   });
 });

@@ -3,8 +3,10 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { Redactor } from '../../src/core/http/redact';
+import { createInferenceClient, type InferenceClient } from '../../src/core/inference';
 import { silentLogger } from '../../src/core/log';
 import { createHandler } from '../../src/features/chat/handler';
+import { historyMessages, type TurnMetadata } from '../../src/features/chat/history';
 import type { Deps } from '../../src/features/deps';
 import { ChatCommandRegistry } from '../../src/platform/chatCommands';
 import { ConnectionStatus } from '../../src/platform/connectionStatus';
@@ -46,6 +48,32 @@ function memorySecrets(apiKey: string): vscode.SecretStorage {
   };
 }
 
+/** The connection with a short idle timeout, so a stalled stream fails within the test. */
+class ShortIdleConnection extends InferenceConnection {
+  private shortIdle: InferenceClient | undefined;
+  override client(): InferenceClient {
+    this.shortIdle ??= createInferenceClient({ baseUrl: sandbox().inference, apiKey: () => Promise.resolve(sandbox().apiKey), timeouts: { idleMs: 400 } });
+    return this.shortIdle;
+  }
+  override dispose(): void {
+    void this.shortIdle?.close();
+    super.dispose();
+  }
+}
+
+/** A ChatResponseTurn as VS Code hands it over (the class has a private constructor). */
+function responseTurn(result: vscode.ChatResult): vscode.ChatResponseTurn {
+  return Object.assign(Object.create(vscode.ChatResponseTurn.prototype) as vscode.ChatResponseTurn, { participant: 'stratus.chat', response: [], result });
+}
+
+function requestTurn(prompt: string): vscode.ChatRequestTurn {
+  return Object.assign(Object.create(vscode.ChatRequestTurn.prototype) as vscode.ChatRequestTurn, { prompt, participant: 'stratus.chat', references: [], toolReferences: [] });
+}
+
+async function lastSeq(): Promise<number> {
+  return Math.max(0, ...(await requests('/v1/chat/completions')).map((r) => r.seq));
+}
+
 function request(prompt: string, modelId: string, references: vscode.ChatPromptReference[] = []): vscode.ChatRequest {
   return { prompt, command: undefined, references, toolReferences: [], model: { vendor: 'stratus', id: modelId, maxInputTokens: 100_000 } } as unknown as vscode.ChatRequest;
 }
@@ -69,6 +97,8 @@ describe('@stratus handler with attachments (against the sandbox)', function () 
     for (const d of disposables) d.dispose();
     await control('/reset', {});
   });
+  // Each test sets the faults it needs.
+  beforeEach(() => control('/reset', {}));
 
   const run = async (req: vscode.ChatRequest): Promise<{ stream: RecordingStream; result: vscode.ChatResult }> => {
     const stream = new RecordingStream();
@@ -139,7 +169,70 @@ describe('@stratus handler with attachments (against the sandbox)', function () 
     const { stream, result } = await run(request('hello', 'gpt-oss:120b'));
     assert.match(result.errorDetails?.message ?? '', /Rate limit reached \(429\)\. Retry in 1[12]\d s/);
     assert.ok(stream.buttons.some((b) => /^Retry after 1[12]\d s$/.test(b.title)), JSON.stringify(stream.buttons));
-    await control('/reset', {});
+  });
+
+  it('a stream cut mid-answer keeps the partial answer, marks it incomplete, keeps it in the history and offers Retry', async () => {
+    // Spaced events, so the text before the reset has reached the handler.
+    await control('/latency', { ms: 0, chunkDelayMs: 15, pathPrefix: '/v1/chat/completions' });
+    await control('/stream-fault', { kind: 'drop', afterChunks: 6, pathPrefix: '/v1/chat/completions' });
+    const { stream, result } = await run(request('long 50', 'gpt-oss:120b'));
+    const metadata = result.metadata as TurnMetadata;
+    const kept = metadata.messages?.[0]?.content;
+    assert.equal(typeof kept, 'string');
+    assert.match(String(kept), /^1 2 /, 'the partial answer is what arrived');
+    assert.ok(stream.text.startsWith(String(kept)), 'the partial answer stays in the chat');
+    assert.match(stream.text, /_\(Incomplete answer: the connection was reset before it finished\. The text above is what arrived\.\)_$/);
+    assert.equal(metadata.incomplete, 'reset');
+    const message = result.errorDetails?.message ?? '';
+    assert.match(message, /cut off: the connection was reset/);
+    assert.doesNotMatch(message, /Cannot reach the service/);
+    const retry = stream.buttons.find((b) => b.command === 'stratus.retryChat');
+    assert.ok(retry, JSON.stringify(stream.buttons));
+    assert.deepEqual(retry.arguments, ['long 50', 0]);
+    // The next turn sends the partial answer as what the assistant said.
+    const history = historyMessages({ history: [requestTurn('long 50'), responseTurn(result)] } as unknown as vscode.ChatContext, 'stratus.chat');
+    assert.deepEqual(history, [{ role: 'user', content: 'long 50' }, { role: 'assistant', content: kept }]);
+  });
+
+  it('a stream that stalls before any text says nothing arrived, and claims no partial answer', async () => {
+    const connection = new ShortIdleConnection(deps.secrets, silentLogger);
+    disposables.push(connection);
+    await control('/stream-fault', { kind: 'stall', afterChunks: 1, pathPrefix: '/v1/chat/completions' });
+    const stream = new RecordingStream();
+    const result = (await createHandler({ ...deps, inference: connection })(request('long 50', 'gpt-oss:120b'), { history: [] } as unknown as vscode.ChatContext, stream.asStream(), new vscode.CancellationTokenSource().token)) ?? {};
+    const message = result.errorDetails?.message ?? '';
+    assert.match(message, /stopped sending before any of the answer arrived/);
+    assert.doesNotMatch(`${message} ${stream.text}`, /kept|above|partial|Incomplete/i);
+    assert.equal((result.metadata as TurnMetadata).incomplete, undefined);
+    assert.equal((result.metadata as TurnMetadata).messages, undefined);
+    assert.ok(stream.buttons.some((b) => b.command === 'stratus.retryChat'));
+  });
+
+  it('a stream that stalls after text is kept and marked incomplete (stalled)', async () => {
+    const connection = new ShortIdleConnection(deps.secrets, silentLogger);
+    disposables.push(connection);
+    await control('/stream-fault', { kind: 'stall', afterChunks: 4, pathPrefix: '/v1/chat/completions' });
+    const stream = new RecordingStream();
+    const result = (await createHandler({ ...deps, inference: connection })(request('long 50', 'gpt-oss:120b'), { history: [] } as unknown as vscode.ChatContext, stream.asStream(), new vscode.CancellationTokenSource().token)) ?? {};
+    assert.equal((result.metadata as TurnMetadata).incomplete, 'stalled');
+    assert.match(stream.text, /^1 2 3 \n\n_\(Incomplete answer: it stopped arriving/);
+    assert.match(result.errorDetails?.message ?? '', /cut off: it stopped arriving/);
+  });
+
+  it('refuses an image over the size cap with a clear message, without calling the service', async () => {
+    const before = await lastSeq();
+    const big = new Uint8Array(6 * 1024 * 1024);
+    const { stream, result } = await run(request('what is this?', 'qwen3-vl:8b', [{ id: 'huge.png', value: { mimeType: 'image/png', data: async () => big } } as vscode.ChatPromptReference]));
+    assert.match(stream.text, /Image too large, nothing was sent\.\*\* huge\.png is 6\.0 MB; images are limited to 5\.0 MB each/);
+    assert.equal((result.metadata as TurnMetadata).error, true);
+    assert.equal(await lastSeq(), before, 'no chat request was sent');
+  });
+
+  it('names an attachment that cannot be read without quoting a raw error', async () => {
+    const missing = vscode.Uri.file('/definitely/not/here/stratus-missing.ts');
+    const { stream } = await run(request('explain', 'gpt-oss:120b', [{ id: 'stratus-missing.ts', value: missing } as vscode.ChatPromptReference]));
+    assert.match(stream.text, /> Skipped an attachment: stratus-missing\.ts: (the file does not exist|it cannot be read as text \(details in the Stratus log\))/);
+    assert.match(stream.text, /Echo \(gpt-oss:120b\): explain/);
   });
 
   it('renders an unknown model as an error with "Pick Model"', async () => {

@@ -1,23 +1,47 @@
 // Entry point the extension host loads (extensionTestsPath): runs the host suite with mocha and
 // writes the spec reporter's output to STRATUS_HOST_RESULTS for the harness to print.
+// STRATUS_HOST_ORDER=reverse|shuffle[:seed] runs the top-level suites (files) in another order, to
+// show that no file depends on what an earlier one left behind; a `+tests` suffix also reorders
+// the tests inside each suite (see test/shared/order.ts).
 import { writeFileSync } from 'node:fs';
 import { format } from 'node:util';
 import Mocha from 'mocha';
+import { orderSuites, parseOrder } from '../shared/order';
 
 export async function run(): Promise<void> {
   const lines: string[] = [];
   const base = Mocha.reporters.Base as unknown as { consoleLog: (...args: unknown[]) => void };
   base.consoleLog = (...args: unknown[]) => lines.push(format(...args));
   Mocha.reporters.Base.useColors = false;
+  const file = process.env.STRATUS_HOST_RESULTS;
+  const report = (result: { failures: number; metrics: Record<string, number>; order?: string }): void => {
+    if (file) writeFileSync(file, JSON.stringify({ ...result, output: `${lines.join('\n')}\n` }));
+  };
 
   const grep = process.env.STRATUS_HOST_GREP;
   const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', timeout: 30_000, ...(grep ? { grep } : {}) });
-  mocha.suite.emit('pre-require', globalThis, 'host', mocha);
-  await import('./suite');
-  const { metrics } = await import('./extension');
+  let metrics: Record<string, number> = {};
+  let spec: string;
+  try {
+    const order = parseOrder(process.env.STRATUS_HOST_ORDER);
+    spec = order.spec;
+    mocha.suite.emit('pre-require', globalThis, 'host', mocha);
+    await import('./suite');
+    const extension = await import('./extension');
+    metrics = extension.metrics;
+    // What activation did before any test could change it (read by activation.test.ts).
+    await extension.recordStartup();
+    orderSuites(mocha.suite, order);
+  } catch (error) {
+    // Said in the results, which the harness prints (a bare exception would only show as "exit 1").
+    lines.push(`The host test run could not start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`, '', '  0 passing', '  1 failing');
+    report({ failures: 1, metrics });
+    throw error;
+  }
+  lines.push(`host test order: ${spec} (STRATUS_HOST_ORDER=${spec} runs it again)`);
+  lines.push(...mocha.suite.suites.map((suite, i) => `  ${i + 1}. ${suite.title}`));
 
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));
-  const file = process.env.STRATUS_HOST_RESULTS;
-  if (file) writeFileSync(file, JSON.stringify({ failures, metrics, output: `${lines.join('\n')}\n` }));
+  report({ failures, metrics, order: spec });
   if (failures > 0) throw new Error(`${failures} host test(s) failed`);
 }

@@ -9,6 +9,12 @@ export function sandbox(): SandboxInfo {
   return JSON.parse(raw) as SandboxInfo;
 }
 
+/** Whether the harness started a sandbox for this run (not with STRATUS_NO_SANDBOX). */
+export function sandboxConfigured(): boolean {
+  const raw = process.env.STRATUS_SANDBOX;
+  return raw !== undefined && raw !== '' && (JSON.parse(raw) as Partial<SandboxInfo>).console !== '';
+}
+
 export interface RecordedRequest {
   seq: number;
   method: string;

@@ -6,3 +6,7 @@ import './completion.test';
 import './chatHandler.test';
 import './resources.test';
 import './network.test';
+import './search.test';
+import './usage.test';
+import './tools.test';
+import './transcription.test';

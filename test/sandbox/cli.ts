@@ -1,6 +1,7 @@
 /**
  * tsx test/sandbox/cli.ts [--port N] [--host H] [--profile contract|production]
  *                         [--vms N] [--activity-step-ms N] [--jwt-lifetime S] [--chunk-delay-ms N]
+ *                         [--production-lists ranged|plain]
  * First stdout line: one JSON object {"inference", "console", "apiKey", "patId", "patSecret"};
  * then human-readable help. Stops cleanly on SIGINT/SIGTERM.
  */
@@ -9,7 +10,7 @@ import { startSandbox } from './index';
 import type { SandboxOptions } from './types';
 
 function usage(message: string): never {
-  process.stderr.write(`${message}\nusage: tsx test/sandbox/cli.ts [--port N] [--host H] [--profile contract|production] [--vms N] [--activity-step-ms N] [--jwt-lifetime S] [--chunk-delay-ms N]\n`);
+  process.stderr.write(`${message}\nusage: tsx test/sandbox/cli.ts [--port N] [--host H] [--profile contract|production] [--vms N] [--activity-step-ms N] [--jwt-lifetime S] [--chunk-delay-ms N] [--production-lists ranged|plain]\n`);
   process.exit(2);
 }
 
@@ -53,6 +54,12 @@ function parseArgs(argv: string[]): SandboxOptions {
       case '--chunk-delay-ms':
         options.chunkDelayMs = int();
         break;
+      case '--production-lists': {
+        const style = value();
+        if (style !== 'ranged' && style !== 'plain') usage('--production-lists must be ranged or plain');
+        options.productionLists = style;
+        break;
+      }
       case '--help':
       case '-h':
         process.stdout.write(`${helpText(options.profile ?? 'contract', 'http://127.0.0.1:<port>')}\n`);

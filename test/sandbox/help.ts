@@ -22,6 +22,10 @@ INFERENCE API (Authorization: Bearer <apiKey>)  base ${base}/v1
   on every response (Reset: ${profile === 'production' ? 'Unix seconds' : 'seconds from now'}); 429 when exhausted.
 
 SCRIPTED MODEL (first rule that matches)
+  0. tools offered, tool_choice auto, "plan:" in the last user message: scripted rounds, e.g.
+     plan: read_file {"path":"a.txt"} & list_files ; run_task {"note":"{{result}}"} *2
+     (";" rounds, "&" parallel calls, {{result}} = previous round's results, "@x" id call_x,
+     "*N" repeat, "<empty>" empty name), then one "Tool result (<name>): <content>" line per result
   1. conversation ends with tool message(s): "Tool result (<name>): <content>" per result
   2. tools offered, tool_choice not "none": forced tool, or (auto) every tool named in the last user
      message -> tool_calls; arguments = the {...} JSON in the message, else required params filled

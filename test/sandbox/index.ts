@@ -25,6 +25,7 @@ export type {
   Tier,
 } from './types';
 export type { PatSpec } from './credentials';
+export type { SandboxTimers } from './core/clock';
 
 /** Second demo PAT: its JWTs may read but every write answers 403. */
 export const SANDBOX_READ_ONLY_PAT: PatSpec = { ...READ_ONLY_PAT };

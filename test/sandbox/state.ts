@@ -2,7 +2,7 @@ import { ActivityEngine } from './console/activities';
 import { ConsoleAuth, type Identity } from './console/auth';
 import { ConsoleRateLimiter, DEFAULT_CONSOLE_LIMITS } from './console/rateLimit';
 import { ConsoleStore } from './console/store';
-import { Clock } from './core/clock';
+import { Clock, type SandboxTimers } from './core/clock';
 import { FaultState } from './core/faults';
 import { uuidFrom } from './core/ids';
 import { Redactor, RequestLog } from './core/requestLog';
@@ -22,6 +22,8 @@ export interface ResolvedOptions {
   networkCount: number;
   consoleRateLimits: ConsoleRateLimits | false;
   chunkDelayMs: number;
+  productionLists: 'ranged' | 'plain';
+  timers: SandboxTimers | undefined;
 }
 
 export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
@@ -37,13 +39,15 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     networkCount: options.networkCount ?? 8,
     consoleRateLimits: options.consoleRateLimits === false ? false : { ...DEFAULT_CONSOLE_LIMITS, ...(options.consoleRateLimits ?? {}) },
     chunkDelayMs: options.chunkDelayMs ?? 0,
+    productionLists: options.productionLists ?? 'ranged',
+    timers: options.timers,
   };
 }
 
 /** Everything the sandbox knows, shared by the routers and the control surface. */
 export class SandboxState {
   readonly profile: SandboxProfile;
-  readonly clock = new Clock();
+  readonly clock: Clock;
   readonly faults = new FaultState();
   readonly log = new RequestLog(new Redactor(ALL_SECRETS));
   readonly identity: Identity = {
@@ -63,6 +67,7 @@ export class SandboxState {
 
   constructor(readonly options: ResolvedOptions) {
     this.profile = options.profile;
+    this.clock = new Clock(options.timers);
     this.meter = new OutputTokenMeter(this.clock, { ...options.tier });
     this.auth = new ConsoleAuth(this.clock, options.jwtLifetimeSeconds, this.identity);
     this.store = new ConsoleStore(this.identity);

@@ -1,4 +1,5 @@
 /** Public types of the sandbox server (re-exported by index.ts). */
+import type { SandboxTimers } from './core/clock';
 
 export type SandboxProfile = 'contract' | 'production';
 
@@ -36,6 +37,14 @@ export interface SandboxOptions {
   consoleRateLimits?: ConsoleRateLimits | false;
   /** Delay between SSE events of a stream (demo pacing), default 0. */
   chunkDelayMs?: number;
+  /**
+   * Lists of the production profile. `ranged` (default): `name` filters, a partial answer is 206
+   * with `Content-Range`. `plain`: `limit`/`offset` honoured, `name` ignored, always 200 with a
+   * bare array and no total (a full page looks like any other page).
+   */
+  productionLists?: 'ranged' | 'plain';
+  /** Time source for the sandbox clock (default: the real timers); tests pass a fake-timers clock. */
+  timers?: SandboxTimers;
 }
 
 export interface SandboxCredentials {

@@ -1,7 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { openStratusView, runCommand, screenshot, sendChat, useWorkbench } from './workbench';
 
-describe('UI: Stratus in the workbench', function () {
+// Two workbenches, so no test depends on another having run: one for a user who has set nothing
+// up yet, one with the API key already in place.
+
+describe('UI: Stratus in the workbench, before set-up', function () {
   this.timeout(180_000);
   const workbench = useWorkbench();
 
@@ -13,18 +16,15 @@ describe('UI: Stratus in the workbench', function () {
     await screenshot(page, 'stratus-view');
   });
 
-  it('answers "@stratus hello" in the Chat view with the not-configured message and its action', async () => {
-    const { page } = workbench();
+  it('answers "@stratus hello" with the not-configured message, then the key is set through the command palette like a user', async () => {
+    const { page, sandbox } = workbench();
     const response = await sendChat(page, '@stratus hello');
     const button = response.getByRole('button', { name: 'Set Inference API Key' });
     await button.waitFor({ timeout: 30_000 });
     const text = await response.innerText();
     assert.match(text, /not configured: set your API key/i);
     await screenshot(page, 'chat-not-configured');
-  });
 
-  it('sets the API key through the command palette like a user', async () => {
-    const { page, sandbox } = workbench();
     await runCommand(page, 'Stratus: Set Inference API Key');
     const input = page.locator('.quick-input-widget input[type="password"]').first();
     await input.waitFor({ timeout: 10_000 });
@@ -33,6 +33,16 @@ describe('UI: Stratus in the workbench', function () {
     // The status bar leaves its "set up" state once the key is stored and the models are listed.
     await page.locator('.statusbar-item', { hasText: 'Stratus: set up' }).waitFor({ state: 'detached', timeout: 20_000 });
   });
+});
+
+describe('UI: chatting with @stratus', function () {
+  this.timeout(180_000);
+  const workbench = useWorkbench({ env: { STRATUS_API_KEY: 'from-sandbox' } });
+  const control = async (path: string, body: unknown): Promise<void> => {
+    const res = await fetch(`${workbench().sandbox.console}/__sandbox${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    assert.ok(res.ok, `sandbox control ${path}: ${res.status}`);
+  };
+  beforeEach(async () => control('/reset', {}));
 
   it('streams a multi-paragraph answer with a code block into the Chat view', async () => {
     const { page } = workbench();
@@ -47,17 +57,38 @@ describe('UI: Stratus in the workbench', function () {
     await screenshot(page, 'chat-markdown-answer');
   });
 
-  it('shows the Stratus models in the model picker', async () => {
+  it('keeps an answer cut mid-stream, marks it incomplete and offers Retry', async () => {
     const { page } = workbench();
+    // Spaced events, then the server drops the connection after the role chunk and 7 words.
+    await control('/latency', { ms: 0, chunkDelayMs: 20, pathPrefix: '/v1/chat/completions' });
+    await control('/stream-fault', { kind: 'drop', afterChunks: 8, pathPrefix: '/v1/chat/completions' });
+    const response = await sendChat(page, '@stratus long 60');
+    await response.getByText(/Incomplete answer: the connection was reset/).first().waitFor({ timeout: 30_000 });
+    await response.getByRole('button', { name: 'Retry' }).first().waitFor({ timeout: 10_000 });
+    const text = (await response.innerText()).replace(/\u00a0/g, ' ');
+    assert.match(text, /1 2 3/, 'the part that arrived stays');
+    assert.doesNotMatch(text, /Cannot reach the service/);
+    assert.match(text, /cut off: the connection was reset/, 'the error says what happened');
+    await screenshot(page, 'chat-interrupted');
+  });
+
+  it('offers the Stratus tool-calling models in the Agent-mode model picker, and not a model without tool calling', async () => {
+    const { page } = workbench();
+    // The picker lists the models once a chat has resolved them: make sure one did.
+    await sendChat(page, '@stratus hello');
+    // A fresh profile's chat input is in Agent mode, which offers only models that declare tool calling.
+    await page.locator('.interactive-input-part', { hasText: 'Agent' }).first().waitFor({ timeout: 10_000 });
     const picker = page.locator('.interactive-input-part .chat-modelPicker-item, .interactive-input-part [aria-label*="Pick Model"], .interactive-input-part .action-label[aria-label*="Model"]').first();
     await picker.waitFor({ timeout: 20_000 });
     await picker.click();
-    const entry = page.locator('.monaco-list-row, .action-widget .monaco-list-row, .quick-input-list .monaco-list-row', { hasText: 'gpt-oss:120b' }).first();
-    await entry.waitFor({ timeout: 20_000 });
-    // The picker folds the rest under "Other Models": unfold it to show every Stratus chat model.
-    const others = page.locator('.monaco-list-row, .action-widget .monaco-list-row', { hasText: 'Other Models' }).first();
+    const rows = page.locator('.monaco-list-row, .action-widget .monaco-list-row, .quick-input-list .monaco-list-row');
+    await rows.filter({ hasText: 'gpt-oss:120b' }).first().waitFor({ timeout: 20_000 });
+    // The picker folds the rest under "Other Models": unfold it to show every model it offers.
+    const others = rows.filter({ hasText: 'Other Models' }).first();
     if (await others.isVisible().catch(() => false)) await others.click();
-    await page.locator('.monaco-list-row, .action-widget .monaco-list-row', { hasText: 'qwen3-vl:8b' }).first().waitFor({ timeout: 10_000 });
+    await rows.filter({ hasText: 'qwen3:30b' }).first().waitFor({ timeout: 10_000 });
+    assert.equal(await rows.filter({ hasText: 'qwen3-vl:8b' }).count(), 0, 'the vision model declares no tool calling: not offered to agents');
+    assert.equal(await rows.filter({ hasText: 'smollm2:135m' }).count(), 0);
     await screenshot(page, 'model-picker');
     await page.keyboard.press('Escape');
   });

@@ -7,8 +7,20 @@ import type { Page } from 'playwright-core';
 import { launchBrowser } from '../harness/browser.mjs';
 import { installVsix, repoRoot, startCodeServer } from '../harness/codeServer.mjs';
 import { startSandboxProcess } from '../harness/sandbox.mjs';
+import { orderSuites, parseOrder } from '../shared/order';
 
 export const screenshotsDir = join(repoRoot, 'test-results', 'ui');
+
+// STRATUS_UI_ORDER=reverse|shuffle[:seed] runs the UI suites (one workbench each) in another order.
+// A root hook (this module is imported by every UI test file): mocha reads the root's suites only
+// after its before-all hooks, so reordering them here takes effect.
+before(function () {
+  const root = this.test?.parent;
+  const order = parseOrder(process.env.STRATUS_UI_ORDER);
+  if (!root || order.kind === 'forward') return;
+  orderSuites(root, order);
+  console.log(`  UI test order: ${order.spec} (STRATUS_UI_ORDER=${order.spec} runs it again): ${root.suites.map((s) => s.title).join(' | ')}`);
+});
 
 export interface Workbench {
   readonly page: Page;

@@ -35,7 +35,9 @@ export interface ConsoleClientOptions
   /** Refresh the access token this long before `exp` (at most half its lifetime). Default 30 s. */
   refreshMarginMs?: number;
   /** Defaults for `activities.follow`. */
-  follow?: Pick<FollowOptions, 'initialDelayMs' | 'maxDelayMs' | 'notFoundTries'>;
+  follow?: Pick<FollowOptions, 'initialDelayMs' | 'maxDelayMs' | 'notFoundTries' | 'timeoutMs'>;
+  /** Clock of the access token's refresh and expiry (ms since the epoch), for tests. Default Date.now. */
+  now?: () => number;
 }
 
 export interface ConsoleSession {

@@ -34,6 +34,7 @@ export function createConsoleClient(options: ConsoleClientOptions): ConsoleClien
     rateLimiter,
     refreshMarginMs,
     follow: followDefaults,
+    now,
     ...transportOptions
   } = options;
 
@@ -58,7 +59,7 @@ export function createConsoleClient(options: ConsoleClientOptions): ConsoleClien
     },
   });
   const http = new ConsoleHttp(transport, context, deprecations);
-  const session = new ConsoleAuth({ pat, logger, refreshMarginMs, exchange: (p) => exchangePat(http, p) });
+  const session = new ConsoleAuth({ pat, logger, refreshMarginMs, ...(now ? { now } : {}), exchange: (p) => exchangePat(http, p) });
 
   async function vars(template: string, signal: AbortSignal | undefined): Promise<PathVars> {
     if (!needsSession(template)) return {};

@@ -21,9 +21,29 @@ export class ActivityFailedError extends Error {
   }
 }
 
+/**
+ * Following an activity reached its overall deadline (`FollowOptions.timeoutMs`) before the
+ * activity ended. Nothing failed: the operation goes on on the server; `activity` is the last state
+ * read (undefined when no read succeeded in time).
+ */
+export class ActivityStillRunningError extends Error {
+  readonly kind = 'activity_still_running' as const;
+  readonly activityId: string;
+  readonly activity: Activity | undefined;
+  readonly timeoutMs: number;
+
+  constructor(activityId: string, activity: Activity | undefined, timeoutMs: number) {
+    super(`${activity?.description || `Activity ${activityId}`} is still running on the server (stopped following after ${Math.round(timeoutMs / 1000)} s)`);
+    this.name = 'ActivityStillRunningError';
+    this.activityId = activityId;
+    this.activity = activity;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
 /** Every typed error the console client throws. */
-export type ConsoleError = AnyStratusError | ActivityFailedError;
+export type ConsoleError = AnyStratusError | ActivityFailedError | ActivityStillRunningError;
 
 export function isConsoleError(value: unknown): value is ConsoleError {
-  return isStratusError(value) || value instanceof ActivityFailedError;
+  return isStratusError(value) || value instanceof ActivityFailedError || value instanceof ActivityStillRunningError;
 }

@@ -27,7 +27,9 @@ export function pageRequest(options: { limit?: number; offset?: number; name?: s
  * Turns a server page into what the tree shows. Servers that ignore the query (production's bare
  * arrays) are detected — more items than `limit`, or names that do not match the filter — and the
  * filter and paging are then applied here. Offsets advance by what the server returned, including
- * items we skipped as unusable, so nothing is fetched twice.
+ * items we skipped as unusable, so nothing is fetched twice. Without a total, a page as long as
+ * the limit asked for is taken to have more behind it (production answers a full page of a paged
+ * list as a bare array with 200 and no total).
  */
 export function toListPage<T>(raw: RawPage, items: T[], req: PageRequest, nameOf: (item: T) => string): ListPage<T> {
   const needle = req.needle;
@@ -39,7 +41,7 @@ export function toListPage<T>(raw: RawPage, items: T[], req: PageRequest, nameOf
     // The whole collection came back: page it here.
     const page = matching.slice(req.offset, req.offset + req.limit);
     const end = req.offset + page.length;
-    return { items: page, total: matching.length, partial: raw.partial, nextOffset: end < matching.length ? end : undefined };
+    return { items: page, total: matching.length, partial: raw.partial, nextOffset: end < matching.length ? end : undefined, filteredHere: needle !== undefined };
   }
 
   const end = req.offset + returned;
@@ -47,12 +49,12 @@ export function toListPage<T>(raw: RawPage, items: T[], req: PageRequest, nameOf
   let more: boolean;
   if (returned === 0) more = false;
   else if (raw.total !== undefined) more = end < raw.total;
-  else if (raw.shape === 'envelope' || raw.partial) more = raw.partial || returned === req.limit;
   else {
-    // A bare array with 200 is the complete answer (production marks partial lists with 206).
-    more = false;
-    if (!filterIgnored) total = end;
-    else if (req.offset === 0) total = matching.length;
+    // No total (a bare array with 200, or an envelope without one): a full page may have more
+    // behind it, a short page is the end. A full last page costs one more (empty) request.
+    more = raw.partial || returned >= req.limit;
+    if (!more && !filterIgnored) total = end;
+    else if (!more && req.offset === 0) total = matching.length;
   }
-  return { items: matching, total, partial: raw.partial, nextOffset: more ? end : undefined };
+  return { items: matching, total, partial: raw.partial, nextOffset: more ? end : undefined, filteredHere: filterIgnored };
 }

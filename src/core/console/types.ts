@@ -38,6 +38,11 @@ export interface ListPage<T> {
   partial: boolean;
   /** Offset of the next page; set only when more can be loaded. */
   nextOffset: number | undefined;
+  /**
+   * The server ignored the name filter and `items` were filtered here: a page may hold no match
+   * while later pages do.
+   */
+  filteredHere?: boolean;
 }
 
 export interface ListOptions {
@@ -82,6 +87,11 @@ export interface FollowOptions {
   maxDelayMs?: number;
   /** 404s tolerated before the first successful read (eventual consistency). Default 4. */
   notFoundTries?: number;
+  /**
+   * Overall deadline: past it, following stops with ActivityStillRunningError (the activity goes
+   * on on the server) and a read in flight is aborted. Default: none.
+   */
+  timeoutMs?: number;
 }
 
 /** Result of a write: the activity that tracks it. */

@@ -14,6 +14,8 @@ import type { CallOptions } from './shared/call';
 import { transcribe } from './transcription/transcription';
 import type { TranscriptionRequest, TranscriptionResult } from './transcription/types';
 import type { UsageListener } from '../usage/events';
+import type { BeforeGeneration } from '../usage/guard';
+import { meterClient } from '../usage/metering';
 
 export interface InferenceClientOptions
   extends Omit<TransportOptions, 'auth' | 'secretName' | 'onUnauthorized'> {
@@ -27,6 +29,10 @@ export interface InferenceClientOptions
   modelKindOverrides?: ModelKindOverrides | (() => ModelKindOverrides);
   /** Told about the tokens, search units and audio minutes of every answer (the usage meter). */
   onUsage?: UsageListener;
+  /** Awaited before a chat or completion request is sent: the usage cap check (may wait or throw). */
+  beforeGeneration?: BeforeGeneration;
+  /** Clock of the usage events (tests). */
+  usageNow?: () => number;
 }
 
 export interface InferenceClient {
@@ -45,7 +51,7 @@ export interface InferenceClient {
 
 /** The inference API over one transport (one connection pool). Creating it loads nothing. */
 export function createInferenceClient(options: InferenceClientOptions): InferenceClient {
-  const { apiKey, secretName, modelCacheTtlMs, modelKindOverrides, onUsage: _onUsage, ...transportOptions } = options;
+  const { apiKey, secretName, modelCacheTtlMs, modelKindOverrides, onUsage, beforeGeneration, usageNow, ...transportOptions } = options;
   const transport = new HttpTransport({
     ...transportOptions,
     baseUrlParam: transportOptions.baseUrlParam ?? 'stratus.inference.baseUrl',
@@ -56,7 +62,7 @@ export function createInferenceClient(options: InferenceClientOptions): Inferenc
     ...(modelCacheTtlMs !== undefined ? { ttlMs: modelCacheTtlMs } : {}),
     ...(modelKindOverrides !== undefined ? { overrides: modelKindOverrides } : {}),
   });
-  return {
+  return meterClient({
     chat: (request, opts) => chat(transport, request, opts),
     chatStream: (request, opts) => chatStream(transport, request, opts),
     complete: (request, opts) => complete(transport, request, opts),
@@ -67,5 +73,5 @@ export function createInferenceClient(options: InferenceClientOptions): Inferenc
     models,
     transport,
     close: () => transport.close(),
-  };
+  }, { onUsage, beforeGeneration, now: usageNow });
 }

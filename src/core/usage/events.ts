@@ -16,7 +16,7 @@ export type UsageEvent =
     }
   | { kind: 'embeddings'; at: number; model: string; promptTokens: number; estimated: boolean }
   | { kind: 'rerank'; at: number; model: string; searchUnits: number; rerankedTokens: number; estimated: boolean }
-  | { kind: 'transcription'; at: number; model: string; audioSeconds: number }
+  | { kind: 'transcription'; at: number; model: string; audioSeconds: number; estimated?: boolean }
   | {
       kind: 'rateLimit';
       at: number;

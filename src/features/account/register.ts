@@ -1,12 +1,21 @@
 import * as vscode from 'vscode';
-import { SecretEnvironmentVariables, SecretKeys } from '../../platform/secrets';
+import { SecretEnvironmentVariables, SecretKeys, type SecretKey } from '../../platform/secrets';
 import { DisposableStore } from '../../platform/disposables';
 import { Commands } from '../commands';
 import type { Deps } from '../deps';
 import { validateApiKey, validatePatPart } from '../../core/inputValidation';
+import { credentialArgument } from '../resources/testArguments';
 
-/** Set API key, sign in (PAT id + secret) and sign out. Secrets go to SecretStorage only. */
-export function register(deps: Deps): vscode.Disposable {
+export interface AccountOptions {
+  /** ExtensionMode.Test: credentials may be passed as command arguments instead of typed. */
+  readonly testMode: boolean;
+}
+
+/**
+ * Set or remove the inference API key, sign in to or out of the console (PAT id + secret).
+ * Secrets go to SecretStorage only; each command touches only its own secret.
+ */
+export function register(deps: Deps, options: AccountOptions): vscode.Disposable {
   const store = new DisposableStore();
   const { secrets, logger } = deps;
 
@@ -18,8 +27,8 @@ export function register(deps: Deps): vscode.Disposable {
 
   store.add(
     vscode.commands.registerCommand(Commands.setApiKey, async (value?: unknown) => {
-      // Tests and other extensions may pass the key; people get a password prompt.
-      const key = typeof value === 'string' ? value : await vscode.window.showInputBox({
+      // Host tests may pass the key; people (and everyone outside test mode) get a password prompt.
+      const key = credentialArgument(value, options.testMode, isString) ?? await vscode.window.showInputBox({
         title: 'Stratus: Set Inference API Key',
         prompt: 'Paste the inference API key created in the console. It is kept in the OS secret store.',
         password: true,
@@ -41,7 +50,7 @@ export function register(deps: Deps): vscode.Disposable {
 
   store.add(
     vscode.commands.registerCommand(Commands.signIn, async (value?: unknown) => {
-      const given = isPat(value) ? value : undefined;
+      const given = credentialArgument(value, options.testMode, isPat);
       const id = given?.id ?? await vscode.window.showInputBox({
         title: 'Stratus: Sign In to Console (1/2)',
         prompt: 'Personal access token ID (console → profile → personal access tokens)',
@@ -80,16 +89,23 @@ export function register(deps: Deps): vscode.Disposable {
     }),
   );
 
+  /** Console sign-out: the PAT (id + secret) from SecretStorage and the in-memory JWT. Nothing else. */
+  const signOutOfConsole = async (): Promise<boolean> => {
+    await Promise.all(CONSOLE_KEYS.map((key) => secrets.delete(key)));
+    deps.console.signOut();
+    logger.info('Signed out of the console: personal access token removed from secret storage, access token forgotten.');
+    void vscode.window.showInformationMessage(`Stratus: signed out of the console. The personal access token was removed.${environmentNote(secrets, CONSOLE_KEYS)}`);
+    return true;
+  };
+  store.add(vscode.commands.registerCommand(Commands.signOutOfConsole, signOutOfConsole));
+  // The former "Sign Out" id (menus, keybindings and scripts may still use it): the console sign-out only.
+  store.add(vscode.commands.registerCommand(Commands.signOut, signOutOfConsole));
+
   store.add(
-    vscode.commands.registerCommand(Commands.signOut, async () => {
-      await Promise.all(Object.values(SecretKeys).map((key) => secrets.delete(key)));
-      deps.console.signOut();
-      logger.info('Signed out: personal access token and inference API key removed from secret storage.');
-      const fromEnvironment = Object.values(SecretKeys).filter((key) => secrets.fromEnvironment(key) !== undefined);
-      const note = fromEnvironment.length > 0
-        ? ` Credentials from environment variables (${fromEnvironment.map((key) => SecretEnvironmentVariables[key]).join(', ')}) still apply in this window.`
-        : '';
-      void vscode.window.showInformationMessage(`Stratus: signed out. The personal access token and the API key were removed.${note}`);
+    vscode.commands.registerCommand(Commands.removeApiKey, async () => {
+      await secrets.delete(SecretKeys.inferenceApiKey);
+      logger.info('Inference API key removed from secret storage.');
+      void vscode.window.showInformationMessage(`Stratus: inference API key removed.${environmentNote(secrets, [SecretKeys.inferenceApiKey])}`);
       return true;
     }),
   );
@@ -105,6 +121,20 @@ export async function secretsStatus(secrets: Deps['secrets']): Promise<{ apiKey:
     secrets.get(SecretKeys.inferenceApiKey), secrets.get(SecretKeys.patId), secrets.get(SecretKeys.patSecret),
   ]);
   return { apiKey: apiKey !== undefined, pat: patId !== undefined && patSecret !== undefined };
+}
+
+const CONSOLE_KEYS = [SecretKeys.patId, SecretKeys.patSecret] as const;
+
+/** Says which of `keys` still apply from environment variables (they cannot be removed from here). */
+function environmentNote(secrets: Deps['secrets'], keys: readonly SecretKey[]): string {
+  const fromEnvironment = keys.filter((key) => secrets.fromEnvironment(key) !== undefined);
+  return fromEnvironment.length > 0
+    ? ` The value from ${fromEnvironment.map((key) => SecretEnvironmentVariables[key]).join(', ')} still applies in this window.`
+    : '';
+}
+
+function isString(value: unknown): value is string {
+  return typeof value === 'string';
 }
 
 function isPat(value: unknown): value is { id: string; secret: string } {

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { isStratusError } from '../../core/errors';
 import type { ChatMessage, ContentPart } from '../../core/inference/chat/types';
 import { fitConversation } from '../../core/inference/models/fit';
 import type { ModelInfo } from '../../core/inference/models/types';
@@ -8,8 +9,9 @@ import type { Deps } from '../deps';
 import { PLACEHOLDER_ID, VENDOR, outputBudget } from '../models/modelInfo';
 import { defaultChatModel, pickChatModel } from '../models/selection';
 import { errorButtons, notConfigured } from './responses';
-import { historyMessages, type TurnMetadata } from './history';
+import { historyMessages, type Incompleteness, type TurnMetadata } from './history';
 import { resolveReferences } from './references';
+import { runAgentTurn } from '../tools/agentTurn';
 
 export const PARTICIPANT_ID = 'stratus.chat';
 
@@ -17,6 +19,60 @@ const SYSTEM_PROMPT = [
   'You are Stratus, a coding and cloud-operations assistant inside VS Code, answering with models hosted on a sovereign cloud.',
   'Answer in Markdown. Put code in fenced blocks with a language tag. Be concise and precise.',
 ].join(' ');
+
+export function createHandler(deps: Deps): vscode.ChatRequestHandler {
+  return async (request, context, stream, token): Promise<vscode.ChatResult> => {
+    // Commands other features provide check their own set-up (/usage needs no API key).
+    const provided = deps.chatCommands.get(request.command);
+    if (provided) return provided.handle(request, context, stream, token);
+
+    const configured = await deps.inference.isConfigured();
+    if (!configured.apiKey || !configured.baseUrl) return notConfigured(stream, configured.apiKey ? 'baseUrl' : 'apiKey');
+
+    if (request.command === 'model') return pickModelCommand(deps, stream);
+    return answer(deps, request, context, stream, token);
+  };
+}
+
+async function pickModelCommand(deps: Deps, stream: vscode.ChatResponseStream): Promise<vscode.ChatResult> {
+  const chosen = await pickChatModel(deps.inference);
+  stream.markdown(chosen ? `\`@stratus\` now uses **${chosen}**.` : 'Model unchanged.');
+  return {};
+}
+
+/** The answer text streamed so far: kept (and marked incomplete) if the stream breaks. */
+class PartialAnswer {
+  private readonly parts: string[] = [];
+  add(text: string): void {
+    this.parts.push(text);
+  }
+  get text(): string {
+    return this.parts.join('');
+  }
+}
+
+/** The conversation to send, or the result to return instead (nothing was sent). */
+type Prepared = { messages: ChatMessage[]; maxTokens: number } | { refused: vscode.ChatResult };
+
+async function answer(deps: Deps, request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
+  const abort = toAbortSignal(token);
+  const partial = new PartialAnswer();
+  let model: ModelInfo | undefined;
+  try {
+    model = await chooseModel(request, deps, abort.signal);
+    if (!model) {
+      stream.markdown('The service lists no chat model.');
+      return { metadata: { error: true } satisfies TurnMetadata };
+    }
+    const prepared = await prepare(deps, request, context, stream, model);
+    if ('refused' in prepared) return prepared.refused;
+    return await runAgentTurn(deps, { request, stream, signal: abort.signal, model, messages: prepared.messages, maxTokens: prepared.maxTokens, partial });
+  } catch (error) {
+    return failed(deps, error, { request, stream, partial: partial.text, model: model?.id });
+  } finally {
+    abort.dispose();
+  }
+}
 
 /** The model for this request: the one picked in VS Code's model picker if it is ours, else the default. */
 async function chooseModel(request: vscode.ChatRequest, deps: Deps, signal: AbortSignal): Promise<ModelInfo | undefined> {
@@ -33,72 +89,82 @@ function userMessage(prompt: string, context: readonly string[], images: readonl
   return images.length > 0 ? { role: 'user', content: [{ type: 'text', text }, ...images] } : { role: 'user', content: text };
 }
 
-export function createHandler(deps: Deps): vscode.ChatRequestHandler {
-  return async (request, context, stream, token): Promise<vscode.ChatResult> => {
-    // Commands other features provide check their own set-up (/usage needs no API key).
-    const provided = deps.chatCommands.get(request.command);
-    if (provided) return provided.handle(request, context, stream, token);
-
-    const configured = await deps.inference.isConfigured();
-    if (!configured.apiKey || !configured.baseUrl) return notConfigured(stream, configured.apiKey ? 'baseUrl' : 'apiKey');
-
-    if (request.command === 'model') {
-      const chosen = await pickChatModel(deps.inference);
-      stream.markdown(chosen ? `\`@stratus\` now uses **${chosen}**.` : 'Model unchanged.');
-      return {};
-    }
-
-    const abort = toAbortSignal(token);
-    const partial: string[] = [];
-    try {
-      const model = await chooseModel(request, deps, abort.signal);
-      if (!model) {
-        stream.markdown('The service lists no chat model.');
-        return { metadata: { error: true } satisfies TurnMetadata };
-      }
-      const references = await resolveReferences(request.references, stream);
-      for (const problem of references.problems) stream.markdown(`> Skipped an attachment: ${problem}\n\n`);
-      if (references.images.length > 0 && model.kind !== 'vision') {
-        stream.markdown(`**${model.id} cannot read images.** Pick a vision model (for example one with \`-vl\` in its name) in the model picker or with \`/model\`, or remove the image.`);
-        errorButtons(stream, ['pickModel']);
-        return { metadata: { error: true, model: model.id } satisfies TurnMetadata };
-      }
-
-      const messages: ChatMessage[] = [{ role: 'system', content: SYSTEM_PROMPT }, ...historyMessages(context, PARTICIPANT_ID), userMessage(request.prompt, references.context, references.images)];
-      const contextLength = model.maxModelLen ?? 32_768;
-      const fitted = fitConversation(messages, contextLength, { maxTokens: outputBudget(contextLength) });
-      if (!fitted.fits) {
-        stream.markdown(`**Too long for ${model.id}.** The request and attachments need about ${fitted.promptTokens.toLocaleString('en')} tokens; the model's context is ${contextLength.toLocaleString('en')}. Attach less, or pick a model with a longer context.`);
-        errorButtons(stream, ['pickModel']);
-        return { metadata: { error: true, model: model.id } satisfies TurnMetadata };
-      }
-      if (fitted.dropped > 0) deps.logger.info(`Dropped ${fitted.dropped} old message(s) to fit ${model.id}'s context.`);
-
-      let thinking = false;
-      const result = await deps.inference.client().chatStream({ model: model.id, messages: fitted.messages, max_tokens: fitted.maxTokens }, { signal: abort.signal }).consume((event) => {
-        if (event.type === 'text') {
-          partial.push(event.text);
-          stream.markdown(event.text);
-        } else if (event.type === 'thinking' && !thinking) {
-          thinking = true;
-          stream.progress('Thinking…');
-        }
-      });
-      deps.connectionStatus.set({ kind: 'connected', model: model.id });
-      if (result.finishReason === 'length') stream.markdown('\n\n_(The answer reached its length limit.)_');
-      return { metadata: { model: model.id, messages: [result.message], ...(result.finishReason ? { finishReason: result.finishReason } : {}) } satisfies TurnMetadata };
-    } catch (error) {
-      const presented = presentError(error);
-      if (presented.cancelled) {
-        // Keep what arrived as this turn's answer, so history stays truthful.
-        return partial.length > 0 ? { metadata: { messages: [{ role: 'assistant', content: partial.join('') }] } satisfies TurnMetadata } : {};
-      }
-      deps.logger.error(`Chat request failed: ${presented.message}`);
-      deps.connectionStatus.set({ kind: 'error', message: presented.message });
-      errorButtons(stream, presented.actions, { prompt: request.prompt, retryAfterSeconds: presented.retryAfterSeconds });
-      return { errorDetails: { message: presented.message }, metadata: { error: true } satisfies TurnMetadata };
-    } finally {
-      abort.dispose();
-    }
+/** Reads the attachments and fits the conversation to the model, or explains why it cannot be sent. */
+async function prepare(deps: Deps, request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, model: ModelInfo): Promise<Prepared> {
+  const refused = (text: string): Prepared => {
+    stream.markdown(text);
+    errorButtons(stream, ['pickModel']);
+    return { refused: { metadata: { error: true, model: model.id } satisfies TurnMetadata } };
   };
+  const references = await resolveReferences(request.references, stream, deps.logger);
+  for (const problem of references.problems) stream.markdown(`> Skipped an attachment: ${problem}\n\n`);
+  if (references.oversized.length > 0) {
+    stream.markdown(`**Image too large, nothing was sent.** ${references.oversized.join(' ')}`);
+    return { refused: { metadata: { error: true, model: model.id } satisfies TurnMetadata } };
+  }
+  if (references.images.length > 0 && model.kind !== 'vision') {
+    return refused(`**${model.id} cannot read images.** Pick a vision model (for example one with \`-vl\` in its name) in the model picker or with \`/model\`, or remove the image.`);
+  }
+  const messages: ChatMessage[] = [{ role: 'system', content: SYSTEM_PROMPT }, ...historyMessages(context, PARTICIPANT_ID), userMessage(request.prompt, references.context, references.images)];
+  const contextLength = model.maxModelLen ?? 32_768;
+  const fitted = fitConversation(messages, contextLength, { maxTokens: outputBudget(contextLength) });
+  if (!fitted.fits) {
+    return refused(`**Too long for ${model.id}.** The request and attachments need about ${fitted.promptTokens.toLocaleString('en')} tokens; the model's context is ${contextLength.toLocaleString('en')}. Attach less, or pick a model with a longer context.`);
+  }
+  if (fitted.dropped > 0) deps.logger.info(`Dropped ${fitted.dropped} old message(s) to fit ${model.id}'s context.`);
+  return { messages: fitted.messages, maxTokens: fitted.maxTokens };
+}
+
+interface FailureContext {
+  readonly request: vscode.ChatRequest;
+  readonly stream: vscode.ChatResponseStream;
+  /** Answer text that had arrived before the failure ('' if none). */
+  readonly partial: string;
+  readonly model: string | undefined;
+}
+
+/**
+ * Ends a turn that failed. What arrived stays in the chat and in the turn's history, marked
+ * incomplete; the error is shown once, with its actions (Retry included where it helps).
+ */
+function failed(deps: Deps, error: unknown, ctx: FailureContext): vscode.ChatResult {
+  const presented = presentError(error);
+  const model = ctx.model ? { model: ctx.model } : {};
+  const kept = ctx.partial ? { messages: [{ role: 'assistant', content: ctx.partial }] satisfies ChatMessage[] } : undefined;
+  if (presented.cancelled) {
+    // Keep what arrived as this turn's answer, so history stays truthful.
+    return kept ? { metadata: { ...model, ...kept, incomplete: 'cancelled' } satisfies TurnMetadata } : {};
+  }
+  deps.logger.error('Chat request failed', error);
+  deps.connectionStatus.set({ kind: 'error', message: presented.message });
+  const incomplete = kept ? incompleteness(error) : undefined;
+  if (incomplete) ctx.stream.markdown(`${closeOpenFence(ctx.partial)}\n\n_(${incompleteNote(incomplete)})_`);
+  errorButtons(ctx.stream, presented.actions, { prompt: ctx.request.prompt, retryAfterSeconds: presented.retryAfterSeconds });
+  return {
+    errorDetails: { message: presented.message },
+    metadata: { error: true, ...model, ...(kept && incomplete ? { ...kept, incomplete } : {}) } satisfies TurnMetadata,
+  };
+}
+
+function incompleteness(error: unknown): Incompleteness {
+  return isStratusError(error) && error.kind === 'interrupted' ? error.reason : 'error';
+}
+
+function incompleteNote(incomplete: Incompleteness): string {
+  switch (incomplete) {
+    case 'reset':
+      return 'Incomplete answer: the connection was reset before it finished. The text above is what arrived.';
+    case 'stalled':
+      return 'Incomplete answer: it stopped arriving before it finished. The text above is what arrived.';
+    case 'ended':
+      return 'Incomplete answer: the service ended it before it finished. The text above is what arrived.';
+    default:
+      return 'Incomplete answer: it stopped because of the error below. The text above is what arrived.';
+  }
+}
+
+/** A partial answer cut inside a fenced code block: close the fence so the note renders as text. */
+function closeOpenFence(text: string): string {
+  const fences = text.match(/^[ \t]*(?:```|~~~)/gm)?.length ?? 0;
+  return fences % 2 === 1 ? `${text.endsWith('\n') ? '' : '\n'}\`\`\`` : '';
 }

@@ -2,12 +2,20 @@ import * as vscode from 'vscode';
 import type { ChatMessage } from '../../core/inference/chat/types';
 import { splitThinking } from '../../core/inference/chat/think';
 
+/**
+ * Why an answer is incomplete: the stream was cut (reset, stalled, ended early), another error
+ * stopped it, or the user cancelled. Its `messages` then hold the part that arrived.
+ */
+export type Incompleteness = 'reset' | 'stalled' | 'ended' | 'error' | 'cancelled';
+
 /** What a Stratus answer keeps in its result metadata so later turns can be rebuilt exactly. */
 export interface TurnMetadata {
   readonly model?: string;
   /** Assistant and tool messages of the turn, in order (tool rounds included), thinking removed. */
   readonly messages?: readonly ChatMessage[];
   readonly finishReason?: string;
+  /** Set when `messages` hold only the part of the answer that arrived. */
+  readonly incomplete?: Incompleteness;
   readonly error?: true;
   readonly notConfigured?: 'apiKey' | 'baseUrl';
 }

@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
+import { ImageBudget } from '../../core/inference/chat/images';
 import type { ContentPart } from '../../core/inference/chat/types';
+import type { Logger } from '../../core/log';
 
 /** Attached files and selections are sent as context up to this size each; more is cut with a note. */
 const MAX_CONTEXT_CHARS = 60_000;
@@ -19,13 +21,17 @@ export interface ResolvedReferences {
   readonly images: ContentPart[];
   /** Names of attachments that could not be read, with why. */
   readonly problems: string[];
+  /** Images over the size caps, with why: the request is not sent with them. */
+  readonly oversized: string[];
 }
 
 /** Reads the request's attachments, reporting each used file as a reference in the response. */
-export async function resolveReferences(references: readonly vscode.ChatPromptReference[], stream: vscode.ChatResponseStream): Promise<ResolvedReferences> {
+export async function resolveReferences(references: readonly vscode.ChatPromptReference[], stream: vscode.ChatResponseStream, logger: Logger): Promise<ResolvedReferences> {
   const context: string[] = [];
   const images: ContentPart[] = [];
   const problems: string[] = [];
+  const oversized: string[] = [];
+  const budget = new ImageBudget();
   for (const reference of references) {
     const value = reference.value;
     try {
@@ -41,7 +47,9 @@ export async function resolveReferences(references: readonly vscode.ChatPromptRe
       } else if (isBinary(value)) {
         if (value.mimeType.startsWith('image/')) {
           const data = await value.data();
-          images.push({ type: 'image_url', image_url: { url: `data:${value.mimeType};base64,${Buffer.from(data).toString('base64')}` } });
+          const refused = budget.admit(reference.id, data.byteLength);
+          if (refused) oversized.push(refused);
+          else images.push({ type: 'image_url', image_url: { url: `data:${value.mimeType};base64,${Buffer.from(data).toString('base64')}` } });
         } else {
           problems.push(`${reference.id}: ${value.mimeType} attachments are not supported`);
         }
@@ -49,10 +57,28 @@ export async function resolveReferences(references: readonly vscode.ChatPromptRe
         context.push(value);
       }
     } catch (error) {
-      problems.push(`${reference.id}: ${error instanceof Error ? error.message : String(error)}`);
+      logger.warn(`Cannot read the attachment ${reference.id}`, error);
+      problems.push(`${reference.id}: ${unreadable(error)}`);
     }
   }
-  return { context, images, problems };
+  return { context, images, problems, oversized };
+}
+
+/** Why an attachment could not be read, from the typed file-system error code (the log has the details). */
+function unreadable(error: unknown): string {
+  if (error instanceof vscode.FileSystemError) {
+    switch (error.code) {
+      case 'FileNotFound':
+        return 'the file does not exist';
+      case 'NoPermissions':
+        return 'no permission to read it';
+      case 'FileIsADirectory':
+        return 'it is a folder, not a file';
+      case 'Unavailable':
+        return 'its file system is unavailable';
+    }
+  }
+  return 'it cannot be read as text (details in the Stratus log)';
 }
 
 function block(name: string, language: string, text: string): string {

@@ -15,6 +15,8 @@ export function register(deps: Deps, extensionUri: vscode.Uri): vscode.Disposabl
   participant.followupProvider = {
     provideFollowups(result: vscode.ChatResult) {
       const metadata = result.metadata as TurnMetadata | undefined;
+      // A cut answer is in the history: the model can pick up where it stopped.
+      if (metadata?.incomplete) return metadata.incomplete === 'cancelled' ? [] : [{ prompt: 'Continue where you stopped.', label: 'Continue the answer' }];
       if (!metadata?.model || metadata.error) return [];
       if (metadata.finishReason === 'length') return [{ prompt: 'Continue where you stopped.', label: 'Continue the answer' }];
       return [{ prompt: 'Explain that step by step.', label: 'Explain step by step' }];

@@ -39,6 +39,9 @@ export function errorButtons(stream: vscode.ChatResponseStream, actions: readonl
       case 'showLog':
         stream.button({ command: Commands.showLog, title: 'Show Log' });
         break;
+      case 'showUsage':
+        stream.button({ command: Commands.showUsage, title: 'Show Usage' });
+        break;
     }
   }
 }

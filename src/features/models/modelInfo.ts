@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import { supportsToolCalling, type ToolCallingOverrides } from '../../core/inference/models/capabilities';
 import type { ModelInfo } from '../../core/inference/models/types';
 
 export const VENDOR = 'stratus';
@@ -24,7 +25,12 @@ export function outputBudget(maxModelLen: number): number {
   return Math.min(16_384, Math.max(256, Math.floor(maxModelLen / 4)));
 }
 
-export function toLanguageModelInfo(model: ModelInfo): StratusModel {
+/**
+ * The model as VS Code's model picker and agent mode see it. Tool calling is declared only where
+ * the model takes tools (its family, or `stratus.models.toolCalling`): agent mode offers tools
+ * to a model that declares it, and a model that garbles them fails the agent's turns.
+ */
+export function toLanguageModelInfo(model: ModelInfo, toolCalling: ToolCallingOverrides = {}): StratusModel {
   const context = model.maxModelLen ?? DEFAULT_CONTEXT;
   const maxOutputTokens = outputBudget(context);
   return {
@@ -36,7 +42,7 @@ export function toLanguageModelInfo(model: ModelInfo): StratusModel {
     tooltip: `${model.id} on the sovereign cloud (${model.kind}, context ${context.toLocaleString('en')} tokens${model.ownedBy ? `, ${model.ownedBy}` : ''})`,
     maxInputTokens: context - maxOutputTokens,
     maxOutputTokens,
-    capabilities: { toolCalling: true, imageInput: model.kind === 'vision' },
+    capabilities: { toolCalling: supportsToolCalling(model, toolCalling), imageInput: model.kind === 'vision' },
     isUserSelectable: true,
   };
 }

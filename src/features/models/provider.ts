@@ -1,4 +1,8 @@
 import * as vscode from 'vscode';
+import { isStratusError, MalformedResponseError, ValidationError } from '../../core/errors';
+import { ImageBudget } from '../../core/inference/chat/images';
+import type { ChatMessage } from '../../core/inference/chat/types';
+import type { ToolCallingOverrides } from '../../core/inference/models/capabilities';
 import { presentError } from '../../core/presentError';
 import { fitConversation } from '../../core/inference/models/fit';
 import { estimateTextTokens } from '../../core/inference/models/tokens';
@@ -8,6 +12,7 @@ import type { InferenceConnection } from '../../platform/inferenceConnection';
 import { Commands } from '../commands';
 import type { ConnectionStatus } from '../../platform/connectionStatus';
 import { isChatCapable, placeholderModel, toLanguageModelInfo, type StratusModel } from './modelInfo';
+import { readToolCallingOverrides } from './settings';
 import { toApiMessages, toApiToolChoice, toApiTools } from './toApiMessages';
 
 /**
@@ -22,6 +27,8 @@ export class StratusModelProvider implements vscode.LanguageModelChatProvider<St
     private readonly connection: InferenceConnection,
     private readonly status: ConnectionStatus,
     private readonly logger: Logger,
+    /** `stratus.models.toolCalling`, read on every listing. */
+    private readonly toolCalling: () => ToolCallingOverrides = readToolCallingOverrides,
   ) {}
 
   /** The model list must be asked for again (settings or key changed). */
@@ -46,7 +53,8 @@ export class StratusModelProvider implements vscode.LanguageModelChatProvider<St
       const models = (await this.connection.client().models.list({ signal: abort.signal })).filter(isChatCapable);
       this.status.set({ kind: 'connected' });
       if (models.length === 0) return [placeholderModel('The service lists no chat models.')];
-      return models.map(toLanguageModelInfo);
+      const overrides = this.toolCalling();
+      return models.map((m) => toLanguageModelInfo(m, overrides));
     } catch (error) {
       const presented = presentError(error);
       if (!presented.cancelled) {
@@ -66,13 +74,15 @@ export class StratusModelProvider implements vscode.LanguageModelChatProvider<St
     progress: vscode.Progress<vscode.LanguageModelResponsePart>,
     token: vscode.CancellationToken,
   ): Promise<void> {
-    if (model.unavailableReason !== undefined) throw new Error(`Stratus is not connected: ${model.unavailableReason}`);
-    const tools = toApiTools(options.tools);
-    const fitted = fitConversation(toApiMessages(messages), model.maxInputTokens + model.maxOutputTokens, { maxTokens: model.maxOutputTokens, ...(tools ? { tools } : {}) });
-    if (!fitted.fits) throw new Error(`The conversation does not fit ${model.id}'s context of ${model.maxInputTokens + model.maxOutputTokens} tokens even after dropping old turns.`);
-    const toolChoice = toApiToolChoice(options.toolMode, tools);
+    if (model.unavailableReason !== undefined) throw new vscode.LanguageModelError(`Stratus is not connected: ${model.unavailableReason}`);
     const abort = toAbortSignal(token);
     try {
+      const tools = toApiTools(options.tools);
+      const wire = toApiMessages(messages);
+      checkImageSizes(wire);
+      const fitted = fitConversation(wire, model.maxInputTokens + model.maxOutputTokens, { maxTokens: model.maxOutputTokens, ...(tools ? { tools } : {}) });
+      if (!fitted.fits) throw new ValidationError(`the conversation does not fit ${model.id}'s context of ${model.maxInputTokens + model.maxOutputTokens} tokens even after dropping old turns`, 'messages');
+      const toolChoice = toApiToolChoice(options.toolMode, tools);
       await this.connection.client().chatStream(
         { model: model.id, messages: fitted.messages, max_tokens: fitted.maxTokens, ...(tools ? { tools } : {}), ...(toolChoice ? { tool_choice: toolChoice } : {}) },
         { signal: abort.signal },
@@ -84,9 +94,9 @@ export class StratusModelProvider implements vscode.LanguageModelChatProvider<St
     } catch (error) {
       const presented = presentError(error);
       if (presented.cancelled) return;
-      this.logger.error(`Model ${model.id} request failed: ${presented.message}`);
-      this.status.set({ kind: 'error', message: presented.message });
-      throw new Error(presented.message);
+      this.logger.error(`Model ${model.id} request failed`, error);
+      if (isStratusError(error) && error.kind !== 'validation') this.status.set({ kind: 'error', message: presented.message });
+      throw languageModelError(error, presented.message);
     } finally {
       abort.dispose();
     }
@@ -102,6 +112,36 @@ export class StratusModelProvider implements vscode.LanguageModelChatProvider<St
   }
 }
 
+/** The typed error as VS Code's LanguageModelError, so callers can tell a permission or model problem by its code. */
+function languageModelError(error: unknown, message: string): vscode.LanguageModelError {
+  if (!isStratusError(error)) return new vscode.LanguageModelError(message);
+  switch (error.kind) {
+    case 'auth':
+    case 'forbidden':
+      return vscode.LanguageModelError.NoPermissions(message);
+    case 'not_found':
+      return vscode.LanguageModelError.NotFound(message);
+    default:
+      return new vscode.LanguageModelError(message);
+  }
+}
+
+/** Refuses images over the size caps before anything is sent. */
+function checkImageSizes(messages: readonly ChatMessage[]): void {
+  const budget = new ImageBudget();
+  let count = 0;
+  messages.forEach((message, i) => {
+    if (message.role !== 'user' || typeof message.content === 'string') return;
+    message.content.forEach((part, j) => {
+      if (part.type !== 'image_url') return;
+      const url = part.image_url.url;
+      const base64 = url.length - url.indexOf(',') - 1;
+      const refused = budget.admit(`Image ${++count} of the request`, Math.floor((base64 * 3) / 4));
+      if (refused) throw new ValidationError(refused, `messages[${i}].content[${j}].image_url.url`);
+    });
+  });
+}
+
 /** Tool arguments are JSON text on the wire and an object for VS Code. */
 function parseArguments(text: string, name: string): object {
   if (text.trim() === '') return {};
@@ -111,5 +151,5 @@ function parseArguments(text: string, name: string): object {
   } catch {
     // fall through to the error below
   }
-  throw new Error(`The model called tool ${name} with arguments that are not a JSON object.`);
+  throw new MalformedResponseError(`the model called tool ${name} with arguments that are not a JSON object`);
 }

@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
 import { DisposableStore } from '../../platform/disposables';
+import { presentError } from '../../core/presentError';
 import { Commands } from '../commands';
 import type { Deps } from '../deps';
+import { notifyError } from './errorNotification';
 import { VENDOR } from './modelInfo';
 import { StratusModelProvider } from './provider';
 import { pickChatModel } from './selection';
@@ -18,8 +20,7 @@ export function register(deps: Deps): vscode.Disposable {
     try {
       return await pickChatModel(deps.inference);
     } catch (error) {
-      deps.logger.error('Listing models failed', error);
-      void vscode.window.showErrorMessage(`Stratus: cannot list models. ${error instanceof Error ? error.message : ''}`, 'Show Log').then((choice) => choice && deps.logChannel.show(true));
+      listingFailed(deps, error, Commands.pickModel);
       return undefined;
     }
   }));
@@ -30,8 +31,7 @@ export function register(deps: Deps): vscode.Disposable {
       vscode.window.setStatusBarMessage(`Stratus: ${models.length} models listed`, 4000);
       return models.map((m) => m.id);
     } catch (error) {
-      deps.logger.error('Listing models failed', error);
-      void vscode.window.showErrorMessage(`Stratus: cannot list models. ${error instanceof Error ? error.message : ''}`, 'Show Log').then((choice) => choice && deps.logChannel.show(true));
+      listingFailed(deps, error, Commands.refreshModels);
       return undefined;
     }
   }));
@@ -39,4 +39,12 @@ export function register(deps: Deps): vscode.Disposable {
   // `@stratus` message can fail with "Language model unavailable".
   void vscode.lm.selectChatModels({ vendor: VENDOR }).then(undefined, (error: unknown) => deps.logger.warn('Early model resolution failed', error));
   return store;
+}
+
+/** Tells why the model list could not be fetched, with the presenter's typed actions (Retry re-runs `command`). */
+function listingFailed(deps: Deps, error: unknown, command: string): void {
+  const presented = presentError(error);
+  if (presented.cancelled) return;
+  deps.logger.error('Listing models failed', error);
+  notifyError(presented, { prefix: 'Cannot list models.', logChannel: deps.logChannel, retry: () => void vscode.commands.executeCommand(command) });
 }

@@ -25,6 +25,8 @@ export class ActivitiesTree implements vscode.TreeDataProvider<ActivityNode>, vs
   private loaded = false;
   private error: string | undefined;
   private readonly nodes = new Map<string, ActivityNode & { type: 'activity' }>();
+  private load: { controller: AbortController; promise: Promise<void> } | undefined;
+  private generation = 0;
 
   constructor(
     private readonly connection: ConsoleConnection,
@@ -49,6 +51,7 @@ export class ActivitiesTree implements vscode.TreeDataProvider<ActivityNode>, vs
   }
 
   reset(): void {
+    this.abortLoad();
     this.entries = new Map();
     this.nodes.clear();
     this.loaded = false;
@@ -56,37 +59,67 @@ export class ActivitiesTree implements vscode.TreeDataProvider<ActivityNode>, vs
     this.changed.fire(undefined);
   }
 
+  /** Reads the tenant's recent activities again; a read in flight is aborted, not doubled. */
   async refresh(): Promise<void> {
+    this.abortLoad();
     this.loaded = false;
     await this.loadServerList();
     this.changed.fire(undefined);
   }
 
-  private async loadServerList(): Promise<void> {
-    if (this.connection.state.kind !== 'signedIn') return;
-    try {
-      const page = await this.connection.client().activities.list({ limit: 50 });
-      for (const activity of page.items) {
-        const entry = this.entries.get(activity.id);
-        if (entry) entry.activity = activity;
-        else this.entries.set(activity.id, { activity, local: false, seenAt: Date.now() });
+  private abortLoad(): void {
+    this.generation++;
+    const load = this.load;
+    this.load = undefined;
+    load?.controller.abort();
+  }
+
+  /** One read of the tenant's list at a time: an expand during a refresh joins it. */
+  private loadServerList(): Promise<void> {
+    if (this.load) return this.load.promise;
+    if (this.connection.state.kind !== 'signedIn') return Promise.resolve();
+    const generation = this.generation;
+    const controller = new AbortController();
+    const promise = (async (): Promise<void> => {
+      try {
+        const page = await this.connection.client().activities.list({ limit: 50, signal: controller.signal });
+        if (generation !== this.generation) return;
+        for (const activity of page.items) {
+          const entry = this.entries.get(activity.id);
+          if (entry) entry.activity = activity;
+          else this.entries.set(activity.id, { activity, local: false, seenAt: Date.now() });
+        }
+        this.trim();
+        this.error = undefined;
+      } catch (error) {
+        if (generation !== this.generation) return;
+        const presented = presentError(error);
+        if (!presented.cancelled) {
+          this.error = presented.message;
+          this.logger.warn(`Listing activities failed: ${presented.message}`);
+        }
       }
-      this.trim();
-      this.error = undefined;
-    } catch (error) {
-      const presented = presentError(error);
-      if (!presented.cancelled) {
-        this.error = presented.message;
-        this.logger.warn(`Listing activities failed: ${presented.message}`);
-      }
-    }
-    this.loaded = true;
+      this.loaded = true;
+    })().finally(() => {
+      if (this.load?.controller === controller) this.load = undefined;
+    });
+    this.load = { controller, promise };
+    return promise;
   }
 
   private trim(): void {
     if (this.entries.size <= MAX_ENTRIES) return;
     const oldest = [...this.entries.entries()].sort((a, b) => a[1].seenAt - b[1].seenAt).slice(0, this.entries.size - MAX_ENTRIES);
     for (const [id] of oldest) this.entries.delete(id);
+  }
+
+  /** The node of an activity this view knows (for reveal). */
+  nodeOf(id: string): ActivityNode | undefined {
+    return this.entries.has(id) ? this.node(id) : undefined;
+  }
+
+  getParent(node: ActivityNode): ActivityNode | undefined {
+    return node.type === 'item' ? this.node(node.activityId) : undefined;
   }
 
   async getChildren(node?: ActivityNode): Promise<ActivityNode[]> {
@@ -149,6 +182,7 @@ export class ActivitiesTree implements vscode.TreeDataProvider<ActivityNode>, vs
   }
 
   dispose(): void {
+    this.abortLoad();
     this.changed.dispose();
   }
 }

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import type { ResourceKind } from '../../core/console/catalog-types';
 import type { ResourceItem } from '../../core/console/types';
+import { PagedList } from '../../core/console/pager';
+import { presentError } from '../../core/presentError';
 import type { ConsoleConnection } from '../../platform/consoleConnection';
 
 /** Quick pick of resource kinds (those that offer `actionId`, when given). */
@@ -19,19 +21,27 @@ export async function pickResource(connection: ConsoleConnection, kind: Resource
   quickPick.matchOnDescription = true;
   let generation = 0;
   let timer: NodeJS.Timeout | undefined;
+  // The pages behind the pick: a filter the server ignores is searched for through pages (bounded),
+  // and what the person typed before is aborted when they type on.
+  const list = new PagedList<ResourceItem>({
+    idOf: (item) => item.id,
+    maxScanPages: 20,
+    fetch: (r) => connection.client().list(kind.id, { offset: r.offset, limit: r.limit, ...(r.name ? { name: r.name } : {}), signal: r.signal }),
+  });
   const load = async (name: string): Promise<void> => {
     const mine = ++generation;
     quickPick.busy = true;
     try {
-      const page = await connection.client().list(kind.id, { limit: 100, ...(name ? { name } : {}) });
+      await list.setFilter(name);
       if (mine !== generation) return;
-      quickPick.items = page.items.map((item) => {
+      quickPick.items = list.items.map((item) => {
         const presentation = connection.client().catalog.present(kind.id, item);
         return { label: `$(${presentation.icon}) ${presentation.label}`, description: presentation.description, detail: item.id, item };
       });
-    } catch (error) {
-      if (mine === generation) quickPick.items = [];
-      void vscode.window.showErrorMessage(`Stratus: cannot list ${kind.label.plural.toLowerCase()}: ${error instanceof Error ? error.message : String(error)}`);
+      if (list.error !== undefined) {
+        const presented = presentError(list.error);
+        if (!presented.cancelled) void vscode.window.showErrorMessage(`Stratus: cannot list ${kind.label.plural.toLowerCase()}. ${presented.message}`);
+      }
     } finally {
       if (mine === generation) quickPick.busy = false;
     }
@@ -47,6 +57,7 @@ export async function pickResource(connection: ConsoleConnection, kind: Resource
     });
     quickPick.onDidHide(() => {
       if (timer) clearTimeout(timer);
+      list.reset();
       resolve(undefined);
       quickPick.dispose();
     });

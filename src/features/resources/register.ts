@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ResourceKind } from '../../core/console/catalog-types';
 import type { ResourceItem } from '../../core/console/types';
+import { presentError } from '../../core/presentError';
 import { DisposableStore } from '../../platform/disposables';
 import { Commands } from '../commands';
 import type { Deps } from '../deps';
@@ -9,22 +10,48 @@ import { DETAILS_SCHEME, DetailsProvider } from './details';
 import type { ResourceNode } from './nodes';
 import { pickKind, pickResource } from './pickers';
 import { ResourcesTree } from './resourcesTree';
-import { runWrite, type WriteContext, type WriteOptions } from './writeFlow';
+import { ACTIVITY_TIMEOUT_SETTING, activityTimeoutMs } from './followDeadline';
+import { writeOptionsFrom } from './testArguments';
+import { runWrite, type WriteContext } from './writeFlow';
 
 export const RESOURCES_VIEW_ID = 'stratus.resources';
 export const ACTIVITIES_VIEW_ID = 'stratus.activities';
 
+export interface ResourcesOptions {
+  /** The extension runs in ExtensionMode.Test: command arguments may skip confirmations and input flows. */
+  readonly testMode: boolean;
+}
+
 /** The Cloud and Activities views, their commands, and the details documents. */
-export function register(deps: Deps): { disposable: vscode.Disposable; resources: ResourcesTree; activities: ActivitiesTree } {
+export function register(deps: Deps, options: ResourcesOptions): { disposable: vscode.Disposable; resources: ResourcesTree; activities: ActivitiesTree } {
   const store = new DisposableStore();
   const connection = deps.console;
-  const resources = store.add(new ResourcesTree(connection, deps.logger));
+  const messages: { view?: vscode.TreeView<ResourceNode> } = {};
+  const resources = store.add(new ResourcesTree(connection, deps.logger, {
+    // A search through pages for a filter the server ignores: say how far it got, above the tree.
+    onSearchProgress: (kind, filter, progress) => {
+      if (messages.view) messages.view.message = progress.done ? undefined : `Searching ${kind.label.plural.toLowerCase()} for "${filter}": ${progress.checked.toLocaleString('en-US')} checked…`;
+    },
+  }));
   const activities = store.add(new ActivitiesTree(connection, deps.logger));
   const view = store.add(vscode.window.createTreeView(RESOURCES_VIEW_ID, { treeDataProvider: resources, showCollapseAll: true }));
+  messages.view = view;
+  // A collapsed collection stops loading; its next expand asks again.
+  store.add(view.onDidCollapseElement((event) => {
+    if (event.element.type === 'kind') resources.collapsed(event.element.kind.id);
+  }));
   const activitiesView = store.add(vscode.window.createTreeView(ACTIVITIES_VIEW_ID, { treeDataProvider: activities }));
   const details = new DetailsProvider(connection, resources, activities);
   store.add(vscode.workspace.registerTextDocumentContentProvider(DETAILS_SCHEME, details));
-  const ctx: WriteContext = { connection, resources, activities, view, logger: deps.logger, showLog: () => deps.logChannel.show(true) };
+  const ctx: WriteContext = {
+    connection,
+    resources,
+    activities,
+    view,
+    logger: deps.logger,
+    showLog: () => deps.logChannel.show(true),
+    activityTimeoutMs: () => activityTimeoutMs(vscode.workspace.getConfiguration().get<unknown>(ACTIVITY_TIMEOUT_SETTING)),
+  };
 
   const describe = (): void => {
     const state = connection.state;
@@ -56,7 +83,7 @@ export function register(deps: Deps): { disposable: vscode.Disposable; resources
   };
 
   const itemAction = (command: string, actionId: string, title: string): vscode.Disposable =>
-    vscode.commands.registerCommand(command, async (arg?: unknown, resourceId?: unknown, options?: WriteOptions) => {
+    vscode.commands.registerCommand(command, async (arg?: unknown, resourceId?: unknown, testArgs?: unknown) => {
       if (!(await ensureSignedIn(deps))) return undefined;
       const resolved = await target(arg, resourceId, actionId, title);
       if (!resolved) return undefined;
@@ -65,15 +92,15 @@ export function register(deps: Deps): { disposable: vscode.Disposable; resources
         void vscode.window.showInformationMessage(`Stratus: "${title}" is not available for ${resolved.item.name}.`);
         return undefined;
       }
-      return runWrite(ctx, resolved.kind, action, resolved.item, options);
+      return runWrite(ctx, resolved.kind, action, resolved.item, writeOptionsFrom(testArgs, options.testMode));
     });
 
-  store.add(vscode.commands.registerCommand(Commands.resourcesCreate, async (arg?: unknown, options?: WriteOptions) => {
+  store.add(vscode.commands.registerCommand(Commands.resourcesCreate, async (arg?: unknown, testArgs?: unknown) => {
     if (!(await ensureSignedIn(deps))) return undefined;
     const kind = isNode(arg) ? arg.kind : typeof arg === 'string' ? connection.client().catalog.kind(arg) : await pickKind(connection, 'Stratus: Create Resource', 'create');
     const action = kind?.actions.find((a) => a.target === 'collection');
     if (!kind || !action) return undefined;
-    return runWrite(ctx, kind, action, undefined, options);
+    return runWrite(ctx, kind, action, undefined, writeOptionsFrom(testArgs, options.testMode));
   }));
   store.add(itemAction(Commands.resourcesModify, 'modify', 'Stratus: Modify Resource'));
   store.add(itemAction(Commands.resourcesDelete, 'delete', 'Stratus: Delete Resource'));
@@ -136,6 +163,22 @@ export function register(deps: Deps): { disposable: vscode.Disposable; resources
     if (typeof id !== 'string') return;
     const document = await vscode.workspace.openTextDocument(DetailsProvider.activityUri(id));
     await vscode.window.showTextDocument(document, { preview: true });
+  }));
+  /** Brings the Activities view up to date and into sight, selecting `id` when it is listed. */
+  store.add(vscode.commands.registerCommand(Commands.activitiesShow, async (id?: unknown) => {
+    await vscode.commands.executeCommand(`${ACTIVITIES_VIEW_ID}.focus`);
+    await activities.refresh();
+    if (typeof id === 'string' && connection.state.kind === 'signedIn') {
+      // The tenant's list may not hold it (paged, or not yet consistent): read this one.
+      try {
+        activities.update(await connection.client().activities.get(id), true);
+      } catch (error) {
+        deps.logger.warn(`Could not read activity ${id}: ${presentError(error).message}`);
+      }
+    }
+    const node = typeof id === 'string' ? activities.nodeOf(id) : undefined;
+    if (node) await activitiesView.reveal(node, { select: true, focus: false, expand: false });
+    return node !== undefined;
   }));
   store.add(vscode.commands.registerCommand(Commands.showConsoleEndpoints, async () => {
     const document = await vscode.workspace.openTextDocument(DetailsProvider.endpointsUri());

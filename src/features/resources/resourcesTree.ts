@@ -5,36 +5,63 @@ import type { Logger } from '../../core/log';
 import { presentError } from '../../core/presentError';
 import type { ConsoleConnection } from '../../platform/consoleConnection';
 import { Commands } from '../commands';
-import { emptyCollection, PAGE_SIZE, type CollectionState, type ResourceNode } from './nodes';
+import { PagedList, type ScanProgress } from '../../core/console/pager';
+import { PAGE_SIZE, type ResourceNode } from './nodes';
 
-/** The Cloud view: one collapsible node per resource kind of the catalog, pages of resources below. */
+export interface ResourcesTreeOptions {
+  /** Told while a filter the server ignores is searched for through several pages. */
+  onSearchProgress?: (kind: ResourceKind, filter: string, progress: ScanProgress) => void;
+  /** Pages one search reads before "Load more…" takes over (default 100, i.e. 10,000 items). */
+  maxScanPages?: number;
+}
+
+/**
+ * The Cloud view: one collapsible node per resource kind of the catalog, pages of resources below.
+ * Each kind's pages live in a PagedList (src/core/console/pager.ts): one load in flight per
+ * collection, joined by repeated expands and "Load more…" clicks, aborted by a refresh, a new
+ * filter, a collapse or a sign-out.
+ */
 export class ResourcesTree implements vscode.TreeDataProvider<ResourceNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<ResourceNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-  private collections = new Map<string, CollectionState>();
+  private collections = new Map<string, PagedList<ResourceItem>>();
   private kindNodes = new Map<string, ResourceNode & { type: 'kind' }>();
   private resourceNodes = new Map<string, ResourceNode & { type: 'resource' }>();
+  /** The error each collection last logged, so one failure is logged once however often it is drawn. */
+  private readonly logged = new WeakMap<PagedList<ResourceItem>, unknown>();
 
   constructor(
     private readonly connection: ConsoleConnection,
     private readonly logger: Logger,
+    private readonly options: ResourcesTreeOptions = {},
   ) {}
 
-  /** Forgets everything (sign-in, sign-out, another endpoint): the root is built again. */
+  /** Forgets everything (sign-in, sign-out, another endpoint): loads in flight are aborted, the root is built again. */
   reset(): void {
+    for (const list of this.collections.values()) list.reset();
     this.collections = new Map();
     this.kindNodes = new Map();
     this.resourceNodes = new Map();
     this.changed.fire(undefined);
   }
 
-  collection(kindId: string): CollectionState {
-    let state = this.collections.get(kindId);
-    if (!state) {
-      state = emptyCollection();
-      this.collections.set(kindId, state);
+  collection(kindId: string): PagedList<ResourceItem> {
+    let list = this.collections.get(kindId);
+    if (!list) {
+      const created: PagedList<ResourceItem> = new PagedList<ResourceItem>({
+        pageSize: PAGE_SIZE,
+        ...(this.options.maxScanPages !== undefined ? { maxScanPages: this.options.maxScanPages } : {}),
+        idOf: (item) => item.id,
+        fetch: (r) => this.connection.client().list(kindId, { offset: r.offset, limit: r.limit, ...(r.name ? { name: r.name } : {}), signal: r.signal }),
+        onProgress: (progress) => {
+          const filter = created.filter;
+          if (filter !== undefined) this.options.onSearchProgress?.(this.connection.client().catalog.kind(kindId), filter, progress);
+        },
+      });
+      list = created;
+      this.collections.set(kindId, list);
     }
-    return state;
+    return list;
   }
 
   kindNode(kind: ResourceKind): ResourceNode & { type: 'kind' } {
@@ -58,79 +85,64 @@ export class ResourcesTree implements vscode.TreeDataProvider<ResourceNode>, vsc
     return created;
   }
 
-  /** Reloads one collection from its first page (keeping its filter). */
+  /** Reloads one collection from its first page (keeping its filter), aborting its load in flight; without a kind, every collection. */
   async refresh(kindId?: string): Promise<void> {
     if (!kindId) {
-      for (const state of this.collections.values()) Object.assign(state, { ...emptyCollection(), filter: state.filter, generation: state.generation + 1 });
+      // Forgotten now, loaded again when drawn (collapsed collections cost nothing).
+      for (const list of this.collections.values()) list.reset();
       this.changed.fire(undefined);
       return;
     }
-    const state = this.collection(kindId);
-    Object.assign(state, { ...emptyCollection(), filter: state.filter, generation: state.generation + 1 });
     const kind = this.connection.client().catalog.kind(kindId);
-    await this.load(kind, 0);
+    const list = this.collection(kindId);
+    await list.refresh();
+    this.settled(kind, list);
     this.changed.fire(this.kindNode(kind));
   }
 
   async setFilter(kindId: string, filter: string | undefined): Promise<void> {
-    this.collection(kindId).filter = filter?.trim() ? filter.trim() : undefined;
-    await this.refresh(kindId);
+    const kind = this.connection.client().catalog.kind(kindId);
+    const list = this.collection(kindId);
+    await list.setFilter(filter);
+    this.settled(kind, list);
+    this.changed.fire(this.kindNode(kind));
   }
 
+  /** "Load more…": the next page (or, for a filter the server ignores, the next pages up to a match). */
   async loadMore(kindId: string): Promise<void> {
-    const state = this.collection(kindId);
-    if (state.nextOffset === undefined) return;
+    const list = this.collection(kindId);
+    if (list.nextOffset === undefined && !list.loading) return;
     const kind = this.connection.client().catalog.kind(kindId);
-    await this.load(kind, state.nextOffset);
+    await list.loadMore();
+    this.settled(kind, list);
     this.changed.fire(this.kindNode(kind));
+  }
+
+  /** The kind's node was collapsed: its load in flight is aborted (asked for again on the next expand). */
+  collapsed(kindId: string): void {
+    this.collections.get(kindId)?.cancel();
   }
 
   /** Puts a resource (new or changed) into its loaded collection, first when new, and returns its node. */
   upsert(kind: ResourceKind, item: ResourceItem): ResourceNode & { type: 'resource' } {
-    const state = this.collection(kind.id);
-    const at = state.items.findIndex((i) => i.id === item.id);
-    if (at >= 0) state.items[at] = item;
-    else {
-      state.items.unshift(item);
-      if (state.total !== undefined) state.total += 1;
-    }
-    state.loaded = true;
+    this.collection(kind.id).upsert(item);
     const node = this.resourceNode(kind, item);
     this.changed.fire(this.kindNode(kind));
     return node;
   }
 
   remove(kindId: string, id: string): void {
-    const state = this.collection(kindId);
-    const before = state.items.length;
-    state.items = state.items.filter((i) => i.id !== id);
-    if (state.total !== undefined && state.items.length < before) state.total -= 1;
+    this.collection(kindId).remove(id);
     this.resourceNodes.delete(`${kindId}/${id}`);
     const kind = this.kindNodes.get(kindId);
     this.changed.fire(kind);
   }
 
-  private async load(kind: ResourceKind, offset: number): Promise<void> {
-    const state = this.collection(kind.id);
-    const generation = state.generation;
-    try {
-      const page = await this.connection.client().list(kind.id, { offset, limit: PAGE_SIZE, ...(state.filter ? { name: state.filter } : {}) });
-      if (generation !== state.generation) return;
-      const known = new Set(state.items.map((i) => i.id));
-      state.items.push(...page.items.filter((i) => !known.has(i.id)));
-      state.total = page.total;
-      state.partial = page.partial;
-      state.nextOffset = page.nextOffset;
-      state.error = undefined;
-      state.loaded = true;
-    } catch (error) {
-      if (generation !== state.generation) return;
-      const presented = presentError(error);
-      if (presented.cancelled) return;
-      this.logger.error(`Listing ${kind.label.plural.toLowerCase()} failed: ${presented.message}`);
-      state.error = presented.message;
-      state.loaded = true;
-    }
+  /** Logs a load's failure once. */
+  private settled(kind: ResourceKind, list: PagedList<ResourceItem>): void {
+    if (list.error === undefined || this.logged.get(list) === list.error) return;
+    this.logged.set(list, list.error);
+    this.logger.error(`Listing ${kind.label.plural.toLowerCase()} failed: ${presentError(list.error).message}`);
   }
 
   getParent(node: ResourceNode): ResourceNode | undefined {
@@ -142,15 +154,21 @@ export class ResourcesTree implements vscode.TreeDataProvider<ResourceNode>, vsc
   async getChildren(node?: ResourceNode): Promise<ResourceNode[]> {
     if (!node) return this.rootChildren();
     if (node.type !== 'kind') return [];
-    const state = this.collection(node.kind.id);
-    if (!state.loaded) await this.load(node.kind, 0);
-    const children: ResourceNode[] = state.items.map((item) => this.resourceNode(node.kind, item));
-    if (state.error) {
-      children.push({ type: 'message', id: `${node.kind.id}/error`, kind: node.kind, text: `Could not list ${node.kind.label.plural.toLowerCase()}`, detail: state.error, icon: 'error', severity: 'error' });
-    } else if (state.nextOffset !== undefined) {
-      children.push({ type: 'more', kind: node.kind, nextOffset: state.nextOffset });
-    } else if (state.items.length === 0) {
-      const text = state.filter ? `No ${node.kind.label.plural.toLowerCase()} match "${state.filter}"` : `No ${node.kind.label.plural.toLowerCase()} yet`;
+    const list = this.collection(node.kind.id);
+    // Joins a load in flight: an expand that repeats, or a refresh racing it, sends nothing more;
+    // when a refresh replaces the load awaited, its pages are what is shown (never a stale "empty").
+    await list.ensureLoaded();
+    await list.idle();
+    this.settled(node.kind, list);
+    const plural = node.kind.label.plural.toLowerCase();
+    const children: ResourceNode[] = list.items.map((item) => this.resourceNode(node.kind, item));
+    if (list.error !== undefined) {
+      children.push({ type: 'message', id: `${node.kind.id}/error`, kind: node.kind, text: `Could not list ${plural}`, detail: presentError(list.error).message, icon: 'error', severity: 'error' });
+    } else if (list.nextOffset !== undefined) {
+      const searching = list.filter !== undefined && list.items.length === 0;
+      children.push({ type: 'more', kind: node.kind, nextOffset: list.nextOffset, ...(searching ? { label: `Search further… (no match in the first ${list.checked.toLocaleString('en-US')})` } : {}) });
+    } else if (list.items.length === 0) {
+      const text = list.filter ? `No ${plural} match "${list.filter}"` : `No ${plural} yet`;
       children.push({ type: 'message', id: `${node.kind.id}/empty`, kind: node.kind, text, icon: 'info', severity: 'info' });
     }
     return children;
@@ -180,7 +198,7 @@ export class ResourcesTree implements vscode.TreeDataProvider<ResourceNode>, vsc
       case 'resource':
         return resourceItem(this.connection, node.kind, node.item);
       case 'more': {
-        const item = new vscode.TreeItem('Load more…', vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(node.label ?? 'Load more…', vscode.TreeItemCollapsibleState.None);
         item.id = `${node.kind.id}/more/${node.nextOffset}`;
         item.iconPath = new vscode.ThemeIcon('ellipsis');
         item.command = { command: Commands.resourcesLoadMore, title: 'Load more', arguments: [node.kind.id] };
@@ -202,19 +220,20 @@ export class ResourcesTree implements vscode.TreeDataProvider<ResourceNode>, vsc
   }
 
   private kindItem(kind: ResourceKind): vscode.TreeItem {
-    const state = this.collection(kind.id);
+    const list = this.collection(kind.id);
     const item = new vscode.TreeItem(kind.label.plural, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = `kind/${kind.id}`;
     item.iconPath = new vscode.ThemeIcon(kind.icon);
-    const count = state.loaded && !state.error ? (state.total !== undefined ? `${state.items.length} of ${state.total}` : `${state.items.length}${state.nextOffset !== undefined || state.partial ? '+' : ''}`) : undefined;
-    item.description = [count, state.filter ? `filter: "${state.filter}"` : undefined].filter(Boolean).join(' · ') || undefined;
+    const count = list.loaded && list.error === undefined ? (list.total !== undefined ? `${list.items.length} of ${list.total}` : `${list.items.length}${list.nextOffset !== undefined || list.partial ? '+' : ''}`) : undefined;
+    item.description = [count, list.filter ? `filter: "${list.filter}"` : undefined].filter(Boolean).join(' · ') || undefined;
     item.tooltip = `${kind.label.plural} — ${kind.module} v${kind.version}, ${kind.collection}${kind.readOnly ? ' (read-only)' : ''}`;
     const creatable = kind.actions.some((a) => a.target === 'collection');
-    item.contextValue = `stratus.kind;${creatable ? 'creatable;' : ''}${state.filter ? 'filtered;' : ''}`;
+    item.contextValue = `stratus.kind;${creatable ? 'creatable;' : ''}${list.filter ? 'filtered;' : ''}`;
     return item;
   }
 
   dispose(): void {
+    for (const list of this.collections.values()) list.reset();
     this.changed.dispose();
   }
 }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ActionSpec, ResourceKind } from '../../core/console/catalog-types';
-import { ActivityFailedError } from '../../core/console/errors';
+import { ActivityFailedError, ActivityStillRunningError } from '../../core/console/errors';
 import type { Activity, ResourceItem } from '../../core/console/types';
 import type { Logger } from '../../core/log';
 import { presentError } from '../../core/presentError';
@@ -10,10 +10,17 @@ import type { ActivitiesTree } from './activitiesTree';
 import { describeState } from './activitiesTree';
 import { collectInput } from './inputFlow';
 import type { ResourceNode } from './nodes';
+import { Commands } from '../commands';
 import type { ResourcesTree } from './resourcesTree';
+import type { WriteOptions } from './testArguments';
+import { writeFailureActions, type WriteFailureAction } from './writeFailure';
 
 export interface WriteOutcome {
-  readonly status: 'completed' | 'failed' | 'stoppedFollowing' | 'requestFailed';
+  /**
+   * `outcomeUnknown`: the connection broke after the request was sent; it was not sent again.
+   * `stillRunning`: the follow deadline passed; the activity goes on on the server.
+   */
+  readonly status: 'completed' | 'failed' | 'stoppedFollowing' | 'stillRunning' | 'requestFailed' | 'outcomeUnknown';
   readonly activityId?: string;
   readonly activity?: Activity;
   /** The created or changed resource's id (the activity's `result`). */
@@ -21,12 +28,7 @@ export interface WriteOutcome {
   readonly message?: string;
 }
 
-export interface WriteOptions {
-  /** Skip the input flow (tests, retries, other extensions). */
-  input?: Record<string, unknown>;
-  /** Skip the modal confirmation (a retry of a confirmed write). */
-  confirmed?: boolean;
-}
+export type { WriteOptions } from './testArguments';
 
 export interface WriteContext {
   connection: ConsoleConnection;
@@ -35,7 +37,13 @@ export interface WriteContext {
   view: vscode.TreeView<ResourceNode>;
   logger: Logger;
   showLog(): void;
+  /** Overall deadline of following one activity (`stratus.console.activityTimeoutMinutes`). */
+  activityTimeoutMs(): number;
 }
+
+const OPEN_ACTIVITIES = 'Open Activities';
+const SHOW_LOG = 'Show Log';
+const SHOW_IN_ACTIVITIES = 'Show in Activities';
 
 /**
  * One write from the catalog: confirm, collect input, send, then follow the activity with a
@@ -59,13 +67,32 @@ export async function runWrite(ctx: WriteContext, kind: ResourceKind, action: Ac
     activityId = (await ctx.connection.client().perform(kind.id, action.id, { ...(target ? { target } : {}), input })).activityId;
   } catch (error) {
     const presented = presentError(error);
+    if (presented.cancelled) return undefined;
     ctx.logger.error(`${title} failed: ${presented.message}`);
-    void vscode.window.showErrorMessage(`Stratus: ${title} failed. ${presented.message}`, 'Show Log').then((c) => c && ctx.showLog());
+    const actions = writeFailureActions(error, presented.actions);
+    if (actions.includes('openActivities')) {
+      // The request may have reached the server: never send it again by itself. The activity, if
+      // one was created, shows in the Activities view.
+      void vscode.window.showWarningMessage(`Stratus: the outcome of "${title}" is unknown. ${presented.message}`, OPEN_ACTIVITIES, SHOW_LOG).then((choice) => {
+        if (choice === OPEN_ACTIVITIES) void vscode.commands.executeCommand(Commands.activitiesShow);
+        else if (choice === SHOW_LOG) ctx.showLog();
+      });
+      return { status: 'outcomeUnknown', message: presented.message };
+    }
+    const labels: Record<Exclude<WriteFailureAction, 'openActivities'>, string> = { retry: 'Retry', signIn: 'Sign In to Console', showLog: SHOW_LOG };
+    const buttons = actions.flatMap((a) => (a === 'openActivities' ? [] : [labels[a]]));
+    void vscode.window.showErrorMessage(`Stratus: ${title} failed. ${presented.message}`, ...buttons).then((choice) => {
+      if (choice === SHOW_LOG) ctx.showLog();
+      else if (choice === labels.signIn) void vscode.commands.executeCommand(Commands.signIn);
+      // The server refused it or it never left: sending it again on request cannot apply it twice.
+      else if (choice === labels.retry) void runWrite(ctx, kind, action, target, { input, confirmed: true });
+    });
     return { status: 'requestFailed', message: presented.message };
   }
   ctx.logger.info(`${title}: activity ${activityId} created.`);
   ctx.activities.update(placeholderActivity(activityId, title), true);
 
+  const followTimeoutMs = options.followTimeoutMs ?? ctx.activityTimeoutMs();
   const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Stratus: ${title}`, cancellable: true }, async (progress, token) => {
     const abort = toAbortSignal(token);
     let shown = 0;
@@ -73,6 +100,7 @@ export async function runWrite(ctx: WriteContext, kind: ResourceKind, action: Ac
     try {
       const activity = await ctx.connection.client().activities.follow(activityId, {
         signal: abort.signal,
+        timeoutMs: followTimeoutMs,
         onUpdate: (update) => {
           ctx.activities.update(update, true);
           const percent = update.state.kind === 'running' ? update.state.progression ?? shown : shown;
@@ -87,6 +115,10 @@ export async function runWrite(ctx: WriteContext, kind: ResourceKind, action: Ac
       if (error instanceof ActivityFailedError) {
         ctx.activities.update(error.activity, true);
         return { status: 'failed' as const, activityId, activity: error.activity, message: error.reason ?? 'no reason given' };
+      }
+      if (error instanceof ActivityStillRunningError) {
+        if (error.activity) ctx.activities.update(error.activity, true);
+        return { status: 'stillRunning' as const, activityId, ...(error.activity ? { activity: error.activity } : {}), message: 'still running on the server' };
       }
       const presented = presentError(error);
       if (presented.cancelled) return { status: 'stoppedFollowing' as const, activityId };
@@ -109,9 +141,19 @@ export async function runWrite(ctx: WriteContext, kind: ResourceKind, action: Ac
         else if (choice === 'Retry') void runWrite(ctx, kind, action, target, { input, confirmed: true });
       });
       break;
+    case 'stillRunning': {
+      const waited = followTimeoutMs >= 60_000 ? `${Math.round(followTimeoutMs / 60_000)} min` : `${Math.round(followTimeoutMs / 1000)} s`;
+      ctx.logger.info(`${title}: still running on the server after ${waited} (activity ${activityId}); stopped following.`);
+      void vscode.window.showInformationMessage(`Stratus: "${title}" is still running on the server after ${waited}. Stratus stopped following it; the Activities view shows its state.`, SHOW_IN_ACTIVITIES).then((choice) => {
+        if (choice === SHOW_IN_ACTIVITIES) void vscode.commands.executeCommand(Commands.activitiesShow, activityId);
+      });
+      break;
+    }
     case 'stoppedFollowing':
       ctx.logger.warn(`Stopped following activity ${activityId}${outcome.message ? `: ${outcome.message}` : ''}.`);
-      void vscode.window.showInformationMessage(`Stratus: stopped following "${title}". The operation continues on the server; the Activities view shows its state.${outcome.message ? ` (${outcome.message})` : ''}`);
+      void vscode.window.showInformationMessage(`Stratus: stopped following "${title}". The operation continues on the server; the Activities view shows its state.${outcome.message ? ` (${outcome.message})` : ''}`, SHOW_IN_ACTIVITIES).then((choice) => {
+        if (choice === SHOW_IN_ACTIVITIES) void vscode.commands.executeCommand(Commands.activitiesShow, activityId);
+      });
       break;
   }
   return outcome;

@@ -12,12 +12,14 @@ export const MAX_PAGE = 1000;
  *   filtered items. Bad `limit`/`offset`: 400.
  * - production: a bare JSON array. Same `name` filter; `limit`/`offset` honoured when given, and
  *   at most 1000 items are returned. When the array does not hold every matching item the status
- *   is 206 with `Content-Range: items <first>-<last>/<total>`.
+ *   is 206 with `Content-Range: items <first>-<last>/<total>`. With `productionLists: 'plain'`:
+ *   `name` is ignored and every answer is 200 with a bare array, whether or not more follow.
  */
 export function sendList<T>(state: SandboxState, ctx: RequestContext, all: Iterable<T>, view: (item: T) => Record<string, unknown>, nameOf: (item: T) => string): void {
   const params = ctx.url.searchParams;
   const name = params.get('name');
-  const needle = name?.toLowerCase();
+  const plain = state.profile === 'production' && state.options.productionLists === 'plain';
+  const needle = plain ? undefined : name?.toLowerCase();
   const filtered: T[] = [];
   for (const item of all) if (needle === undefined || nameOf(item).toLowerCase().includes(needle)) filtered.push(item);
 
@@ -37,7 +39,7 @@ export function sendList<T>(state: SandboxState, ctx: RequestContext, all: Itera
     sendJson(ctx, 200, { items: page, total: filtered.length });
     return;
   }
-  if (page.length === filtered.length) {
+  if (plain || page.length === filtered.length) {
     sendJson(ctx, 200, page);
     return;
   }

@@ -1,3 +1,10 @@
+/** Where the sandbox reads time and schedules its waits: `globalThis`, or a fake-timers clock. */
+export interface SandboxTimers {
+  Date: { now(): number };
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
 /**
  * The sandbox's notion of time. `now()` is wall time plus an offset that the control surface can
  * advance (rate-limit windows, JWT expiry and activity progress all read this clock), and
@@ -6,10 +13,13 @@
 export class Clock {
   private offset = 0;
   private closed = false;
-  private readonly pending = new Map<NodeJS.Timeout, () => void>();
+  private readonly pending = new Map<unknown, () => void>();
+
+  /** `timers` defaults to the real ones; tests pass a `@sinonjs/fake-timers` clock to drive time. */
+  constructor(private readonly timers: SandboxTimers = globalThis) {}
 
   now(): number {
-    return Date.now() + this.offset;
+    return this.timers.Date.now() + this.offset;
   }
 
   nowSeconds(): number {
@@ -36,11 +46,11 @@ export class Clock {
     return this.closed;
   }
 
-  /** Resolves after `ms` (real time), or at once when the clock is closed. Never rejects. */
+  /** Resolves after `ms` (on the timers' clock), or at once when the clock is closed. Never rejects. */
   sleep(ms: number): Promise<void> {
     if (this.closed || ms <= 0) return Promise.resolve();
     return new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
+      const timer = this.timers.setTimeout(() => {
         this.pending.delete(timer);
         resolve();
       }, ms);
@@ -51,7 +61,7 @@ export class Clock {
   close(): void {
     this.closed = true;
     for (const [timer, resolve] of this.pending) {
-      clearTimeout(timer);
+      this.timers.clearTimeout(timer);
       resolve();
     }
     this.pending.clear();

@@ -1,12 +1,15 @@
 import { isRecord, isString, tryParseJson, type JsonObject } from '../core/json';
 import { shortHash } from '../core/ids';
 import type { ChatMessage, ChatRequest, ToolCall, ToolDef } from './chatRequest';
+import { parsePlan, planReply } from './plan';
 import { estimateTokens } from './tokens';
 
 /**
  * The scripted model. Every reply is a pure function of the request, so tests can assert exact
  * text. Rules, first match wins:
  *
+ * 0. Plans: tools offered, `tool_choice` auto, and the last user message contains `plan:`: the
+ *    rounds it scripts (call A, then B with A's result, ..., then the answer); see plan.ts.
  * 1. Tool results: when the conversation ends with `tool` message(s), the reply is one line per
  *    result: `Tool result (<function name>): <tool message content>`.
  * 2. Tool calls: when `tools` are offered and `tool_choice` is not `none`:
@@ -158,6 +161,14 @@ function textReply(content: string, think: string, maxTokens: number, fixedPiece
 }
 
 export function scriptReply(request: ChatRequest, seed: string): ScriptedReply {
+  if (request.toolChoice.mode === 'auto' && request.tools.length > 0) {
+    const plan = parsePlan(lastUser(request.messages)?.text ?? '');
+    if (plan) {
+      const reply = planReply(plan, request.messages, seed);
+      if (reply.kind === 'calls') return { kind: 'tool_calls', calls: reply.calls };
+      return textReply(reply.text, '', request.effectiveMaxTokens);
+    }
+  }
   const results = toolResults(request.messages);
   if (results !== undefined) return textReply(results, '', request.effectiveMaxTokens);
 

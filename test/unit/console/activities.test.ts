@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { CancelledError, NotFoundError } from '../../../src/core/errors';
-import { ActivityFailedError, createConsoleClient, FOLLOW_DEFAULTS, isConsoleError, type Activity, type ActivityState } from '../../../src/core/console/index';
+import { ActivityFailedError, isConsoleError, type Activity, type ActivityState } from '../../../src/core/console/index';
 import { normaliseState } from '../../../src/core/console/activity-state';
 import { toActivity } from '../../../src/core/console/activities';
-import { AUTH_PATH, PROFILES, delay, fakeJwt, Fixtures, json, jwtClaims } from './helpers';
+import { PROFILES, Fixtures } from './helpers';
 
 const D1 = '2026-01-01T10:00:00Z';
 const D2 = '2026-01-01T10:05:00Z';
@@ -120,23 +120,6 @@ describe('console/activities against the sandbox', () => {
         assert.equal(updates.at(-1), 'failed');
       });
 
-      it('abort stops following at once, with no further request', async () => {
-        const sb = await fx.sandbox({ profile, activityStepMs: 1_000 });
-        const client = fx.client(sb);
-        const { activityId } = await client.perform('virtualMachines', 'create', { input: { name: 'slow' } });
-        const controller = new AbortController();
-        const following = client.activities.follow(activityId, { signal: controller.signal, initialDelayMs: 30, maxDelayMs: 30 });
-        await delay(100);
-        const started = performance.now();
-        controller.abort();
-        await assert.rejects(following, CancelledError);
-        assert.ok(performance.now() - started < 50, 'promptly');
-        const before = sb.control.requests({ pathPrefix: '/api/activity' }).length;
-        assert.ok(before >= 2);
-        await delay(120);
-        assert.equal(sb.control.requests({ pathPrefix: '/api/activity' }).length, before);
-      });
-
       it('lists recent activities', async () => {
         const sb = await fx.sandbox({ profile });
         const client = fx.client(sb);
@@ -175,54 +158,4 @@ describe('console/activities against the sandbox', () => {
     assert.equal(done.state.kind, 'completed');
   });
 });
-
-describe('console/activities: follower timing (stub)', () => {
-  const fx = new Fixtures();
-  afterEach(() => fx.closeAll());
-
-  it('backs off (Fibonacci) while nothing changes, capped, and starts over on a change', async () => {
-    let reads = 0;
-    const stub = await fx.stub((req, res) => {
-      if (req.path === AUTH_PATH) {
-        res.end(fakeJwt(jwtClaims()));
-        return;
-      }
-      reads++;
-      const state = reads < 7 ? { running: { progression: 10 } } : reads < 9 ? { running: { progression: 50 } } : { completed: { result: 'r' } };
-      json(res, 200, { id: 'a', state });
-    });
-    // A high client-side limit so only the backoff sets the pace.
-    const client = fx.track(
-      createConsoleClient({ baseUrl: stub.url, pat: { id: async () => 'i', secret: async () => 's' }, rateLimits: { perModule: 1_000 } }),
-    );
-    const done = await client.activities.follow('a', { initialDelayMs: 20, maxDelayMs: 60 });
-    assert.equal(done.state.kind, 'completed');
-    const times = stub.requests.filter((r) => r.path.startsWith('/api/activity')).map((r) => r.at);
-    const gaps = times.slice(1).map((t, i) => t - (times[i] ?? 0));
-    // Expected: 20, 20, 40, 60 (cap), 60, 60 | change -> 20, 20.
-    const expected = [20, 20, 40, 60, 60, 60, 20, 20];
-    assert.equal(gaps.length, expected.length, `gaps ${gaps.map((g) => g.toFixed(0)).join(',')}`);
-    gaps.forEach((gap, i) => {
-      const want = expected[i] ?? 0;
-      assert.ok(gap >= want - 2 && gap < want + 35, `gap ${i} was ${gap.toFixed(0)} ms, expected ~${want}`);
-    });
-  });
-
-  it('waits about 1 s between reads by default (30 s cap)', async () => {
-    assert.equal(FOLLOW_DEFAULTS.maxDelayMs, 30_000);
-    let reads = 0;
-    const stub = await fx.stub((req, res) => {
-      if (req.path === AUTH_PATH) {
-        res.end(fakeJwt(jwtClaims()));
-        return;
-      }
-      reads++;
-      json(res, 200, { id: 'a', state: reads === 1 ? { waiting: {} } : { completed: {} } });
-    });
-    const client = fx.track(createConsoleClient({ baseUrl: stub.url, pat: { id: async () => 'i', secret: async () => 's' } }));
-    await client.activities.follow('a');
-    const [first, second] = stub.requests.filter((r) => r.path.startsWith('/api/activity')).map((r) => r.at);
-    const gap = (second ?? 0) - (first ?? 0);
-    assert.ok(gap >= 995 && gap < 1_200, `gap ${gap.toFixed(0)} ms`);
-  });
-});
+// The follower's timing (backoff, abort, deadline) is tested on a fake clock in follow.test.ts.

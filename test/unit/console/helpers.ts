@@ -182,6 +182,17 @@ export function maxInWindow(times: readonly number[], windowMs: number): number 
   return best;
 }
 
+/** A clock that starts at the real time and moves only when told: `now` for ConsoleClientOptions. */
+export function manualClock(): { now: () => number; advance(ms: number): void } {
+  let offset = 0;
+  return {
+    now: () => Date.now() + offset,
+    advance(ms: number) {
+      offset += Math.max(0, ms);
+    },
+  };
+}
+
 export function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -144,12 +144,26 @@ describe('console/lists against a stub server (shapes the sandbox does not send)
     assert.equal(stub.requests.at(-1)?.query.get('name'), 'Web');
   });
 
-  it('a bare 200 array that fits is complete: no next page', async () => {
+  it('a bare 200 array shorter than the page is complete: no next page', async () => {
     const { client } = await clientFor((_req, res) => json(res, 200, vms.slice(0, 10)));
-    const page = await client.list('virtualMachines', { limit: 10 });
+    const page = await client.list('virtualMachines', { limit: 20 });
     assert.equal(page.items.length, 10);
     assert.equal(page.total, 10);
     assert.equal(page.nextOffset, undefined);
+  });
+
+  it('a bare 200 array as long as the page asked for (no total) may have more: next page offered', async () => {
+    const { client } = await clientFor((req, res) => {
+      const offset = Number(req.query.get('offset'));
+      json(res, 200, vms.slice(offset, offset + Number(req.query.get('limit'))));
+    });
+    const page = await client.list('virtualMachines', { limit: 10 });
+    assert.equal(page.items.length, 10);
+    assert.equal(page.total, undefined);
+    assert.equal(page.nextOffset, 10);
+    const end = await client.list('virtualMachines', { limit: 10, offset: 30 });
+    assert.equal(end.items.length, 0);
+    assert.equal(end.nextOffset, undefined, 'an empty page ends the list');
   });
 
   for (const key of ['items', 'vms', 'data', 'results']) {

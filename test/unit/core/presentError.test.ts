@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { ApiError, AuthError, CancelledError, NetworkError, NotFoundError, RateLimitError, StreamStalledError, TimeoutError, ValidationError } from '../../../src/core/errors';
+import { ApiError, AuthError, CancelledError, InterruptedError, NetworkError, NotFoundError, RateLimitError, StreamStalledError, TimeoutError, ValidationError } from '../../../src/core/errors';
 import { presentError } from '../../../src/core/presentError';
 
 describe('core/presentError', () => {
@@ -27,9 +27,25 @@ describe('core/presentError', () => {
     assert.deepEqual(presented.actions, ['retry']);
   });
 
-  it('names the parameter of a 400 and keeps the partial answer on a stall', () => {
+  it('names the parameter of a 400', () => {
     assert.match(presentError(new ApiError({ status: 400, message: 'temperature must be <= 2', param: 'temperature' })).message, /parameter `temperature`/);
-    assert.match(presentError(new StreamStalledError('stalled', 60_000)).message, /partial answer is kept/);
+  });
+
+  it('a stall before any answer says nothing arrived, and claims no partial answer', () => {
+    const presented = presentError(new StreamStalledError('stalled', 60_000));
+    assert.match(presented.message, /before any of the answer arrived \(nothing for 60 s\)/);
+    assert.doesNotMatch(presented.message, /kept|above|partial/i);
+    assert.deepEqual(presented.actions, ['retry', 'showLog']);
+  });
+
+  it('an interrupted answer says it was cut off and why, distinct from an unreachable service, with Retry', () => {
+    const reset = presentError(new InterruptedError('x', 'reset', { cause: new NetworkError('n', 'ECONNRESET') }));
+    assert.match(reset.message, /cut off: the connection was reset \(ECONNRESET\) after part of it arrived/);
+    assert.doesNotMatch(reset.message, /Cannot reach/);
+    assert.deepEqual(reset.actions, ['retry', 'showLog']);
+    assert.match(presentError(new InterruptedError('x', 'stalled')).message, /stopped arriving/);
+    assert.match(presentError(new InterruptedError('x', 'ended')).message, /ended the stream before the answer was complete/);
+    assert.equal(presentError(new InterruptedError('x', 'ended')).cancelled, false);
   });
 
   it('points at the network settings for timeouts and connection failures', () => {

@@ -75,7 +75,7 @@ describe('desktop tier: configuration from the environment', () => {
 });
 
 describe('desktop tier: launch arguments', () => {
-  const launch = desktopLaunch({ repoRoot: '/repo', stateDir: '/tmp/s', vscodeExecutablePath: '/opt/code/code', sandbox, resultsFile: '/repo/test-results/host-desktop/results.json', grep: 'account' });
+  const launch = desktopLaunch({ repoRoot: '/repo', stateDir: '/tmp/s', vscodeExecutablePath: '/opt/code/code', sandbox, resultsFile: '/repo/test-results/host-desktop/results.json', grep: 'account', order: 'shuffle:7' });
 
   it('runs the same host suite entry as the code-server tiers, with the repository as the extension', () => {
     assert.equal(launch.runTests.extensionDevelopmentPath, '/repo');
@@ -105,12 +105,14 @@ describe('desktop tier: launch arguments', () => {
       STRATUS_HOST_RESULTS: '/repo/test-results/host-desktop/results.json',
       STRATUS_SANDBOX: JSON.stringify(sandbox),
       STRATUS_HOST_GREP: 'account',
+      STRATUS_HOST_ORDER: 'shuffle:7',
     });
   });
 
-  it('passes an empty grep when none is given (the whole suite)', () => {
+  it('passes an empty grep and order when none is given (the whole suite, as written)', () => {
     const all = desktopLaunch({ repoRoot: '/repo', stateDir: '/tmp/s', vscodeExecutablePath: '/c', sandbox, resultsFile: '/r' });
     assert.equal(all.runTests.extensionTestsEnv.STRATUS_HOST_GREP, '');
+    assert.equal(all.runTests.extensionTestsEnv.STRATUS_HOST_ORDER, '');
   });
 });
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { supportsToolCalling } from '../../../src/core/inference/models/capabilities';
+import { parseToolCallingOverrides, supportsToolCalling } from '../../../src/core/inference/models/capabilities';
 
 describe('supportsToolCalling', () => {
   it('recognises tool-calling chat families and refuses the others', () => {
@@ -19,5 +19,14 @@ describe('supportsToolCalling', () => {
   it('lets an override win either way', () => {
     assert.equal(supportsToolCalling({ id: 'smollm2:135m', kind: 'chat' }, { 'smollm2:135m': true }), true);
     assert.equal(supportsToolCalling({ id: 'gpt-oss:120b', kind: 'chat' }, { 'gpt-oss:120b': false }), false);
+  });
+});
+
+describe('parseToolCallingOverrides', () => {
+  it('keeps id -> boolean entries and drops everything else', () => {
+    assert.deepEqual(parseToolCallingOverrides({ 'a:1b': true, 'b:2b': false, 'c:3b': 'yes', 'd:4b': null }), { 'a:1b': true, 'b:2b': false });
+    assert.deepEqual(parseToolCallingOverrides(undefined), {});
+    assert.deepEqual(parseToolCallingOverrides(['a']), {});
+    assert.deepEqual(parseToolCallingOverrides('gpt-oss:120b'), {});
   });
 });

@@ -3,11 +3,16 @@ import type { ServerResponse } from 'node:http';
 import {
   ApiError,
   CancelledError,
+  InterruptedError,
   MalformedResponseError,
+  NetworkError,
+  OutcomeUnknownError,
   RateLimitError,
   StreamStalledError,
 } from '../../../src/core/errors';
 import type { ChatRequest, ChatStreamEvent } from '../../../src/core/inference';
+import { ChatStreamDecoder } from '../../../src/core/inference/chat/stream-decoder';
+import type { ResponseMeta } from '../../../src/core/inference/shared/meta';
 import { sendJson, sendSse } from '../http/helpers/server';
 import { chunk, textStream, toolCallDelta, usageChunk } from './helpers/contract';
 import { API_KEY, requestJson, startRig, type Rig } from './helpers/client';
@@ -156,8 +161,8 @@ describe('inference/chat streaming', () => {
     assert.equal((await rig.client().chatStream(request).consume()).text, 'ok');
   });
 
-  it('fails clearly when the stream ends with neither [DONE] nor a finish reason', async () => {
-    rig.handler = (_q, res) => sendSse(res, [chunk({ content: 'par' })], { done: false });
+  it('fails clearly when the stream ends with neither [DONE] nor a finish reason, nothing visible sent', async () => {
+    rig.handler = (_q, res) => sendSse(res, [chunk({ role: 'assistant', content: '' })], { done: false });
     await assert.rejects(rig.client().chatStream(request).consume(), (e: unknown) => {
       assert.ok(e instanceof MalformedResponseError);
       assert.match(e.message, /ended before the answer was complete/);
@@ -183,7 +188,7 @@ describe('inference/chat streaming', () => {
     });
   });
 
-  it('fails a stalled stream with StreamStalledError instead of hanging', async () => {
+  it('fails a stream that stalls after text with InterruptedError (stalled) instead of hanging', async () => {
     rig.handler = (_q, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(`data: ${JSON.stringify(chunk({ content: 'partial' }))}\n\n`);
@@ -191,10 +196,82 @@ describe('inference/chat streaming', () => {
     const client = rig.client({ timeouts: { idleMs: 200 } });
     const events: ChatStreamEvent[] = [];
     await assert.rejects(client.chatStream(request).consume((e) => events.push(e)), (e: unknown) => {
-      assert.ok(e instanceof StreamStalledError, String(e));
+      assert.ok(e instanceof InterruptedError, String(e));
+      assert.equal(e.reason, 'stalled');
+      assert.ok(e.cause instanceof StreamStalledError);
       return true;
     });
     assert.deepEqual(events, [{ type: 'text', text: 'partial' }]);
+  });
+
+  it('fails a stream that stalls before any text with StreamStalledError', async () => {
+    rig.handler = (_q, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`data: ${JSON.stringify(chunk({ role: 'assistant', content: '' }))}\n\n`);
+      res.write(`data: ${JSON.stringify(chunk({ reasoning_content: 'hmm' }))}\n\n`);
+    };
+    const client = rig.client({ timeouts: { idleMs: 200 } });
+    await assert.rejects(client.chatStream(request).consume(), (e: unknown) => e instanceof StreamStalledError);
+  });
+
+  it('a reset after text is InterruptedError (reset); the cause is the NetworkError', async () => {
+    let response: ServerResponse | undefined;
+    rig.handler = (_q, res) => {
+      response = res;
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`data: ${JSON.stringify(chunk({ content: 'half an' }))}\n\n`);
+    };
+    const events: ChatStreamEvent[] = [];
+    await assert.rejects(rig.client().chatStream(request).consume((e) => {
+      events.push(e);
+      // The client has the text: now the server drops the connection.
+      response?.destroy();
+    }), (e: unknown) => {
+      assert.ok(e instanceof InterruptedError, String(e));
+      assert.equal(e.reason, 'reset');
+      assert.ok(e.cause instanceof NetworkError);
+      return true;
+    });
+    assert.deepEqual(events, [{ type: 'text', text: 'half an' }]);
+  });
+
+  it('a reset after the finish reason returns the whole answer (only usage and [DONE] are lost)', async () => {
+    let response: ServerResponse | undefined;
+    rig.handler = (_q, res) => {
+      response = res;
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (const c of textStream(['all', ' there'])) res.write(`data: ${JSON.stringify(c)}\n\n`);
+    };
+    const result = await rig.client().chatStream(request).consume((e) => {
+      if (e.type === 'finish') response?.destroy();
+    });
+    assert.equal(result.text, 'all there');
+    assert.equal(result.finishReason, 'stop');
+    assert.equal(result.usage, undefined);
+  });
+
+  it('maps a read failure by what had arrived: nothing, text, or a whole answer', () => {
+    const decoder = (): ChatStreamDecoder => new ChatStreamDecoder(() => undefined, { label: 'POST /v1/chat/completions', meta: { status: 200, requestId: undefined, rateLimit: undefined } satisfies ResponseMeta, redact: (t) => t });
+    const reset = new NetworkError('reset', 'ECONNRESET');
+    const unknown = new OutcomeUnknownError('unknown', 'POST /v1/chat/completions', 'ECONNRESET');
+    const cancelled = new CancelledError();
+    const none = decoder();
+    none.onEvent(JSON.stringify(chunk({ role: 'assistant', content: '' })), undefined);
+    assert.equal(none.readFailed(reset), reset, 'nothing visible: the transport error itself');
+    const some = decoder();
+    some.onEvent(JSON.stringify(chunk({ content: 'x' })), undefined);
+    for (const cause of [reset, unknown]) {
+      const mapped = some.readFailed(cause);
+      assert.ok(mapped instanceof InterruptedError && mapped.reason === 'reset' && mapped.cause === cause, String(mapped));
+    }
+    assert.equal(some.readFailed(cancelled), cancelled, 'a cancel stays a cancel');
+    some.onEvent(JSON.stringify(chunk({ content: '' }, 'stop')), undefined);
+    assert.equal(some.readFailed(reset), undefined, 'after finish_reason the answer is whole');
+  });
+
+  it('a body that ends without [DONE] or finish_reason after text is InterruptedError (ended)', async () => {
+    rig.handler = (_q, res) => sendSse(res, [chunk({ content: 'par' })], { done: false });
+    await assert.rejects(rig.client().chatStream(request).consume(), (e: unknown) => e instanceof InterruptedError && e.reason === 'ended');
   });
 
   it('cancels mid-stream on abort: CancelledError, and the server sees the connection close', async () => {

@@ -57,15 +57,23 @@ describe('inference/models', () => {
   });
 
   it('shares one request between concurrent callers; an abort only cancels its own wait', async () => {
+    // The server holds its answer until the test releases it: no timing involved.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let received!: () => void;
+    const arrived = new Promise<void>((resolve) => (received = resolve));
     rig.handler = (_q, res) => {
-      setTimeout(() => sendJson(res, 200, { object: 'list', data: MODEL_RECORDS }), 50);
+      received();
+      void released.then(() => sendJson(res, 200, { object: 'list', data: MODEL_RECORDS }));
     };
     const models = rig.client().models;
     const controller = new AbortController();
     const a = models.list();
     const b = models.list({ signal: controller.signal });
+    await arrived;
     controller.abort();
     await assert.rejects(b, CancelledError);
+    release();
     assert.equal((await a).length, MODEL_RECORDS.length);
     assert.equal(rig.server.requests.length, 1);
   });

@@ -3,6 +3,7 @@ import {
   ApiError,
   AuthError,
   CancelledError,
+  InterruptedError,
   MalformedResponseError,
   NetworkError,
   NotFoundError,
@@ -18,6 +19,7 @@ import {
   type InferenceClientOptions,
 } from '../../../src/core/inference';
 import { startSandbox, type Sandbox, type SandboxProfile } from '../../sandbox/index';
+import { eventually } from '../sandbox/helpers';
 
 /** One second of 8 kHz 8-bit mono silence: the sandbox sniffs audio by its RIFF/WAVE header. */
 function wavSecond(): Uint8Array {
@@ -252,25 +254,31 @@ for (const profile of ['contract', 'production'] as SandboxProfile[]) {
       await assert.rejects(client().chatStream({ ...hello, messages: [{ role: 'user', content: 'long 10' }] }).consume(), MalformedResponseError);
     });
 
-    it('reports a truncated stream clearly', async () => {
+    it('reports a truncated stream clearly: interrupted after text, unreadable before', async () => {
       sandbox.control.injectStreamFault({ kind: 'truncate', afterChunks: 2 });
+      await assert.rejects(client().chatStream({ ...hello, messages: [{ role: 'user', content: 'long 10' }] }).consume(), (e: unknown) => e instanceof InterruptedError && e.reason === 'ended');
+      sandbox.control.injectStreamFault({ kind: 'truncate', afterChunks: 1 });
       await assert.rejects(client().chatStream({ ...hello, messages: [{ role: 'user', content: 'long 10' }] }).consume(), MalformedResponseError);
     });
 
-    it('reports a dropped connection mid-stream as NetworkError (not retried)', async () => {
-      sandbox.control.injectStreamFault({ kind: 'drop', afterChunks: 2 });
+    it('reports a connection dropped before any text as NetworkError (not retried)', async () => {
+      // After the role chunk only: nothing visible arrived (after text it is an InterruptedError, see interruptions.test.ts).
+      sandbox.control.injectStreamFault({ kind: 'drop', afterChunks: 1 });
       await assert.rejects(client().chatStream({ ...hello, messages: [{ role: 'user', content: 'long 10' }] }).consume(), NetworkError);
       assert.equal(sandbox.control.requests({ pathPrefix: '/v1/chat' }).length, 1);
     });
 
-    it('fails a stalled stream with StreamStalledError', async () => {
-      sandbox.control.injectStreamFault({ kind: 'stall', afterChunks: 2 });
+    it('fails a stalled stream: StreamStalledError before text, InterruptedError (stalled) after', async () => {
       const c = client({ timeouts: { idleMs: 200 } });
+      sandbox.control.injectStreamFault({ kind: 'stall', afterChunks: 1 });
       await assert.rejects(c.chatStream({ ...hello, messages: [{ role: 'user', content: 'long 10' }] }).consume(), StreamStalledError);
+      sandbox.control.injectStreamFault({ kind: 'stall', afterChunks: 2 });
+      await assert.rejects(c.chatStream({ ...hello, messages: [{ role: 'user', content: 'long 10' }] }).consume(), (e: unknown) => e instanceof InterruptedError && e.reason === 'stalled');
     });
 
     it('cancels mid-stream: the sandbox sees the connection closed early', async () => {
-      sandbox.control.setLatency({ ms: 0, chunkDelayMs: 20, pathPrefix: '/v1/chat' });
+      // The stream stalls after 6 events (no pacing by time): the abort at the 3rd is surely mid-stream.
+      sandbox.control.injectStreamFault({ kind: 'stall', afterChunks: 6 });
       const controller = new AbortController();
       let n = 0;
       await assert.rejects(
@@ -281,10 +289,8 @@ for (const profile of ['contract', 'production'] as SandboxProfile[]) {
           }),
         CancelledError,
       );
-      for (let i = 0; i < 50 && !sandbox.control.requests({ pathPrefix: '/v1/chat' })[0]?.clientClosedEarly; i++) {
-        await new Promise((r) => setTimeout(r, 10));
-      }
-      assert.equal(sandbox.control.requests({ pathPrefix: '/v1/chat' })[0]?.clientClosedEarly, true);
+      // The server notices the closed socket on its own schedule: wait for that event, not a time.
+      await eventually(() => sandbox.control.requests({ pathPrefix: '/v1/chat' })[0]?.clientClosedEarly === true);
     });
 
     it('never sends the key anywhere but the Authorization header', async () => {

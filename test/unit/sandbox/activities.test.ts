@@ -1,12 +1,15 @@
 import assert from 'node:assert/strict';
-import { activityIdOf, consoleCall, consoleToken, eventually, settle, useSandbox, type ActivityView, type Reply } from './helpers';
+import { createClock } from '@sinonjs/fake-timers';
+import { activityIdOf, consoleCall, consoleToken, settle, useSandbox, type ActivityView, type Reply } from './helpers';
 
 const VMS = '/api/compute/v1/virtual-machines';
 const ACTIVITIES = '/api/activity/v1/activities';
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
+// The sandbox's clock stands still here (fake timers, never ticked): only advanceTime() moves an
+// activity along, so a slow machine cannot push one into its next step between two reads.
 describe('sandbox console: activities (contract profile: flat state)', () => {
-  const sb = useSandbox({ activityStepMs: 1000 });
+  const sb = useSandbox({ activityStepMs: 1000, timers: createClock(Date.now()) });
   let token = '';
   beforeEach(async () => {
     sb().control.reset();
@@ -105,23 +108,30 @@ describe('sandbox console: activities (contract profile: flat state)', () => {
   });
 });
 
-describe('sandbox console: activities on the real clock', () => {
-  const sb = useSandbox({ activityStepMs: 10 });
-  it('progress with activityStepMs and complete on their own', async () => {
+describe('sandbox console: activities move with the clock on their own', () => {
+  // No control call moves time here: a fake clock under the sandbox does, as real time would.
+  const timers = createClock(Date.now());
+  const sb = useSandbox({ activityStepMs: 10, timers });
+  it('waiting, then running 20..80 one step at a time, then completed at 5 steps', async () => {
     const token = await consoleToken(sb());
-    const id = activityIdOf(await consoleCall(sb(), token, VMS, { method: 'POST', body: { name: 'real-time' } }));
-    const seen = new Set<string>();
-    await eventually(async () => {
-      const state = ((await consoleCall(sb(), token, `${ACTIVITIES}/${id}`)).json as ActivityView).state;
-      seen.add('result' in state ? 'completed' : 'progression' in state ? 'running' : 'waiting');
-      return 'result' in state;
-    });
-    assert.ok(seen.has('completed'));
+    const id = activityIdOf(await consoleCall(sb(), token, VMS, { method: 'POST', body: { name: 'on-its-own' } }));
+    const state = async (): Promise<Record<string, unknown>> => ((await consoleCall(sb(), token, `${ACTIVITIES}/${id}`)).json as ActivityView).state;
+    const seen: unknown[] = [];
+    for (let ms = 0; ms <= 50; ms += 5) {
+      const s = await state();
+      seen.push([ms, 'result' in s ? 'completed' : 'progression' in s ? s.progression : 'waiting']);
+      timers.tick(5);
+    }
+    assert.deepEqual(seen, [
+      [0, 'waiting'], [5, 'waiting'],
+      [10, 20], [15, 20], [20, 40], [25, 40], [30, 60], [35, 60], [40, 80], [45, 80],
+      [50, 'completed'],
+    ]);
   });
 });
 
 describe('sandbox console: activities (production profile: keyed state, raw id)', () => {
-  const sb = useSandbox({ profile: 'production', activityStepMs: 1000 });
+  const sb = useSandbox({ profile: 'production', activityStepMs: 1000, timers: createClock(Date.now()) });
   let token = '';
   beforeEach(async () => {
     sb().control.reset();

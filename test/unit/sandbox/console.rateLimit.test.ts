@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
+import { createClock } from '@sinonjs/fake-timers';
 import { call, consoleCall, consoleToken, useSandbox, type Reply } from './helpers';
 
 const TOO_MANY = { error: { status: '429 Too Many Requests', message: 'Too Many Requests' } };
@@ -16,7 +17,10 @@ function fromAddress(url: string, localAddress: string, token: string): Promise<
 }
 
 describe('sandbox console: per-IP rate limits', () => {
-  const sb = useSandbox({ consoleRateLimits: { perModule: 25, auth: 5 } });
+  // The sandbox's clock stands still (fake timers, never ticked): "per second" windows then hold
+  // however slowly a loaded machine sends the requests; only advanceTime() slides them.
+  const timers = createClock(Date.now());
+  const sb = useSandbox({ consoleRateLimits: { perModule: 25, auth: 5 }, timers });
   let token = '';
   beforeEach(async () => {
     sb().control.setConsoleRateLimits(false);

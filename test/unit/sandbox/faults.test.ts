@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { MALFORMED_EVENT } from '../../sandbox/inference/sse';
-import { bearer, call, chat, chunks, consoleCall, consoleToken, eventually, infer, sleep, useSandbox, user, type ConsoleErrorEnvelope, type ErrorEnvelope } from './helpers';
+import { createClock } from '@sinonjs/fake-timers';
+import { bearer, call, chat, chunks, consoleCall, consoleToken, eventually, infer, useSandbox, user, type ConsoleErrorEnvelope, type ErrorEnvelope, type Reply } from './helpers';
 
 const STREAM = { messages: [user('one two three four five six seven eight')], stream: true };
 
@@ -28,26 +29,6 @@ describe('sandbox faults', () => {
   const sb = useSandbox();
   beforeEach(() => sb().control.reset());
 
-  describe('latency', () => {
-    it('delays responses on matching paths only', async () => {
-      sb().control.setLatency({ ms: 150, pathPrefix: '/v1/models' });
-      let t = Date.now();
-      assert.equal((await call(`${sb().inferenceUrl}/models`, { headers: bearer(sb().credentials.apiKey) })).status, 200);
-      assert.ok(Date.now() - t >= 140);
-      t = Date.now();
-      await chat(sb(), { messages: [user('fast')] });
-      assert.ok(Date.now() - t < 140);
-    });
-
-    it('chunkDelayMs spaces SSE events', async () => {
-      sb().control.setLatency({ ms: 0, chunkDelayMs: 20 });
-      const t = Date.now();
-      const r = await chat(sb(), { messages: [user('a b c d')], stream: true });
-      const n = chunks(r.text).length + 1;
-      assert.ok(Date.now() - t >= (n - 1) * 20 - 5, `${Date.now() - t} ms for ${n} events`);
-    });
-  });
-
   describe('stream faults', () => {
     it('stall: stops after N events, keeps the socket open; the client cancel is recorded', async () => {
       sb().control.injectStreamFault({ kind: 'stall', afterChunks: 2 });
@@ -55,12 +36,14 @@ describe('sandbox faults', () => {
       const stream = await openStream(sb().inferenceUrl, sb().credentials.apiKey, controller);
       let text = '';
       while ((text.match(/\n\n/g) ?? []).length < 2) text += (await stream.read()) ?? '';
-      const more = await Promise.race([stream.read(), sleep(150).then(() => 'timeout')]);
-      assert.equal(more, 'timeout', 'nothing after the stall');
       assert.equal((text.match(/^data: /gm) ?? []).length, 2);
       const record = sb().control.requests({ pathPrefix: '/v1/chat' }).pop();
       assert.equal(record?.clientClosedEarly, false, 'still open');
+      // A read pending when the client gives up gets no more data, only the abort (no timing:
+      // had the server sent a third event, this read would resolve with it, and chunksSent be 3).
+      const more = stream.read();
       controller.abort();
+      await assert.rejects(more, (error: Error) => error.name === 'AbortError');
       await eventually(() => sb().control.requests({ pathPrefix: '/v1/chat' }).pop()?.clientClosedEarly === true);
       const after = sb().control.requests({ pathPrefix: '/v1/chat' }).pop();
       assert.equal(after?.chunksSent, 2);
@@ -185,18 +168,71 @@ describe('sandbox faults', () => {
     });
   });
 
+});
+
+/**
+ * Latency and pacing on a fake sandbox clock: the sandbox's waits are timers of `timers`, which
+ * only fire when the test ticks it, so the assertions are about what is scheduled when, never
+ * about how long a request took.
+ */
+describe('sandbox faults on a fake clock', () => {
+  const timers = createClock(Date.now());
+  const sb = useSandbox({ timers });
+  beforeEach(() => sb().control.reset());
+  afterEach(() => timers.reset());
+
+  /** Starts a request and reports whether it has answered yet. */
+  function pending(reply: Promise<Reply>): { done: () => boolean; reply: Promise<Reply> } {
+    let done = false;
+    const tracked = reply.finally(() => (done = true));
+    return { done: () => done, reply: tracked };
+  }
+
+  it('latency delays responses on matching paths only, by the configured time', async () => {
+    sb().control.setLatency({ ms: 150, pathPrefix: '/v1/models' });
+    const models = pending(call(`${sb().inferenceUrl}/models`, { headers: bearer(sb().credentials.apiKey) }));
+    await eventually(() => timers.countTimers() === 1);
+    assert.equal((await chat(sb(), { messages: [user('fast')] })).status, 200, 'another path answers while /v1/models waits');
+    assert.equal(models.done(), false);
+    await timers.tickAsync(149);
+    assert.equal(timers.countTimers(), 1, 'still waiting at 149 ms');
+    await timers.tickAsync(1);
+    assert.equal(timers.countTimers(), 0, 'released at 150 ms');
+    assert.equal((await models.reply).status, 200);
+  });
+
+  it('chunkDelayMs spaces SSE events: one wait of exactly that time between two events', async () => {
+    sb().control.setLatency({ ms: 0, chunkDelayMs: 20 });
+    const stream = pending(chat(sb(), { messages: [user('a b c d')], stream: true }));
+    const record = (): number => sb().control.requests({ pathPrefix: '/v1/chat' }).pop()?.chunksSent ?? 0;
+    let waits = 0;
+    for (;;) {
+      await eventually(() => stream.done() || timers.countTimers() === 1);
+      if (stream.done()) break;
+      const sent = record();
+      await timers.tickAsync(19);
+      assert.equal(record(), sent, 'no event before 20 ms');
+      await timers.tickAsync(1);
+      await eventually(() => stream.done() || record() === sent + 1);
+      waits += 1;
+    }
+    const events = chunks((await stream.reply).text).length + 1; // + [DONE]
+    assert.ok(events > 3);
+    assert.equal(waits, events - 1);
+  });
+
   it('reset() clears every fault', async () => {
     sb().control.setLatency({ ms: 500 });
     sb().control.burst({ status: 500, count: 10 });
     sb().control.injectStreamFault({ kind: 'drop', afterChunks: 0, count: 10 });
     sb().control.deprecate({ pathPrefix: '/v1' });
     sb().control.reset();
-    const t = Date.now();
+    // The fake clock is never ticked: a latency left behind would hold this request forever.
     const r = await chat(sb(), STREAM);
     assert.equal(r.status, 200);
     assert.ok(r.text.endsWith('[DONE]\n\n'));
     assert.equal(r.headers.get('deprecation'), null);
-    assert.ok(Date.now() - t < 400);
+    assert.equal(timers.countTimers(), 0);
     const snap = sb().control.snapshot();
     assert.deepEqual([snap.latency, snap.bursts, snap.streamFaults, snap.deprecations], [null, [], [], []]);
   });

@@ -155,16 +155,16 @@ export function makeWav(seconds: number, sampleRate = 8000): Buffer {
 export const PNG_DATA_URI = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 export const PNG_BYTES = Buffer.from(PNG_DATA_URI.split(',')[1] ?? '', 'base64').length;
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Polls `check` until it returns true (or throws after `timeoutMs`). */
-export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 2000): Promise<void> {
+/**
+ * Polls `check` until it returns true: a wait for something another party does on its own
+ * schedule (the server noticing a closed socket), never a measure of time. `timeoutMs` only turns
+ * a condition that never comes into a clear failure instead of mocha's timeout.
+ */
+export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(5);
+    await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
 

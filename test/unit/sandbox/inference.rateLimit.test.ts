@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createClock } from '@sinonjs/fake-timers';
 import { startSandbox } from '../../sandbox/index';
 import { call, chat, infer, useSandbox, user, type ErrorEnvelope } from './helpers';
 
@@ -11,7 +12,11 @@ function budget(headers: Headers): { limit: number; remaining: number; reset: nu
 }
 
 describe('sandbox inference: output-token rate limits (contract profile)', () => {
-  const sb = useSandbox({ tier: { outputTokensPerHour: 40, outputTokensPerDay: 100 } });
+  // The sandbox's clock stands at 10:20:00 UTC (fake timers, never ticked; reset() drops the
+  // advanceTime offsets): windows then never roll by accident mid-test (an hour or a day
+  // boundary in real time), and the reset deltas are exact.
+  const timers = createClock(Date.UTC(2026, 10, 22, 10, 20, 0));
+  const sb = useSandbox({ tier: { outputTokensPerHour: 40, outputTokensPerDay: 100 }, timers });
   beforeEach(() => sb().control.reset());
 
   it('default tier is Tier 1 (150 000/hour)', async () => {
@@ -37,7 +42,7 @@ describe('sandbox inference: output-token rate limits (contract profile)', () =>
       const b = budget(r.headers);
       assert.equal(b.limit, 40);
       assert.ok(Number.isInteger(b.remaining) && b.remaining >= 0);
-      assert.ok(Number.isInteger(b.reset) && b.reset > 0 && b.reset <= 3600, `delta seconds, got ${b.reset}`);
+      assert.equal(b.reset, 40 * 60, 'delta seconds to the end of the hour (11:00)');
     }
   });
 
@@ -56,14 +61,15 @@ describe('sandbox inference: output-token rate limits (contract profile)', () =>
     assert.equal(err.type, 'rate_limit_error');
     assert.equal(err.code, 'rate_limit_exceeded');
     assert.equal(budget(r.headers).remaining, 0);
-    const retryAfter = Number(r.headers.get('retry-after'));
-    assert.ok(retryAfter >= 1 && retryAfter <= 3600);
+    assert.equal(r.headers.get('retry-after'), String(40 * 60), 'seconds until 11:00');
     const completions = await infer(sb(), '/completions', { model: 'gpt-oss:120b', messages: [user('hi')] });
     assert.equal(completions.status, 429);
     // embeddings produce no output tokens and stay available
     assert.equal((await infer(sb(), '/embeddings', { model: 'bge-m3:567m', input: 'x' })).status, 200);
-    sb().control.advanceTime(3_600_000);
-    assert.equal((await chat(sb(), { messages: [user('hi')] })).status, 200);
+    sb().control.advanceTime(40 * 60_000 - 1);
+    assert.equal((await chat(sb(), { messages: [user('hi')] })).status, 429, 'still 10:59:59.999');
+    sb().control.advanceTime(1);
+    assert.equal((await chat(sb(), { messages: [user('hi')] })).status, 200, 'the hour rolled at 11:00');
   });
 
   it('the daily budget binds too, and Reset then points at the end of the day', async () => {
@@ -71,7 +77,8 @@ describe('sandbox inference: output-token rate limits (contract profile)', () =>
     sb().control.advanceTime(3_600_000);
     const r = await chat(sb(), { messages: [user('hi')] });
     assert.equal(r.status, 429);
-    assert.ok(budget(r.headers).reset > 0 && budget(r.headers).reset <= 86_400);
+    assert.equal(budget(r.headers).reset, (12 * 60 + 40) * 60, 'from 11:20 to midnight');
+    assert.equal(r.headers.get('retry-after'), String((12 * 60 + 40) * 60));
     assert.equal(sb().control.snapshot().outputTokens.day, 100);
   });
 
@@ -83,11 +90,14 @@ describe('sandbox inference: output-token rate limits (contract profile)', () =>
 });
 
 describe('sandbox inference: output-token rate limits (production profile)', () => {
-  const sb = useSandbox({ profile: 'production' });
-  it('X-RateLimit-Reset-Requests is a Unix time in seconds', async () => {
+  // A fake clock at a known instant: the reset is the end of its hour, as a Unix time in seconds.
+  const timers = createClock(Date.UTC(2026, 10, 22, 17, 40, 12, 345));
+  const sb = useSandbox({ profile: 'production', timers });
+  it('X-RateLimit-Reset-Requests is a Unix time in seconds (the end of the hour window)', async () => {
     const r = await chat(sb(), { messages: [user('hi')] });
-    const reset = budget(r.headers).reset;
-    const now = Math.floor(Date.now() / 1000);
-    assert.ok(reset > now && reset <= now + 3600 + 1, `${reset} vs ${now}`);
+    assert.equal(budget(r.headers).reset, Date.UTC(2026, 10, 22, 18, 0, 0) / 1000);
+    timers.tick(20 * 60_000); // into the next hour
+    const next = await chat(sb(), { messages: [user('hi')] });
+    assert.equal(budget(next.headers).reset, Date.UTC(2026, 10, 22, 19, 0, 0) / 1000);
   });
 });

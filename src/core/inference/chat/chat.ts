@@ -28,7 +28,9 @@ export interface ChatStreamOptions extends CallOptions {
 export interface ChatStream extends AsyncIterable<ChatStreamEvent> {
   /**
    * Reads the whole stream, calling `onEvent` synchronously for each delta (no promise per
-   * event: the fastest way), and resolves with the assembled result.
+   * event: the fastest way), and resolves with the assembled result. An exception thrown by
+   * `onEvent` stops the stream (the connection is closed) and rejects with that same error.
+   * A failure after visible text or tool-call deltas arrived is an InterruptedError.
    */
   consume(onEvent?: (event: ChatStreamEvent) => void): Promise<ChatResult>;
 }

@@ -4,3 +4,4 @@ export { splitThinking, ThinkSplitter } from './think';
 export { parseToolArguments, ToolCallAssembler } from './tool-calls';
 export { parseUsage } from './usage';
 export type * from './types';
+export { ImageBudget, MAX_IMAGE_BYTES, MAX_IMAGES_TOTAL_BYTES, formatBytes } from './images';

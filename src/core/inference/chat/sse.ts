@@ -1,4 +1,5 @@
 import { createParser, type EventSourceParser } from 'eventsource-parser';
+import type { AnyStratusError } from '../../errors';
 import type { HttpResponse } from '../../http/types';
 
 /** Decoding options for body chunks: one object, not one per chunk. */
@@ -7,26 +8,43 @@ const STREAM = { stream: true } as const;
 /** Receives each SSE event's data synchronously, then the end of the body. */
 export interface SseDecoder<R> {
   onEvent(data: string, event: string | undefined): void;
+  /** The body ended; an unterminated last event is dispatched next (it may be cut in half). */
+  ending(): void;
+  /** Called after the body ended: the result, or a typed error when the body stopped too early. */
   finish(): R;
+  /**
+   * Reading the body failed (`error` is already typed by the transport). Returns the error to
+   * throw, or `undefined` when what arrived is a whole answer, which `finish()` then returns.
+   */
+  readFailed(error: AnyStratusError): Error | undefined;
 }
 
 /**
- * The hot path: a plain loop over the undici body feeding eventsource-parser. Events reach the
+ * The hot path: a plain loop over the response body feeding eventsource-parser. Events reach the
  * decoder synchronously inside `feed`, so there is no promise or stream transform per event.
- * Read failures (stall, reset, abort) become typed errors; leaving the loop on an error destroys
- * the body, which closes the connection.
+ * Read failures (stall, reset, abort) become typed errors; an error thrown while handling an event
+ * (by the decoder or by the caller's callback) propagates as itself. Leaving the loop on any error
+ * destroys the body, which closes the connection.
  */
 export async function readSse<R>(res: HttpResponse, decoder: SseDecoder<R>): Promise<R> {
   const parser = createParser({ onEvent: (e) => decoder.onEvent(e.data, e.event) });
-  // undici's body ignores setEncoding; a streaming TextDecoder keeps split UTF-8 sequences whole.
+  // A streaming TextDecoder keeps UTF-8 sequences split across chunks whole.
   const utf8 = new TextDecoder();
+  // True while waiting for the next chunk: only errors thrown then are transport failures.
+  let reading = true;
   try {
     for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+      reading = false;
       parser.feed(utf8.decode(chunk, STREAM));
+      reading = true;
     }
   } catch (error) {
-    throw res.toError(error);
+    if (!reading) throw error;
+    const failure = decoder.readFailed(res.toError(error));
+    if (failure) throw failure;
+    return decoder.finish();
   }
+  decoder.ending();
   parser.feed(utf8.decode());
   parser.reset({ consume: true });
   return decoder.finish();
@@ -72,11 +90,15 @@ export function iterateSse<E, R>(
         step = await reader.next();
       } catch (error) {
         ended = true;
-        throw res.toError(error);
+        const failure = decoder.readFailed(res.toError(error));
+        if (failure) throw failure;
+        queue.push(last(decoder.finish()));
+        break;
       }
       try {
         if (step.done) {
           ended = true;
+          decoder.ending();
           parser.feed(utf8.decode());
           parser.reset({ consume: true });
           queue.push(last(decoder.finish()));

@@ -1,7 +1,8 @@
-import { MalformedResponseError } from '../../errors';
+import { InterruptedError, MalformedResponseError, type AnyStratusError } from '../../errors';
 import { isRecord, num, str, type JsonRecord } from '../shared/json';
 import type { ResponseMeta } from '../shared/meta';
 import { chatResult, streamedError } from './completion';
+import type { SseDecoder } from './sse';
 import { TextBuffer } from './text-buffer';
 import { ThinkSplitter } from './think';
 import { ToolCallStreamAssembler } from './tool-calls';
@@ -19,7 +20,7 @@ export interface DecoderContext {
  * Turns the data of each SSE event into typed deltas, synchronously: no promise per chunk.
  * Only choice 0 is read (the contract has no `n`); unknown fields are ignored.
  */
-export class ChatStreamDecoder {
+export class ChatStreamDecoder implements SseDecoder<ChatResult> {
   /** `[DONE]` was received; later events are ignored. */
   done = false;
   private id: string | undefined;
@@ -31,6 +32,13 @@ export class ChatStreamDecoder {
   private usage: Usage | undefined;
   private eventCount = 0;
   private toolCallsEmitted = false;
+  /** The body ended; the parser is dispatching an unterminated last event, if any. */
+  private atEnd = false;
+  /**
+   * Something the caller shows (answer text or a tool-call fragment) was emitted: a failure from
+   * now on interrupts an answer rather than preventing one. Thinking alone does not count.
+   */
+  delivered = false;
   private readonly splitter: ThinkSplitter;
   private readonly tools = new ToolCallStreamAssembler();
 
@@ -39,8 +47,12 @@ export class ChatStreamDecoder {
     private readonly ctx: DecoderContext,
   ) {
     this.splitter = new ThinkSplitter((kind, text) => {
-      if (kind === 'text') this.text.append(text);
-      else this.thinking.append(text);
+      if (kind === 'text') {
+        this.text.append(text);
+        this.delivered = true;
+      } else {
+        this.thinking.append(text);
+      }
       emit({ type: kind, text });
     });
   }
@@ -56,6 +68,8 @@ export class ChatStreamDecoder {
     try {
       chunk = JSON.parse(data);
     } catch {
+      // Half an event at the end of the body: the body was cut, not garbled.
+      if (this.atEnd) throw this.endedEarly('in the middle of an event');
       // The parser's message would quote the payload; position is enough to find it in a capture.
       throw new MalformedResponseError(
         `${this.ctx.label}: event ${this.eventCount} of the stream is not valid JSON`,
@@ -87,13 +101,48 @@ export class ChatStreamDecoder {
     }
   }
 
+  /** The answer is whole: `[DONE]` or a finish reason arrived (usage may still follow). */
+  get complete(): boolean {
+    return this.done || this.finishReason !== undefined;
+  }
+
+  ending(): void {
+    this.atEnd = true;
+  }
+
+  /**
+   * A read failure after part of the answer arrived interrupts it (reset or stall); before, the
+   * transport's error stands (nothing to keep). After the finish reason the answer is whole and
+   * only the trailing usage or `[DONE]` is lost, so it is returned. A cancel stays a cancel.
+   */
+  readFailed(error: AnyStratusError): Error | undefined {
+    if (error.kind === 'cancelled') return error;
+    if (this.complete) return undefined;
+    if (!this.delivered) return error;
+    switch (error.kind) {
+      // A transport may call a broken POST "outcome unknown"; once text streamed, it was answered.
+      case 'network':
+      case 'outcome_unknown':
+        return new InterruptedError(
+          `${this.ctx.label}: the connection was cut after part of the answer arrived${error.code ? ` (${error.code})` : ''}`,
+          'reset',
+          { cause: error },
+        );
+      case 'stream_stalled':
+      case 'timeout':
+        return new InterruptedError(
+          `${this.ctx.label}: the stream went silent after part of the answer arrived`,
+          'stalled',
+          { cause: error },
+        );
+      default:
+        return error;
+    }
+  }
+
   /** Ends the stream: throws if it stopped before a finish reason or `[DONE]`. */
   finish(): ChatResult {
-    if (!this.done && this.finishReason === undefined) {
-      throw new MalformedResponseError(
-        `${this.ctx.label}: the stream ended before the answer was complete (no finish_reason and no [DONE])`,
-      );
-    }
+    if (!this.complete) throw this.endedEarly('');
     this.splitter.flush();
     this.emitToolCalls();
     return chatResult(
@@ -111,6 +160,12 @@ export class ChatStreamDecoder {
     );
   }
 
+  /** The body ended before the answer did: interrupted if some of it arrived, else unreadable. */
+  private endedEarly(where: string): InterruptedError | MalformedResponseError {
+    const what = `${this.ctx.label}: the stream ended${where ? ` ${where}` : ''} before the answer was complete (no finish_reason and no [DONE])`;
+    return this.delivered ? new InterruptedError(what, 'ended') : new MalformedResponseError(what);
+  }
+
   private onChoice(choice: JsonRecord): void {
     const delta = choice.delta;
     if (isRecord(delta)) {
@@ -125,7 +180,10 @@ export class ChatStreamDecoder {
       if (Array.isArray(calls)) {
         for (let i = 0; i < calls.length; i++) {
           const event = this.tools.add(calls[i], i);
-          if (event) this.emit(event);
+          if (event) {
+            this.delivered = true;
+            this.emit(event);
+          }
         }
       }
     }

@@ -25,3 +25,9 @@ export function supportsToolCalling(model: Pick<ModelInfo, 'id' | 'kind'>, overr
   const id = model.id.toLowerCase();
   return TOOL_FAMILIES.some((family) => family.test(id));
 }
+
+/** Reads the `stratus.models.toolCalling` setting: only `id: boolean` entries count; anything else is ignored. */
+export function parseToolCallingOverrides(value: unknown): ToolCallingOverrides {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, boolean] => typeof entry[1] === 'boolean'));
+}

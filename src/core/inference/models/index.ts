@@ -11,3 +11,4 @@ export {
   MESSAGE_OVERHEAD_TOKENS,
 } from './tokens';
 export type { ModelInfo, ModelKind, ModelKindOverrides } from './types';
+export { parseToolCallingOverrides, supportsToolCalling, type ToolCallingOverrides } from './capabilities';

@@ -1,2 +1,2 @@
 export { transcribe, transcriptionFields, TRANSCRIPTION_PATH } from './transcription';
-export type { TranscriptionRequest, TranscriptionResult, TranscriptionSegment } from './types';
+export type { TranscriptionOptions, TranscriptionRequest, TranscriptionResult, TranscriptionSegment } from './types';

@@ -1,11 +1,10 @@
 import { MalformedResponseError, ValidationError } from '../../errors';
 import type { HttpTransport } from '../../http/transport';
 import type { MultipartField } from '../../http/types';
-import type { CallOptions } from '../shared/call';
 import { arr, isRecord, num, str } from '../shared/json';
 import { responseMeta } from '../shared/meta';
-import { optionalString, requireNonEmptyString } from '../shared/validate';
-import type { TranscriptionRequest, TranscriptionResult, TranscriptionSegment } from './types';
+import { optionalNumberInRange, optionalString, requireNonEmptyString } from '../shared/validate';
+import type { TranscriptionOptions, TranscriptionRequest, TranscriptionResult, TranscriptionSegment } from './types';
 
 export const TRANSCRIPTION_PATH = '/v1/audio/transcriptions';
 
@@ -16,6 +15,9 @@ const AUDIO_TYPES: Record<string, string> = {
   wav: 'audio/wav',
   mp3: 'audio/mpeg',
   m4a: 'audio/mp4',
+  ogg: 'audio/ogg',
+  flac: 'audio/flac',
+  webm: 'audio/webm',
 };
 
 function audioType(filename: string): string {
@@ -39,10 +41,18 @@ function segment(raw: unknown, position: number): TranscriptionSegment | undefin
   };
 }
 
+function positive(value: number | undefined): number | undefined {
+  return value !== undefined && Number.isFinite(value) && value > 0 ? value : undefined;
+}
+
 export function transcriptionFields(request: TranscriptionRequest): MultipartField[] {
-  if (!(request.file instanceof Uint8Array) || request.file.byteLength === 0) {
-    throw new ValidationError('file must be non-empty audio bytes', 'file');
+  const file = request.file;
+  const isBlob = typeof Blob !== 'undefined' && file instanceof Blob;
+  if (!(file instanceof Uint8Array) && !isBlob) {
+    throw new ValidationError('file must be audio bytes or a Blob', 'file');
   }
+  const size = file instanceof Uint8Array ? file.byteLength : file.size;
+  if (size === 0) throw new ValidationError('file must not be empty', 'file');
   requireNonEmptyString(request.filename, 'filename');
   const language = optionalString(request.language, 'language');
   if (language !== undefined && !/^[a-z]{2}$/i.test(language)) {
@@ -54,19 +64,18 @@ export function transcriptionFields(request: TranscriptionRequest): MultipartFie
   }
   const prompt = optionalString(request.initial_prompt, 'initial_prompt');
   const model = optionalString(request.model, 'model');
+  const temperature = optionalNumberInRange(request.temperature, 0, 1, 'temperature');
 
   const fields: MultipartField[] = [
-    {
-      name: 'file',
-      data: request.file,
-      filename: request.filename,
-      contentType: request.contentType ?? audioType(request.filename),
-    },
+    file instanceof Uint8Array
+      ? { name: 'file', data: file, filename: request.filename, contentType: request.contentType ?? audioType(request.filename) }
+      : { name: 'file', blob: file.type === '' ? file.slice(0, file.size, request.contentType ?? audioType(request.filename)) : file, filename: request.filename },
   ];
   if (model) fields.push({ name: 'model', value: model });
   if (language) fields.push({ name: 'language', value: language.toLowerCase() });
   if (prompt) fields.push({ name: 'initial_prompt', value: prompt });
   if (task) fields.push({ name: 'task', value: task });
+  if (temperature !== undefined) fields.push({ name: 'temperature', value: String(temperature) });
   // `json` is the only supported format (verbose, with segments).
   fields.push({ name: 'response_format', value: 'json' });
   return fields;
@@ -75,7 +84,7 @@ export function transcriptionFields(request: TranscriptionRequest): MultipartFie
 export async function transcribe(
   transport: HttpTransport,
   request: TranscriptionRequest,
-  options: CallOptions = {},
+  options: TranscriptionOptions = {},
 ): Promise<TranscriptionResult> {
   const res = await transport.request({
     method: 'POST',
@@ -83,6 +92,7 @@ export async function transcribe(
     form: transcriptionFields(request),
     signal: options.signal,
     timeouts: { firstByteMs: options.firstByteTimeoutMs ?? TRANSCRIPTION_FIRST_BYTE_MS },
+    ...(options.onUploadProgress ? { onUploadProgress: options.onUploadProgress } : {}),
   });
   const body = await res.json();
   if (!isRecord(body) || typeof body.text !== 'string') {
@@ -91,12 +101,14 @@ export async function transcribe(
   const segments = arr(body.segments)
     .map(segment)
     .filter((s): s is TranscriptionSegment => s !== undefined);
-  const lastEnd = segments.length > 0 ? Math.max(...segments.map((s) => s.end)) : undefined;
+  const lastEnd = segments.length > 0 ? segments.reduce((max, s) => Math.max(max, s.end), 0) : undefined;
+  const serviceDuration = num(body.duration);
+  const known = request.knownDurationSeconds;
   return {
     text: body.text,
     language: str(body.language),
     segments,
-    durationSeconds: num(body.duration) ?? lastEnd,
+    durationSeconds: positive(serviceDuration) ?? positive(known) ?? lastEnd,
     meta: responseMeta(res),
   };
 }

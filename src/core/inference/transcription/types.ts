@@ -1,11 +1,15 @@
+import type { CallOptions } from '../shared/call';
 import type { ResponseMeta } from '../shared/meta';
 
 export interface TranscriptionRequest {
-  /** Audio bytes (wav, mp3, m4a). */
-  file: Uint8Array;
-  /** File name sent with the bytes; its extension tells the server the format. */
+  /**
+   * The audio: bytes, or a Blob. A file-backed Blob (`fs.openAsBlob(path, { type })`) is streamed
+   * from disk on every attempt, never read whole into memory; its `type` is the part's MIME type.
+   */
+  file: Uint8Array | Blob;
+  /** File name sent with the audio. */
   filename: string;
-  /** MIME type of the file; default from the extension. */
+  /** MIME type of bytes (a Blob carries its own); default from the extension. */
   contentType?: string;
   /** Optional per the field notes. */
   model?: string;
@@ -15,6 +19,18 @@ export interface TranscriptionRequest {
   initial_prompt?: string;
   /** `transcribe` (default) or `translate` (to English). */
   task?: 'transcribe' | 'translate';
+  /** Sampling temperature, 0 to 1; omitted: the service's default. */
+  temperature?: number;
+  /**
+   * Audio length the client read from the file header, if any: used for `durationSeconds` when
+   * the service does not send `duration` (more exact than the last segment's end). Not sent.
+   */
+  knownDurationSeconds?: number;
+}
+
+export interface TranscriptionOptions extends CallOptions {
+  /** Told how many bytes of the multipart body have been sent (upload progress). */
+  onUploadProgress?: (sentBytes: number) => void;
 }
 
 export interface TranscriptionSegment {
@@ -34,7 +50,10 @@ export interface TranscriptionResult {
   text: string;
   language: string | undefined;
   segments: TranscriptionSegment[];
-  /** Audio length in seconds (`duration`, else the end of the last segment): billed per minute. */
+  /**
+   * Audio length in seconds, billed per started minute: the service's `duration`, else the
+   * length the client read from the file header, else the end of the last segment.
+   */
   durationSeconds: number | undefined;
   meta: ResponseMeta;
 }

@@ -1,0 +1,84 @@
+/**
+ * The command allowlist of the run-command tool. An id runs only if it is listed exactly (no
+ * prefixes, no case folding, no whitespace games), and no argument may smuggle in another command
+ * (a `command:` URI, or an object naming a command), whatever the allowed command does with it.
+ */
+
+/** Read-only commands offered by default. */
+export const DEFAULT_COMMAND_ALLOWLIST: readonly string[] = [
+  'vscode.executeDocumentSymbolProvider',
+  'vscode.executeWorkspaceSymbolProvider',
+  'vscode.executeDefinitionProvider',
+  'vscode.executeReferenceProvider',
+  'vscode.executeHoverProvider',
+  'vscode.executeImplementationProvider',
+  'vscode.executeTypeDefinitionProvider',
+  'workbench.actions.view.problems',
+  'stratus.refreshModels',
+];
+
+const COMMAND_ID = /^[A-Za-z0-9_.:-]{1,200}$/;
+const MAX_ARG_DEPTH = 8;
+
+export type CommandCheck = { ok: true } | { ok: false; reason: string };
+
+function smuggled(value: unknown, depth: number): string | undefined {
+  if (depth > MAX_ARG_DEPTH) return 'the arguments are nested too deeply';
+  if (typeof value === 'string') {
+    if (/^\s*command:/i.test(value)) return 'an argument is a command: URI';
+    return undefined;
+  }
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const found = smuggled(item, depth + 1);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (typeof value === 'object' && value !== null) {
+    for (const [key, item] of Object.entries(value)) {
+      if (/^(command|commandId|__proto__|constructor)$/i.test(key)) return `an argument has a "${key}" property`;
+      const found = smuggled(item, depth + 1);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+export function checkCommand(allowlist: readonly string[], id: string, args: readonly unknown[]): CommandCheck {
+  if (!COMMAND_ID.test(id)) return { ok: false, reason: `"${id}" is not a command id.` };
+  if (!allowlist.includes(id)) {
+    return { ok: false, reason: `The command "${id}" is not in the allowlist (setting stratus.tools.commandAllowlist), so it was not run. Allowed: ${allowlist.join(', ') || '(none)'}.` };
+  }
+  const found = smuggled(args, 0);
+  if (found) return { ok: false, reason: `The command "${id}" was not run: ${found}, which could run another command.` };
+  return { ok: true };
+}
+
+/** Keeps the last `maxChars` characters of a growing output (task logs). */
+export class OutputTail {
+  private parts: string[] = [];
+  private size = 0;
+  private dropped = 0;
+
+  constructor(private readonly maxChars: number) {}
+
+  push(text: string): void {
+    this.parts.push(text);
+    this.size += text.length;
+    while (this.size - (this.parts[0]?.length ?? 0) >= this.maxChars && this.parts.length > 1) {
+      const first = this.parts.shift() ?? '';
+      this.size -= first.length;
+      this.dropped += first.length;
+    }
+  }
+
+  /** The tail, with a note when the beginning was cut. */
+  text(): string {
+    const joined = this.parts.join('');
+    const cut = Math.max(0, joined.length - this.maxChars);
+    const omitted = this.dropped + cut;
+    const tail = joined.slice(cut);
+    return omitted > 0 ? `[first ${omitted.toLocaleString('en')} characters omitted]\n${tail}` : tail;
+  }
+}

@@ -1,0 +1,100 @@
+import ignore, { type Ignore } from 'ignore';
+
+/** Why a path is not indexed (the log says it). */
+export type SkipReason = 'excluded' | 'gitignored' | 'binary' | 'too_large' | 'unreadable';
+
+/** Expands `{a,b}` alternatives (VS Code globs allow them; .gitignore rules do not). */
+export function expandBraces(pattern: string): string[] {
+  const open = pattern.indexOf('{');
+  if (open < 0) return [pattern];
+  let depth = 0;
+  for (let i = open; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '{') depth++;
+    else if (c === '}' && --depth === 0) {
+      const inner = pattern.slice(open + 1, i);
+      const options: string[] = [];
+      let level = 0;
+      let from = 0;
+      for (let j = 0; j < inner.length; j++) {
+        if (inner[j] === '{') level++;
+        else if (inner[j] === '}') level--;
+        else if (inner[j] === ',' && level === 0) {
+          options.push(inner.slice(from, j));
+          from = j + 1;
+        }
+      }
+      options.push(inner.slice(from));
+      const head = pattern.slice(0, open);
+      const tail = pattern.slice(i + 1);
+      return options.flatMap((o) => expandBraces(`${head}${o}${tail}`));
+    }
+  }
+  return [pattern];
+}
+
+/**
+ * A VS Code glob (`files.exclude`, `search.exclude`: matched against the whole workspace-relative
+ * path) as .gitignore rules: a pattern without a slash that does not start with `**` only matches
+ * at the root in VS Code, so it is anchored.
+ */
+export function globToGitignore(glob: string): string[] {
+  return expandBraces(glob.trim())
+    .filter((g) => g !== '')
+    .map((g) => {
+      let p = g.replace(/^\.\//, '');
+      if (!p.startsWith('**') && !p.startsWith('/')) p = `/${p}`;
+      return p;
+    });
+}
+
+/** The enabled patterns of an exclude setting (`{"**\/.git": true, "**\/*.js": {"when": ...}}`). */
+export function enabledGlobs(setting: Readonly<Record<string, unknown>> | undefined): string[] {
+  return Object.entries(setting ?? {})
+    .filter(([, v]) => v === true)
+    .map(([k]) => k);
+}
+
+/**
+ * Decides which workspace-relative paths (forward slashes) are indexed: exclude globs, then the
+ * `.gitignore` files met while walking (each applying below its own folder).
+ */
+export class PathFilter {
+  private readonly excludes: Ignore;
+  private readonly gitignores = new Map<string, Ignore>();
+
+  constructor(excludeGlobs: readonly string[] = []) {
+    this.excludes = ignore({ allowRelativePaths: true }).add(excludeGlobs.flatMap(globToGitignore));
+  }
+
+  /** Adds the rules of `<dir>/.gitignore` (`dir` '' for the root). */
+  addGitignore(dir: string, content: string): void {
+    this.gitignores.set(dir, ignore({ allowRelativePaths: true }).add(content));
+  }
+
+  removeGitignore(dir: string): void {
+    this.gitignores.delete(dir);
+  }
+
+  /** Why `path` is skipped, or undefined when it is indexed. */
+  check(path: string, isDirectory: boolean): SkipReason | undefined {
+    if (path === '') return undefined;
+    const probe = isDirectory ? `${path}/` : path;
+    if (this.excludes.ignores(probe)) return 'excluded';
+    for (const [dir, rules] of this.gitignores) {
+      if (dir === '') {
+        if (rules.ignores(probe)) return 'gitignored';
+      } else if (path.startsWith(`${dir}/`)) {
+        if (rules.ignores(probe.slice(dir.length + 1))) return 'gitignored';
+      }
+    }
+    return undefined;
+  }
+}
+
+/** A NUL byte in the first 8 KB marks a binary file (what git and ripgrep do too). */
+export function looksBinary(bytes: Uint8Array): boolean {
+  const n = Math.min(bytes.length, 8192);
+  for (let i = 0; i < n; i++) if (bytes[i] === 0) return true;
+  return false;
+}

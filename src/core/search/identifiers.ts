@@ -1,0 +1,168 @@
+/**
+ * Identifier-aware tokenising, shared by the index and the query side so natural-language words
+ * match code: `refreshAuthToken`, `refresh_auth_token` and `REFRESH_AUTH_TOKEN` all give
+ * `refresh`, `auth`, `token`. A hand-written single pass over the text (no regular expressions,
+ * no intermediate word arrays): it is the hot loop of indexing.
+ */
+
+/** English filler words of questions ("where do we ..."), never indexed nor searched. */
+const STOP_WORDS = new Set(
+  (
+    'a an and are as at be but by can do does did for from how i if in into is it its of on or so ' +
+    'that the their then there these this those to was we were what when where which who why will ' +
+    'with you your our us me my has have had get gets got any all also just not no'
+  ).split(' '),
+);
+
+/** Longer runs are data (base64, hashes, minified code), not words anyone searches for. */
+export const MAX_WORD_LENGTH = 64;
+
+/** A light, deterministic normalisation so "tokens" matches "token" and "retries" matches "retry". */
+export function stem(word: string): string {
+  const n = word.length;
+  if (n > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (n > 3 && word.charCodeAt(n - 1) === 115 /* s */ && !word.endsWith('ss') && !word.endsWith('us') && !word.endsWith('is')) return word.slice(0, -1);
+  return word;
+}
+
+const SEP = 0;
+const LOWER = 1;
+const UPPER = 2;
+const DIGIT = 3;
+const NONE = -1;
+
+function classOf(c: number): number {
+  if (c >= 97 && c <= 122) return LOWER;
+  if (c >= 65 && c <= 90) return UPPER;
+  if (c >= 48 && c <= 57) return DIGIT;
+  if (c === 95 || c === 36) return SEP; // _ $
+  if (c >= 0xc0 && c !== 0xd7 && c !== 0xf7 && !(c >= 0x2000 && c <= 0x2bff) && !(c >= 0x3000 && c <= 0x303f) && !(c >= 0xd800 && c <= 0xdfff) && c !== 0xfeff) return LOWER;
+  return NONE;
+}
+
+/** Part boundaries of the current word (reused: no allocation per word). */
+const starts = new Int32Array(MAX_WORD_LENGTH + 1);
+const ends = new Int32Array(MAX_WORD_LENGTH + 1);
+
+/** The term of one raw word part (lower-cased, stemmed), or '' when it is filler or too short. */
+export function normalizePart(part: string): string {
+  if (part.length < 2) return '';
+  const term = stem(part.toLowerCase());
+  return term.length > 1 && !STOP_WORDS.has(term) ? term : '';
+}
+
+/**
+ * Calls `emit` with every term of `text`, in order, duplicates kept: each word split into parts
+ * (camelCase, PascalCase, acronyms, snake_case, digits), lower-cased, lightly stemmed, filler and
+ * one-letter parts dropped.
+ */
+export function forEachTerm(text: string, emit: (term: string) => void): void {
+  forEachPart(text, (part) => {
+    const term = normalizePart(part);
+    if (term !== '') emit(term);
+  });
+}
+
+/** Calls `emit` with every raw part of every word (as written, at least 2 characters). */
+export function forEachPart(text: string, emit: (part: string) => void): void {
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    let cls = classOf(text.charCodeAt(i));
+    if (cls === NONE) {
+      i++;
+      continue;
+    }
+    const wordStart = i;
+    let parts = 0;
+    let partStart = -1;
+    let prev = SEP;
+    while (i < n) {
+      cls = classOf(text.charCodeAt(i));
+      if (cls === NONE) break;
+      if (cls === SEP) {
+        if (partStart >= 0) {
+          if (parts <= MAX_WORD_LENGTH) {
+            starts[parts] = partStart;
+            ends[parts++] = i;
+          }
+          partStart = -1;
+        }
+      } else if (partStart < 0) {
+        partStart = i;
+      } else if (cls !== prev) {
+        if (prev === LOWER && cls === UPPER) {
+          if (parts <= MAX_WORD_LENGTH) {
+            starts[parts] = partStart;
+            ends[parts++] = i;
+          }
+          partStart = i;
+        } else if (prev === UPPER && cls === LOWER) {
+          // "HTTPServer": the last capital starts the next part.
+          if (i - 1 > partStart) {
+            if (parts <= MAX_WORD_LENGTH) {
+              starts[parts] = partStart;
+              ends[parts++] = i - 1;
+            }
+            partStart = i - 1;
+          }
+        } else if (cls === DIGIT || prev === DIGIT) {
+          if (parts <= MAX_WORD_LENGTH) {
+            starts[parts] = partStart;
+            ends[parts++] = i;
+          }
+          partStart = i;
+        }
+      }
+      prev = cls;
+      i++;
+    }
+    if (partStart >= 0 && parts <= MAX_WORD_LENGTH) {
+      starts[parts] = partStart;
+      ends[parts++] = i;
+    }
+    if (i - wordStart > MAX_WORD_LENGTH) continue;
+    for (let k = 0; k < parts; k++) {
+      const s = starts[k] ?? 0;
+      const e = ends[k] ?? 0;
+      if (e - s < 2) continue;
+      emit(text.slice(s, e));
+    }
+  }
+}
+
+/** Splits one identifier into lower-cased words (unstemmed, nothing dropped). */
+export function splitIdentifier(identifier: string): string[] {
+  const out: string[] = [];
+  let i = 0;
+  const n = identifier.length;
+  let partStart = -1;
+  let prev = SEP;
+  const cut = (end: number, next: number): void => {
+    if (partStart >= 0 && end > partStart) out.push(identifier.slice(partStart, end).toLowerCase());
+    partStart = next;
+  };
+  for (; i < n; i++) {
+    const cls = classOf(identifier.charCodeAt(i));
+    if (cls === SEP || cls === NONE) cut(i, -1);
+    else if (partStart < 0) partStart = i;
+    else if (prev === LOWER && cls === UPPER) cut(i, i);
+    else if (prev === UPPER && cls === LOWER && i - 1 > partStart) cut(i - 1, i - 1);
+    else if ((cls === DIGIT) !== (prev === DIGIT) && prev !== SEP && prev !== NONE) cut(i, i);
+    prev = cls;
+  }
+  cut(n, -1);
+  return out;
+}
+
+/** Every term of a text, in order, duplicates kept. */
+export function tokenize(text: string): string[] {
+  const out: string[] = [];
+  forEachTerm(text, (t) => out.push(t));
+  return out;
+}
+
+/** Distinct terms of a text. */
+export function distinctTerms(text: string): string[] {
+  return [...new Set(tokenize(text))];
+}

@@ -1,0 +1,23 @@
+export { chunkText, type Chunk, type ChunkOptions } from './chunker';
+export { contentHash, EmbeddingCache, embedTexts, planEmbeddingBatches, type EmbedFn, type EmbeddingBatch } from './embeddings';
+export {
+  DEFAULT_SEARCH_SETTINGS,
+  INDEX_FILE,
+  describeLoadFailure,
+  SearchEngine,
+  type IndexProgress,
+  type IndexStats,
+  type SearchEngineOptions,
+  type SearchHit,
+  type SearchInference,
+  type SearchNote,
+  type SearchResult,
+  type SearchSettings,
+} from './engine';
+export { MemoryIndexStorage, NodeFileSystem, NodeIndexStorage, type DirEntry, type FileStat, type IndexStorage, type SearchFileSystem } from './files';
+export { enabledGlobs, expandBraces, globToGitignore, looksBinary, PathFilter, type SkipReason } from './filter';
+export { reciprocalRankFusion } from './fusion';
+export { splitIdentifier, stem, tokenize, distinctTerms } from './identifiers';
+export { INDEX_FORMAT_VERSION, LexicalIndex, type ChunkMeta, type LexicalHit, type LoadFailure } from './lexical';
+export { rerankDocuments, trimForRerank, type RerankFn, type RerankOutcome, type RerankPlan } from './rerank';
+export { searchInference } from './inference';

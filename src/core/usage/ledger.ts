@@ -1,0 +1,176 @@
+import type { UsageEvent } from './events';
+import { DAY_MS, HOUR_MS, startOfDay, startOfHour, startOfMinute } from './time';
+
+/** What one bucket counts, for one model. Audio minutes are started minutes, summed per request. */
+export interface Counters {
+  requests: number;
+  /** Chat/completion prompt tokens. */
+  input: number;
+  /** Chat/completion output tokens other than reasoning. */
+  output: number;
+  reasoning: number;
+  embeddings: number;
+  rerankTokens: number;
+  searchUnits: number;
+  audioSeconds: number;
+  audioMinutes: number;
+  /** Requests whose figures were estimated (no usage from the server). */
+  estimated: number;
+}
+
+export const COUNTER_KEYS: readonly (keyof Counters)[] = ['requests', 'input', 'output', 'reasoning', 'embeddings', 'rerankTokens', 'searchUnits', 'audioSeconds', 'audioMinutes', 'estimated'];
+
+export function emptyCounters(): Counters {
+  return { requests: 0, input: 0, output: 0, reasoning: 0, embeddings: 0, rerankTokens: 0, searchUnits: 0, audioSeconds: 0, audioMinutes: 0, estimated: 0 };
+}
+
+export function addCounters(into: Counters, from: Readonly<Counters>): Counters {
+  for (const k of COUNTER_KEYS) into[k] += from[k];
+  return into;
+}
+
+/** Output tokens as the caps count them: everything generated, reasoning included. */
+export function cappedOutput(c: Readonly<Counters>): number {
+  return c.output + c.reasoning;
+}
+
+/** Granularity: minute, local hour, local day. */
+export type Grain = 'm' | 'h' | 'd';
+
+export interface Bucket {
+  g: Grain;
+  /** Start, Unix ms (a UTC minute, a local hour or a local midnight). */
+  s: number;
+  /** Model id ('' when unknown). */
+  m: string;
+  c: Counters;
+}
+
+export type RateLimitEvent = Extract<UsageEvent, { kind: 'rateLimit' }>;
+
+function nonNegative(n: unknown): number {
+  return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : 0;
+}
+
+/** The counters one event adds, or undefined for events that count nothing (rate limits). */
+export function countersOf(event: UsageEvent): Counters | undefined {
+  const c = emptyCounters();
+  switch (event.kind) {
+    case 'chat': {
+      const completion = nonNegative(event.completionTokens);
+      const reasoning = Math.min(nonNegative(event.reasoningTokens), completion);
+      c.input = nonNegative(event.promptTokens);
+      // The service counts reasoning inside completion_tokens: split them, never count twice.
+      c.output = completion - reasoning;
+      c.reasoning = reasoning;
+      break;
+    }
+    case 'embeddings':
+      c.embeddings = nonNegative(event.promptTokens);
+      break;
+    case 'rerank':
+      c.rerankTokens = nonNegative(event.rerankedTokens);
+      c.searchUnits = nonNegative(event.searchUnits);
+      break;
+    case 'transcription': {
+      const seconds = nonNegative(event.audioSeconds);
+      c.audioSeconds = seconds;
+      // Any started minute is billed.
+      c.audioMinutes = Math.ceil(seconds / 60);
+      break;
+    }
+    case 'rateLimit':
+      return undefined;
+  }
+  c.requests = 1;
+  if ('estimated' in event && event.estimated === true) c.estimated = 1;
+  return c;
+}
+
+/** How long each grain is kept before it is folded into the next. */
+export const RETENTION = { minutesMs: 2 * HOUR_MS, hoursMs: 48 * HOUR_MS, daysMs: 400 * DAY_MS } as const;
+
+/**
+ * Aggregated usage: buckets by grain, start and model. Bounded: minutes older than two hours are
+ * folded into their local hour, hours older than two days into their local day, days older than
+ * 400 days dropped. A quantity lives in exactly one bucket, so any window is a plain sum.
+ */
+export class Ledger {
+  private readonly buckets = new Map<string, Bucket>();
+  rateLimit: RateLimitEvent | undefined;
+
+  constructor(readonly timeZone: string) {}
+
+  static from(buckets: readonly Bucket[], timeZone: string, rateLimit?: RateLimitEvent): Ledger {
+    const ledger = new Ledger(timeZone);
+    for (const b of buckets) ledger.addTo(b.g, b.s, b.m, b.c);
+    ledger.rateLimit = rateLimit;
+    return ledger;
+  }
+
+  clone(): Ledger {
+    return Ledger.from(this.all(), this.timeZone, this.rateLimit);
+  }
+
+  all(): Bucket[] {
+    return [...this.buckets.values()].map((b) => ({ ...b, c: { ...b.c } }));
+  }
+
+  get size(): number {
+    return this.buckets.size;
+  }
+
+  add(event: UsageEvent): void {
+    if (event.kind === 'rateLimit') {
+      if (!this.rateLimit || event.at >= this.rateLimit.at) this.rateLimit = event;
+      return;
+    }
+    const counters = countersOf(event);
+    if (!counters || !Number.isFinite(event.at)) return;
+    this.addTo('m', startOfMinute(event.at), typeof event.model === 'string' ? event.model : '', counters);
+  }
+
+  private addTo(g: Grain, s: number, m: string, c: Readonly<Counters>): void {
+    const key = `${g}|${s}|${m}`;
+    const existing = this.buckets.get(key);
+    if (existing) addCounters(existing.c, c);
+    else this.buckets.set(key, { g, s, m, c: addCounters(emptyCounters(), c) });
+  }
+
+  /** Folds old minutes into hours and old hours into days; drops days past retention. */
+  fold(now: number): void {
+    for (const [key, b] of [...this.buckets]) {
+      if (b.g === 'm' && b.s < now - RETENTION.minutesMs) {
+        this.buckets.delete(key);
+        this.addTo('h', startOfHour(b.s, this.timeZone), b.m, b.c);
+      }
+    }
+    for (const [key, b] of [...this.buckets]) {
+      if (b.g === 'h' && b.s < now - RETENTION.hoursMs) {
+        this.buckets.delete(key);
+        this.addTo('d', startOfDay(b.s, this.timeZone), b.m, b.c);
+      }
+    }
+    for (const [key, b] of [...this.buckets]) {
+      if (b.g === 'd' && b.s < now - RETENTION.daysMs) this.buckets.delete(key);
+    }
+  }
+
+  /** Totals of every bucket starting in [from, to), by model. */
+  byModel(from: number, to: number): Map<string, Counters> {
+    const out = new Map<string, Counters>();
+    for (const b of this.buckets.values()) {
+      if (b.s < from || b.s >= to) continue;
+      const c = out.get(b.m) ?? emptyCounters();
+      addCounters(c, b.c);
+      out.set(b.m, c);
+    }
+    return out;
+  }
+
+  total(from: number, to: number): Counters {
+    const c = emptyCounters();
+    for (const b of this.buckets.values()) if (b.s >= from && b.s < to) addCounters(c, b.c);
+    return c;
+  }
+}

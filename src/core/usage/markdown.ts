@@ -1,0 +1,59 @@
+import { formatEur, formatInt, percent } from './format';
+import type { ForecastItem, UsageSnapshot } from './summary';
+
+export function describeForecast(item: ForecastItem, window: string): string {
+  switch (item.state) {
+    case 'noLimit':
+      return 'no limit';
+    case 'reached':
+      return 'reached';
+    case 'at':
+      return `at ${item.label}`;
+    case 'notThisWindow':
+      return `not this ${window}`;
+    case 'idle':
+      return 'no activity in the last hour';
+  }
+}
+
+function gauge(used: number, cap: number | undefined): string {
+  if (cap === undefined) return `${formatInt(used)} (no fixed cap)`;
+  return `${formatInt(used)} / ${formatInt(cap)} (${(percent(used, cap) ?? 0).toFixed(1)} %)`;
+}
+
+/** Escapes text from the outside (model ids) for a Markdown table cell. */
+function cell(text: string): string {
+  return text.replace(/[\\|*_`[\]<>]/g, (c) => `\\${c}`);
+}
+
+/** `@stratus /usage`: the same figures as the Usage view, in Markdown. */
+export function usageMarkdown(s: UsageSnapshot): string {
+  const lines: string[] = [];
+  lines.push(`**${s.tier.name}** (${s.tier.label}), figures metered by Stratus in ${s.timeZone}.`, '');
+  lines.push('| Window | Output tokens | Resets |', '|---|---|---|');
+  lines.push(`| This hour | ${gauge(s.hour.used, s.hour.cap)} | ${s.hour.resetsAtLabel} |`);
+  lines.push(`| Today | ${gauge(s.day.used, s.day.cap)} | ${s.day.resetsAtLabel} |`, '');
+  const budget = s.month.budgetEur === undefined ? 'no budget' : `budget ${formatEur(s.month.budgetEur)} (${(percent(s.month.costEur, s.month.budgetEur) ?? 0).toFixed(1)} %)`;
+  lines.push(`**Month ${s.month.label}:** ${formatEur(s.month.costEur)} spent, ${budget}.`);
+  if (s.history.creditLeftEur !== undefined && s.month.creditEur !== undefined) {
+    lines.push(`Upfront credit ${formatEur(s.month.creditEur)}: about ${formatEur(s.history.creditLeftEur)} left after the ${formatEur(s.history.costEur)} metered.`);
+  }
+  lines.push('', '| Kind | Quantity | Cost |', '|---|---|---|');
+  for (const row of s.costs.byKind) {
+    lines.push(`| ${row.label} | ${formatInt(row.quantity)}${row.unit === 'minute' ? ' min' : ''} | ${formatEur(row.eur)} |`);
+  }
+  lines.push(`| **Total** | | **${formatEur(s.costs.totalEur)}** |`);
+  if (s.costs.byModel.length > 0) {
+    lines.push('', '| Model | Requests | Input | Output | Reasoning | Cost |', '|---|---|---|---|---|---|');
+    for (const m of s.costs.byModel) {
+      lines.push(`| ${cell(m.model)} | ${formatInt(m.requests)} | ${formatInt(m.input + m.embeddings + m.rerankTokens)} | ${formatInt(m.output)} | ${formatInt(m.reasoning)} | ${formatEur(m.eur)} |`);
+    }
+  }
+  lines.push('', `**Forecast** at ${formatInt(s.forecast.outputTokensPerHour)} output tokens/hour (${formatEur(s.forecast.eurPerHour)}/hour): hourly cap ${describeForecast(s.forecast.hourCap, 'hour')}, daily cap ${describeForecast(s.forecast.dayCap, 'day')}, monthly budget ${describeForecast(s.forecast.monthBudget, 'month')}.`);
+  if (s.rateLimit) {
+    const rl = s.rateLimit;
+    lines.push('', `Last rate-limit headers: limit ${rl.limitRequests ?? '?'}, remaining ${rl.remainingRequests ?? '?'}${rl.resetAtLabel ? `, resets at ${rl.resetAtLabel}` : ''}.`);
+  }
+  if (s.estimatedRequests > 0) lines.push('', `_${formatInt(s.estimatedRequests)} request(s) this month had no usage from the service; their figures are estimated._`);
+  return lines.join('\n');
+}

@@ -1,0 +1,161 @@
+import type { ChatStream } from '../inference/chat/chat';
+import type { ChatRequest, ChatResult, ChatStreamEvent } from '../inference/chat/types';
+import type { InferenceClient } from '../inference/client';
+import { toChatRequest } from '../inference/completions/completions';
+import type { CompletionRequest } from '../inference/completions/types';
+import { estimateMessageTokens, estimateTextTokens, estimateToolsTokens } from '../inference/models/tokens';
+import type { ResponseMeta } from '../inference/shared/meta';
+import type { UsageListener } from './events';
+import type { BeforeGeneration } from './guard';
+
+export interface MeteringOptions {
+  onUsage?: UsageListener | undefined;
+  /** The cap pre-check, awaited before a chat or completion request is sent. */
+  beforeGeneration?: BeforeGeneration | undefined;
+  now?: (() => number) | undefined;
+}
+
+function estimatePrompt(request: ChatRequest): number {
+  return request.messages.reduce((sum, m) => sum + estimateMessageTokens(m), 0) + estimateToolsTokens(request.tools);
+}
+
+function estimateCompletion(result: ChatResult): number {
+  let text = result.text + result.thinking;
+  for (const call of result.toolCalls) text += call.function.name + call.function.arguments;
+  return estimateTextTokens(text);
+}
+
+/**
+ * Wraps a client so every answer reports its usage and every generating request passes the cap
+ * check first. The endpoint modules stay unaware of metering. A listener that throws never
+ * breaks the request.
+ */
+export function meterClient(client: InferenceClient, options: MeteringOptions): InferenceClient {
+  const { onUsage, beforeGeneration } = options;
+  if (!onUsage && !beforeGeneration) return client;
+  const now = options.now ?? Date.now;
+  const emit: UsageListener = (event) => {
+    try {
+      onUsage?.(event);
+    } catch {
+      // The meter must never fail a request.
+    }
+  };
+
+  const rateLimit = (meta: ResponseMeta | undefined): void => {
+    const rl = meta?.rateLimit;
+    if (!rl) return;
+    emit({ kind: 'rateLimit', at: now(), limitRequests: rl.limitRequests, remainingRequests: rl.remainingRequests, resetAt: rl.resetRequestsAt?.getTime() });
+  };
+
+  const chatUsage = (request: ChatRequest, result: ChatResult): void => {
+    const model = result.model ?? request.model;
+    if (result.usage) {
+      emit({ kind: 'chat', at: now(), model, promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens, reasoningTokens: result.usage.reasoningTokens ?? 0, estimated: false });
+    } else {
+      // No usage from the server: estimated from the text, and marked so.
+      emit({ kind: 'chat', at: now(), model, promptTokens: estimatePrompt(request), completionTokens: estimateCompletion(result), reasoningTokens: 0, estimated: true });
+    }
+    rateLimit(result.meta);
+  };
+
+  const guard = async (request: ChatRequest, signal: AbortSignal | undefined): Promise<void> => {
+    if (beforeGeneration) await beforeGeneration({ model: request.model, maxTokens: request.max_tokens }, signal);
+  };
+
+  /** The stream sends nothing until consumed: the check runs then, and usage is taken from its result. */
+  const meterStream = (inner: ChatStream, request: ChatRequest, signal: AbortSignal | undefined): ChatStream => ({
+    async consume(onEvent) {
+      await guard(request, signal);
+      const result = await inner.consume(onEvent);
+      chatUsage(request, result);
+      return result;
+    },
+    [Symbol.asyncIterator](): AsyncIterator<ChatStreamEvent> {
+      let it: AsyncIterator<ChatStreamEvent> | undefined;
+      return {
+        async next(): Promise<IteratorResult<ChatStreamEvent>> {
+          if (!it) {
+            await guard(request, signal);
+            it = inner[Symbol.asyncIterator]();
+          }
+          const step = await it.next();
+          if (!step.done && step.value.type === 'done') chatUsage(request, step.value.result);
+          return step;
+        },
+        async return(value?: unknown): Promise<IteratorResult<ChatStreamEvent>> {
+          if (it?.return) return it.return(value);
+          return { done: true, value: undefined };
+        },
+      };
+    },
+  });
+
+  const completionRequest = (request: CompletionRequest): ChatRequest => {
+    try {
+      return toChatRequest(request);
+    } catch {
+      // Invalid: the endpoint throws its own ValidationError; metering needs only the model.
+      return { model: request.model, messages: [] };
+    }
+  };
+
+  return {
+    ...client,
+    models: client.models,
+    transport: client.transport,
+    close: () => client.close(),
+    async chat(request, opts) {
+      await guard(request, opts?.signal);
+      const result = await client.chat(request, opts);
+      chatUsage(request, result);
+      return result;
+    },
+    chatStream(request, opts) {
+      return meterStream(client.chatStream(request, opts), request, opts?.signal);
+    },
+    async complete(request, opts) {
+      const asChat = completionRequest(request);
+      await guard(asChat, opts?.signal);
+      const result = await client.complete(request, opts);
+      chatUsage(asChat, result);
+      return result;
+    },
+    completeStream(request, opts) {
+      return meterStream(client.completeStream(request, opts), completionRequest(request), opts?.signal);
+    },
+    async embed(request, opts) {
+      const result = await client.embed(request, opts);
+      const inputs = Array.isArray(request.input) ? request.input : [request.input];
+      const model = result.model ?? request.model;
+      if (result.usage) emit({ kind: 'embeddings', at: now(), model, promptTokens: result.usage.promptTokens, estimated: false });
+      else emit({ kind: 'embeddings', at: now(), model, promptTokens: inputs.reduce((s, t) => s + estimateTextTokens(t), 0), estimated: true });
+      rateLimit(result.meta);
+      return result;
+    },
+    async rerank(request, opts) {
+      const result = await client.rerank(request, opts);
+      // The result does not carry the reranked tokens: every (query, document) pair is scored.
+      const queryTokens = estimateTextTokens(request.query);
+      const rerankedTokens = request.documents.reduce((s, d) => s + queryTokens + estimateTextTokens(d), 0);
+      emit({
+        kind: 'rerank',
+        at: now(),
+        model: request.model,
+        searchUnits: result.searchUnits ?? Math.ceil(request.documents.length / 100),
+        rerankedTokens,
+        estimated: true,
+      });
+      rateLimit(result.meta);
+      return result;
+    },
+    async transcribe(request, opts) {
+      const result = await client.transcribe(request, opts);
+      // Unknown length: at least the one started minute any request is billed.
+      if (result.durationSeconds !== undefined) emit({ kind: 'transcription', at: now(), model: request.model ?? '', audioSeconds: result.durationSeconds });
+      else emit({ kind: 'transcription', at: now(), model: request.model ?? '', audioSeconds: 1, estimated: true });
+      rateLimit(result.meta);
+      return result;
+    },
+  };
+}

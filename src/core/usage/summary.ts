@@ -1,0 +1,177 @@
+import { costByKind, quantities, totalCost } from './cost';
+import { cappedOutput, type Counters, type Ledger } from './ledger';
+import { COST_KINDS, RATES, type CostKind, type TierId } from './rates';
+import { budgetOf, creditOf, tierOf, type UsageSettings } from './settings';
+import { formatClock, formatDate, HOUR_MS, startOfDay, startOfHour, startOfMonth, startOfNextDay, startOfNextMonth } from './time';
+
+/** When a limit will be reached at the current pace. */
+export type ForecastItem =
+  | { state: 'noLimit' }
+  | { state: 'reached' }
+  /** Reached at `at` (Unix ms), `label` local "HH:MM" or "YYYY-MM-DD HH:MM". */
+  | { state: 'at'; at: number; label: string }
+  /** Not before the window resets at the current pace. */
+  | { state: 'notThisWindow' }
+  /** Nothing used in the last hour: no pace to project. */
+  | { state: 'idle' };
+
+export interface CapGauge {
+  /** Output tokens (reasoning included) in the window. */
+  used: number;
+  cap: number | undefined;
+  /** End of the window, Unix ms, and its local clock "HH:MM" (or date for the day). */
+  resetsAt: number;
+  resetsAtLabel: string;
+}
+
+export interface KindRow { kind: CostKind; label: string; quantity: number; unit: 'token' | 'minute'; eur: number }
+export interface ModelRow { model: string; requests: number; input: number; output: number; reasoning: number; embeddings: number; rerankTokens: number; searchUnits: number; audioMinutes: number; estimated: number; eur: number }
+
+/** Everything the Usage view, the status bar, `/usage` and the CSV show: plain JSON. */
+export interface UsageSnapshot {
+  at: number;
+  timeZone: string;
+  tier: { id: TierId; name: string; label: string };
+  hour: CapGauge;
+  day: CapGauge;
+  month: { label: string; costEur: number; budgetEur: number | undefined; creditEur: number | undefined; outputTokens: number; resetsAt: number };
+  /** Spend over the whole stored history (at most 400 days), against the upfront credit. */
+  history: { costEur: number; since: number | undefined; creditLeftEur: number | undefined };
+  costs: { byKind: KindRow[]; byModel: ModelRow[]; totalEur: number };
+  rateLimit: { at: number; limitRequests?: number | undefined; remainingRequests?: number | undefined; resetAt?: number | undefined; resetAtLabel?: string | undefined } | undefined;
+  forecast: { outputTokensPerHour: number; eurPerHour: number; hourCap: ForecastItem; dayCap: ForecastItem; monthBudget: ForecastItem };
+  charts: {
+    /** Last 24 local hours: start of each hour, output and input tokens. */
+    hours: { t: number[]; output: number[]; input: number[] };
+    /** Last 30 local days: start of each day, EUR and output tokens. */
+    days: { t: number[]; eur: number[]; output: number[] };
+  };
+  /** Requests whose usage was estimated, this month. */
+  estimatedRequests: number;
+}
+
+function forecast(used: number, limit: number | undefined, ratePerHour: number, now: number, windowEnd: number, label: (ms: number) => string): ForecastItem {
+  if (limit === undefined) return { state: 'noLimit' };
+  if (used >= limit) return { state: 'reached' };
+  if (ratePerHour <= 0) return { state: 'idle' };
+  const at = now + ((limit - used) / ratePerHour) * HOUR_MS;
+  return at >= windowEnd ? { state: 'notThisWindow' } : { state: 'at', at: Math.round(at), label: label(at) };
+}
+
+function modelRow(model: string, c: Counters): ModelRow {
+  return {
+    model: model === '' ? '(unknown)' : model,
+    requests: c.requests,
+    input: c.input,
+    output: c.output,
+    reasoning: c.reasoning,
+    embeddings: c.embeddings,
+    rerankTokens: c.rerankTokens,
+    searchUnits: c.searchUnits,
+    audioMinutes: c.audioMinutes,
+    estimated: c.estimated,
+    eur: totalCost(c),
+  };
+}
+
+/** Computes every figure from the ledger at `now`, in the ledger's time zone. */
+export function summarize(ledger: Ledger, settings: UsageSettings, now: number): UsageSnapshot {
+  const tz = ledger.timeZone;
+  const tier = tierOf(settings);
+  const hourStart = startOfHour(now, tz);
+  const hourEnd = hourStart + HOUR_MS;
+  const dayStart = startOfDay(now, tz);
+  const dayEnd = startOfNextDay(now, tz);
+  const monthStart = startOfMonth(now, tz);
+  const monthEnd = startOfNextMonth(now, tz);
+  const hour = ledger.total(hourStart, hourEnd);
+  const day = ledger.total(dayStart, dayEnd);
+  const month = ledger.total(monthStart, monthEnd);
+  const lastHour = ledger.total(now - HOUR_MS, now + 1);
+  const all = ledger.all();
+  const history = ledger.total(-Infinity, Infinity);
+  const budget = budgetOf(settings);
+  const credit = creditOf(settings);
+
+  const byKindEur = costByKind(month);
+  const q = quantities(month);
+  const byKind: KindRow[] = COST_KINDS.map((kind) => ({ kind, label: RATES[kind].label, quantity: q[kind], unit: RATES[kind].unit, eur: byKindEur[kind] }));
+  const byModel = [...ledger.byModel(monthStart, monthEnd)].map(([m, c]) => modelRow(m, c)).sort((a, b) => b.eur - a.eur || a.model.localeCompare(b.model));
+  const monthCost = totalCost(month);
+  const historyCost = totalCost(history);
+
+  const rate = cappedOutput(lastHour);
+  const eurRate = totalCost(lastHour);
+  const clock = (ms: number): string => formatClock(ms, tz);
+  const dated = (ms: number): string => `${formatDate(ms, tz)} ${formatClock(ms, tz)}`;
+
+  const hoursT: number[] = [];
+  const hoursOut: number[] = [];
+  const hoursIn: number[] = [];
+  for (let i = 23; i >= 0; i--) {
+    const s = startOfHour(hourStart - i * HOUR_MS + HOUR_MS / 2, tz);
+    const c = ledger.total(s, s + HOUR_MS);
+    hoursT.push(s);
+    hoursOut.push(cappedOutput(c));
+    hoursIn.push(c.input + c.embeddings + c.rerankTokens);
+  }
+  const daysT: number[] = [];
+  const daysEur: number[] = [];
+  const daysOut: number[] = [];
+  let d = dayStart;
+  const starts: number[] = [];
+  for (let i = 0; i < 30; i++) {
+    starts.unshift(d);
+    d = startOfDay(d - HOUR_MS * 12, tz);
+  }
+  for (const s of starts) {
+    const c = ledger.total(s, startOfNextDay(s + HOUR_MS * 12, tz));
+    daysT.push(s);
+    daysEur.push(totalCost(c));
+    daysOut.push(cappedOutput(c));
+  }
+
+  const rl = ledger.rateLimit;
+  return {
+    at: now,
+    timeZone: tz,
+    tier: { id: tier.id, name: tier.name, label: tier.label },
+    hour: { used: cappedOutput(hour), cap: tier.outputTokensPerHour, resetsAt: hourEnd, resetsAtLabel: clock(hourEnd) },
+    day: { used: cappedOutput(day), cap: tier.outputTokensPerDay, resetsAt: dayEnd, resetsAtLabel: dated(dayEnd) },
+    month: { label: formatDate(now, tz).slice(0, 7), costEur: monthCost, budgetEur: budget, creditEur: credit, outputTokens: cappedOutput(month), resetsAt: monthEnd },
+    history: {
+      costEur: historyCost,
+      since: all.length > 0 ? Math.min(...all.map((b) => b.s)) : undefined,
+      creditLeftEur: credit === undefined ? undefined : credit - historyCost,
+    },
+    costs: { byKind, byModel, totalEur: monthCost },
+    rateLimit: rl && {
+      at: rl.at,
+      limitRequests: rl.limitRequests,
+      remainingRequests: rl.remainingRequests,
+      resetAt: rl.resetAt,
+      resetAtLabel: rl.resetAt === undefined ? undefined : clock(rl.resetAt),
+    },
+    forecast: {
+      outputTokensPerHour: rate,
+      eurPerHour: eurRate,
+      hourCap: forecast(cappedOutput(hour), tier.outputTokensPerHour, rate, now, hourEnd, clock),
+      dayCap: forecast(cappedOutput(day), tier.outputTokensPerDay, rate, now, dayEnd, clock),
+      monthBudget: forecast(monthCost, budget, eurRate, now, monthEnd, dated),
+    },
+    charts: { hours: { t: hoursT, output: hoursOut, input: hoursIn }, days: { t: daysT, eur: daysEur, output: daysOut } },
+    estimatedRequests: month.estimated,
+  };
+}
+
+/** Above this share of a cap the status bar turns to the warning colour. */
+export const WARN_PERCENT = 80;
+
+export type UsageLevel = 'normal' | 'warning' | 'error';
+
+/** The status bar's colour: error at the hour's or the day's cap, warning above 80 % of it. */
+export function levelOf(s: UsageSnapshot): UsageLevel {
+  const share = (g: CapGauge): number => (g.cap === undefined || g.cap <= 0 ? 0 : (g.used / g.cap) * 100);
+  const p = Math.max(share(s.hour), share(s.day));
+  return p >= 100 ? 'error' : p > WARN_PERCENT ? 'warning' : 'normal';
+}

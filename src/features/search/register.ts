@@ -1,0 +1,42 @@
+import * as vscode from 'vscode';
+import type { Deps } from '../deps';
+import { searchChatCommand } from './chat';
+import { showSearchPick } from './quickPick';
+import { SearchService, type WorkspaceSearch } from './service';
+
+export type { WorkspaceSearch, WorkspaceSearchHit, WorkspaceSearchResult } from './service';
+
+export const SearchCommands = {
+  searchWorkspace: 'stratus.searchWorkspace',
+  rebuildIndex: 'stratus.rebuildSearchIndex',
+} as const;
+
+/** The search feature: what `register` returns is disposable and is the search others call. */
+export interface SearchFeature extends WorkspaceSearch, vscode.Disposable {
+  readonly service: SearchService;
+}
+
+/**
+ * Workspace search: "Stratus: Search Workspace" (a picker), "Stratus: Rebuild Search Index",
+ * `@stratus /search`, and `searchWorkspace()` for the language-model tool. Indexing starts after
+ * activation returns and never blocks it.
+ */
+export function register(deps: Deps, context: Pick<vscode.ExtensionContext, 'storageUri'>): SearchFeature {
+  const service = new SearchService(deps, context.storageUri);
+  const disposables: vscode.Disposable[] = [
+    service,
+    vscode.commands.registerCommand(SearchCommands.searchWorkspace, (query?: unknown) => showSearchPick(service, deps.logger, typeof query === 'string' ? query : '')),
+    vscode.commands.registerCommand(SearchCommands.rebuildIndex, () => service.index('rebuild')),
+    deps.chatCommands.register(searchChatCommand(service)),
+  ];
+  // Off the activation path: the first build starts once activate() has returned.
+  const timer = setTimeout(() => service.start(), 0);
+  disposables.push({ dispose: () => clearTimeout(timer) });
+  return {
+    service,
+    searchWorkspace: (query, options) => service.searchWorkspace(query, options),
+    dispose: () => {
+      for (const d of disposables.reverse()) d.dispose();
+    },
+  };
+}

@@ -1,0 +1,256 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { presentError } from '../../core/presentError';
+import { INDEX_FILE, NodeIndexStorage, SearchEngine, searchInference, type IndexStats, type SearchHit, type SearchInference, type SearchResult } from '../../core/search';
+import type { Deps } from '../deps';
+import { noteText } from './notes';
+import { affectsSearch, readSearchSettings } from './settings';
+import { relativePath, workspaceFileSystem } from './workspaceFs';
+
+/** One place of a search answer, ready for VS Code. */
+export interface WorkspaceSearchHit {
+  uri: vscode.Uri;
+  /** Whole lines of the chunk (0-based, VS Code's). */
+  range: vscode.Range;
+  /** Workspace-relative path. */
+  path: string;
+  /** 1-based, inclusive. */
+  startLine: number;
+  endLine: number;
+  preview: string;
+  /** The rerank model's score, when reranked. */
+  rerankScore?: number;
+}
+
+export interface WorkspaceSearchResult {
+  query: string;
+  hits: WorkspaceSearchHit[];
+  reranked: boolean;
+  /** Why the order is local, or what degraded, one sentence each. */
+  notes: string[];
+  searchUnits: number;
+}
+
+/** What other features (the language-model tool) call. */
+export interface WorkspaceSearch {
+  searchWorkspace(query: string, options?: { signal?: AbortSignal; onLocal?: (hits: WorkspaceSearchHit[]) => void }): Promise<WorkspaceSearchResult>;
+}
+
+/**
+ * Owns the search engine of the first workspace folder: indexing in the background with progress
+ * (notification the first time, status bar always), file events, settings changes, persistence.
+ */
+export class SearchService implements WorkspaceSearch, vscode.Disposable {
+  private engine: SearchEngine | undefined;
+  private folder: vscode.Uri | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly statusBar: vscode.StatusBarItem;
+  private indexing: { cancel: vscode.CancellationTokenSource; done: Promise<IndexStats | undefined> } | undefined;
+  private settingsKey = '';
+  private readonly updated = new vscode.EventEmitter<string[]>();
+  /** Fires after file events were applied to the index (tests wait on it). */
+  readonly onDidUpdateIndex = this.updated.event;
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly storageUri: vscode.Uri | undefined,
+  ) {
+    this.statusBar = vscode.window.createStatusBarItem('stratus.search', vscode.StatusBarAlignment.Left, 0);
+    this.statusBar.name = 'Stratus Search Index';
+    this.statusBar.command = 'stratus.searchWorkspace';
+    this.disposables.push(
+      this.statusBar,
+      this.updated,
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.restart()),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (!affectsSearch(event) || !this.folder) return;
+        const key = this.engine?.settingsKey() ?? '';
+        if (key !== this.settingsKey) void this.index('rebuild');
+      }),
+    );
+  }
+
+  /** Starts the background build; returns at once (activation is never blocked). */
+  start(): void {
+    this.restart();
+  }
+
+  private restart(): void {
+    this.indexing?.cancel.cancel();
+    this.engine?.dispose();
+    this.engine = undefined;
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    this.folder = folder;
+    if (!folder) {
+      this.statusBar.hide();
+      return;
+    }
+    const storage = this.storageUri && this.storageUri.scheme === 'file' ? new NodeIndexStorage(this.storageUri.fsPath) : undefined;
+    const engine = new SearchEngine({
+      fs: workspaceFileSystem(folder),
+      ...(storage ? { storage } : {}),
+      logger: this.deps.logger,
+      settings: () => readSearchSettings(folder),
+      inference: () => this.inference(),
+    });
+    engine.onDidUpdate = (paths) => {
+      this.showReady();
+      this.updated.fire(paths);
+    };
+    this.engine = engine;
+    this.watch(folder, engine);
+    void this.index('open');
+  }
+
+  private inference(): SearchInference {
+    return searchInference(() => this.deps.inference.client());
+  }
+
+  private watch(folder: vscode.Uri, engine: SearchEngine): void {
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '**/*'));
+    const rel = (uri: vscode.Uri): string | undefined => relativePath(folder, uri);
+    const subscriptions = [
+      watcher,
+      watcher.onDidCreate((uri) => { const p = rel(uri); if (p) engine.notifyChanged(p); }),
+      watcher.onDidChange((uri) => { const p = rel(uri); if (p) engine.notifyChanged(p); }),
+      watcher.onDidDelete((uri) => { const p = rel(uri); if (p) engine.notifyDeleted(p); }),
+      vscode.workspace.onDidRenameFiles((event) => {
+        for (const f of event.files) {
+          const from = rel(f.oldUri);
+          const to = rel(f.newUri);
+          if (from && to) engine.notifyRenamed(from, to);
+          else if (from) engine.notifyDeleted(from);
+          else if (to) engine.notifyChanged(to);
+        }
+      }),
+    ];
+    const bundle = vscode.Disposable.from(...subscriptions);
+    this.disposables.push(bundle);
+    const original = engine.dispose.bind(engine);
+    engine.dispose = () => {
+      original();
+      bundle.dispose();
+    };
+  }
+
+  /** Builds (or loads and updates) the index with progress; cancellable; never throws. */
+  index(mode: 'open' | 'rebuild'): Promise<IndexStats | undefined> {
+    const engine = this.engine;
+    if (!engine) return Promise.resolve(undefined);
+    this.indexing?.cancel.cancel();
+    const cancel = new vscode.CancellationTokenSource();
+    const firstTime = mode === 'rebuild' || !this.storageUri || !existsSync(join(this.storageUri.fsPath, INDEX_FILE));
+    const run = async (report: (message: string, increment?: number) => void, token: vscode.CancellationToken): Promise<IndexStats | undefined> => {
+      const controller = new AbortController();
+      const subs = [token.onCancellationRequested(() => controller.abort()), cancel.token.onCancellationRequested(() => controller.abort())];
+      let last = 0;
+      this.statusBar.text = '$(sync~spin) Indexing…';
+      this.statusBar.tooltip = 'Stratus is indexing the workspace for search. Click to search what is indexed so far.';
+      this.statusBar.show();
+      try {
+        const onProgress = (p: { done: number; total: number }): void => {
+          const pct = p.total === 0 ? 100 : (p.done / p.total) * 100;
+          report(`${p.done.toLocaleString('en')} / ${p.total.toLocaleString('en')} files`, pct - last);
+          last = pct;
+          this.statusBar.text = `$(sync~spin) Indexing ${p.done.toLocaleString('en')}/${p.total.toLocaleString('en')}`;
+        };
+        const stats = mode === 'rebuild' ? await engine.rebuild({ signal: controller.signal, onProgress }) : await engine.open({ signal: controller.signal, onProgress });
+        this.settingsKey = engine.settingsKey();
+        this.showReady();
+        return stats;
+      } catch (error) {
+        const presented = presentError(error);
+        if (presented.cancelled) {
+          this.deps.logger.info('Search indexing cancelled; searches use what was indexed so far. Run "Stratus: Rebuild Search Index" to index again.');
+          this.statusBar.text = '$(search-stop) Index incomplete';
+          this.statusBar.tooltip = 'Indexing was cancelled. Run "Stratus: Rebuild Search Index" to finish it.';
+          this.statusBar.command = 'stratus.rebuildSearchIndex';
+        } else {
+          this.deps.logger.error(`Search indexing failed: ${presented.message}`);
+          this.statusBar.text = '$(error) Index failed';
+          this.statusBar.tooltip = presented.message;
+          this.statusBar.command = 'stratus.showLog';
+        }
+        return undefined;
+      } finally {
+        for (const s of subs) s.dispose();
+      }
+    };
+    const done = firstTime
+      ? Promise.resolve(
+          vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Stratus: indexing the workspace for search', cancellable: true }, (progress, token) =>
+            run((message, increment) => progress.report({ message, ...(increment !== undefined ? { increment } : {}) }), token),
+          ),
+        )
+      : run(() => undefined, cancel.token);
+    const tracked = done.finally(() => cancel.dispose());
+    this.indexing = { cancel, done: tracked };
+    return tracked;
+  }
+
+  private showReady(): void {
+    const engine = this.engine;
+    if (!engine) return;
+    const { files, chunks } = engine.stats;
+    this.statusBar.text = `$(search) ${files.toLocaleString('en')} files`;
+    this.statusBar.tooltip = `Stratus search index: ${files.toLocaleString('en')} files, ${chunks.toLocaleString('en')} chunks. Click to search the workspace.`;
+    this.statusBar.command = 'stratus.searchWorkspace';
+    this.statusBar.show();
+  }
+
+  /** The index as it stands, whether the build is done or not. */
+  get ready(): boolean {
+    return this.engine?.isReady ?? false;
+  }
+
+  /** Waits for the running build, if any. */
+  async whenIndexed(): Promise<void> {
+    await this.indexing?.done;
+  }
+
+  /** Applies pending file events now (tests). */
+  async flush(): Promise<void> {
+    await this.engine?.flush();
+  }
+
+  lexical(query: string): WorkspaceSearchHit[] {
+    const engine = this.engine;
+    const folder = this.folder;
+    if (!engine || !folder) return [];
+    return engine.lexical(query, readSearchSettings(folder).candidates).map((h) => this.toHit(folder, h));
+  }
+
+  async searchWorkspace(query: string, options: { signal?: AbortSignal; onLocal?: (hits: WorkspaceSearchHit[]) => void } = {}): Promise<WorkspaceSearchResult> {
+    const engine = this.engine;
+    const folder = this.folder;
+    if (!engine || !folder) return { query, hits: [], reranked: false, notes: ['No folder is open: open a folder to search it.'], searchUnits: 0 };
+    const result: SearchResult = await engine.search(query, {
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.onLocal ? { onLocal: (hits: SearchHit[]) => options.onLocal?.(hits.map((h) => this.toHit(folder, h))) } : {}),
+    });
+    const notes = result.notes.map(noteText);
+    for (const n of notes) this.deps.logger.info(`Search "${query.slice(0, 80)}": ${n}`);
+    return { query, hits: result.hits.map((h) => this.toHit(folder, h)), reranked: result.reranked, notes, searchUnits: result.searchUnits };
+  }
+
+  private toHit(folder: vscode.Uri, h: SearchHit): WorkspaceSearchHit {
+    const uri = vscode.Uri.joinPath(folder, ...h.path.split('/'));
+    const hit: WorkspaceSearchHit = {
+      uri,
+      range: new vscode.Range(h.startLine - 1, 0, h.endLine - 1, Number.MAX_SAFE_INTEGER),
+      path: h.path,
+      startLine: h.startLine,
+      endLine: h.endLine,
+      preview: h.preview,
+    };
+    if (h.rerankScore !== undefined) hit.rerankScore = h.rerankScore;
+    return hit;
+  }
+
+  dispose(): void {
+    this.indexing?.cancel.cancel();
+    this.engine?.dispose();
+    for (const d of this.disposables) d.dispose();
+  }
+}

@@ -1,0 +1,184 @@
+import * as vscode from 'vscode';
+import { runAgent, toolDefinitions, type AgentOutcome, type AgentTool, type ToolInvoker } from '../../core/agent';
+import type { ChatMessage, ToolChoice } from '../../core/inference/chat/types';
+import { supportsToolCalling, type ToolCallingOverrides } from '../../core/inference/models/capabilities';
+import { fitConversation } from '../../core/inference/models/fit';
+import type { ModelInfo } from '../../core/inference/models/types';
+import { Commands } from '../commands';
+import type { TurnMetadata } from '../chat/history';
+import type { Deps } from '../deps';
+import { VscodeToolInvoker } from './invoker';
+import { CLOUD_TOOLS, FILE_TOOLS, STRATUS_TOOL_PREFIX } from './names';
+import { toolsContext } from './progress';
+import { resolveWorkspacePath } from './workspace';
+
+/** What the chat handler hands over once it has chosen the model and built the conversation. */
+export interface AgentTurnRequest {
+  readonly request: vscode.ChatRequest;
+  readonly stream: vscode.ChatResponseStream;
+  readonly signal: AbortSignal;
+  readonly model: ModelInfo;
+  /** System prompt, history and the user's message, fitted to the model. */
+  readonly messages: ChatMessage[];
+  readonly maxTokens: number | undefined;
+  /** Collects the text streamed so far: the handler keeps it if the turn fails or is cancelled. */
+  readonly partial: { add(text: string): void };
+  /** Tests: run tools without vscode.lm.invokeTool. */
+  readonly invoker?: ToolInvoker;
+}
+
+// The wire accepts function names of 1-64 letters, digits, _ and -.
+const FUNCTION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+// Tools of VS Code that only its own agent can drive (its confirmation flows, todo list, sub-agents,
+// session control): never offered, whatever `stratus.agent.otherTools` says.
+const AGENT_INTERNAL = /_internal$|^vscode_get_.*confirmation|^vscode_askQuestions$|^vscode_reviewPlan$|^manage_todo_list$|^task_complete$|^runSubagent$|^inline_chat_exit$|^setup_tools_/;
+
+const TOOLS_GUIDANCE =
+  'You can call tools to read and search the user\'s workspace, run allowlisted commands and tasks, propose edits and manage cloud resources. Use them when the question needs facts from the workspace or the cloud, then answer from their results. Tools that change something ask the user first; if the user declines, do not insist.';
+
+function globToRegExp(glob: string): RegExp {
+  return new RegExp(`^${glob.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+}
+
+function toolCallingOverrides(): ToolCallingOverrides {
+  const raw = vscode.workspace.getConfiguration('stratus').get<Record<string, unknown>>('models.toolCalling', {}) ?? {};
+  return Object.fromEntries(Object.entries(raw).filter((e): e is [string, boolean] => typeof e[1] === 'boolean'));
+}
+
+/** Stratus' tools plus the other tools of VS Code allowed by `stratus.agent.otherTools`, and any tool the user referenced. */
+export function offeredTools(referenced: readonly string[] = []): AgentTool[] {
+  const patterns = (vscode.workspace.getConfiguration('stratus').get<string[]>('agent.otherTools', ['*']) ?? []).filter((p) => typeof p === 'string').map(globToRegExp);
+  const seen = new Set<string>();
+  const out: AgentTool[] = [];
+  for (const tool of vscode.lm.tools) {
+    if (seen.has(tool.name) || !FUNCTION_NAME.test(tool.name) || AGENT_INTERNAL.test(tool.name)) continue;
+    const ours = tool.name.startsWith(STRATUS_TOOL_PREFIX);
+    if (!ours && !referenced.includes(tool.name) && !patterns.some((p) => p.test(tool.name))) continue;
+    seen.add(tool.name);
+    out.push({ name: tool.name, description: tool.description, parameters: (tool.inputSchema as Record<string, unknown> | undefined) ?? undefined });
+  }
+  return out;
+}
+
+function withGuidance(messages: ChatMessage[]): ChatMessage[] {
+  const [first, ...rest] = messages;
+  if (first?.role === 'system') return [{ role: 'system', content: `${first.content}\n\n${TOOLS_GUIDANCE}` }, ...rest];
+  return [{ role: 'system', content: TOOLS_GUIDANCE }, ...messages];
+}
+
+/**
+ * The @stratus agent turn: offers the tools (when the model supports them), runs the loop with
+ * VS Code's tool invocation (confirmations and progress in the Chat view), streams the answer and
+ * references the files the tools read, and keeps every round in the result metadata.
+ * Request errors are rethrown for the handler to present.
+ */
+export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<vscode.ChatResult> {
+  const { request, stream, model, signal } = turn;
+  const settings = vscode.workspace.getConfiguration('stratus');
+  const referenced = (request.toolReferences ?? []).map((r) => r.name);
+  const canUseTools = supportsToolCalling(model, toolCallingOverrides());
+  if (!canUseTools) {
+    stream.markdown(`> _${model.id} is not known to support tool calls, so @stratus answers without tools. If it does, set \`"stratus.models.toolCalling": {"${model.id}": true}\`._\n\n`);
+  }
+  // The tools' schemas take context too: offer fewer (Stratus' own first) rather than overflow it.
+  const contextLength = model.maxModelLen ?? 32_768;
+  const fit = (offered: readonly AgentTool[]): ReturnType<typeof fitConversation> =>
+    fitConversation(offered.length > 0 ? withGuidance(turn.messages) : turn.messages, contextLength, { ...(turn.maxTokens !== undefined ? { maxTokens: turn.maxTokens } : {}), tools: toolDefinitions(offered) });
+  let tools = canUseTools ? offeredTools(referenced) : [];
+  let fitted = fit(tools);
+  if (tools.length > 0 && !fitted.fits) {
+    tools = tools.filter((t) => t.name.startsWith(STRATUS_TOOL_PREFIX) || referenced.includes(t.name));
+    fitted = fit(tools);
+    if (!fitted.fits) {
+      tools = [];
+      fitted = fit(tools);
+      stream.markdown(`> _The tools' descriptions do not fit in ${model.id}'s context, so @stratus answers without tools._\n\n`);
+    }
+  }
+  const forced = referenced.length === 1 && tools.some((t) => t.name === referenced[0]) ? referenced[0] : undefined;
+  const toolChoice: ToolChoice | undefined = forced ? { type: 'function', function: { name: forced } } : undefined;
+
+  const context = toolsContext(deps);
+  const invoker = turn.invoker ?? new VscodeToolInvoker(request.toolInvocationToken);
+  const progress = context.progress.onDidReport((message) => stream.progress(message));
+  const usedTools = new Set<string>();
+  const referencedFiles = new Set<string>();
+  const pendingReferences: Promise<void>[] = [];
+  let thinkingShown = false;
+  let textInRound = false;
+  let textBefore = false;
+  let outcome: AgentOutcome;
+  try {
+    outcome = await runAgent({
+      client: deps.inference.client(),
+      model: model.id,
+      messages: fitted.messages,
+      tools,
+      // A quarter of the context, at most, for one tool result (characters ~ 4 per token).
+      maxResultChars: Math.min(24_000, Math.max(2_000, contextLength)),
+      invoker,
+      ...(toolChoice ? { toolChoice } : {}),
+      maxRounds: settings.get<number>('agent.maxRounds', 15),
+      ...(fitted.maxTokens > 0 ? { maxTokens: fitted.maxTokens } : {}),
+      signal,
+      onEvent: (event) => {
+        switch (event.type) {
+          case 'round':
+            thinkingShown = false;
+            textBefore = textBefore || textInRound;
+            textInRound = false;
+            break;
+          case 'text':
+            if (!textInRound && textBefore) stream.markdown('\n\n');
+            textInRound = true;
+            turn.partial.add(event.text);
+            stream.markdown(event.text);
+            break;
+          case 'thinking':
+            if (!thinkingShown) stream.progress('Thinking…');
+            thinkingShown = true;
+            break;
+          case 'tool_start':
+            usedTools.add(event.invocation.name);
+            if (!request.toolInvocationToken) stream.progress(`Running ${event.invocation.name}…`);
+            break;
+          case 'tool_end':
+            if (event.invocation && FILE_TOOLS.has(event.invocation.name) && !event.outcome.isError && !event.outcome.declined) {
+              const path = event.invocation.input.path;
+              if (typeof path === 'string' && !referencedFiles.has(path)) {
+                referencedFiles.add(path);
+                pendingReferences.push(resolveWorkspacePath(path).then((file) => stream.reference(file.uri), () => undefined));
+              }
+            }
+            break;
+          default:
+            break;
+        }
+      },
+    });
+  } finally {
+    progress.dispose();
+    // References land before the response ends (a closed stream refuses them).
+    await Promise.all(pendingReferences);
+  }
+
+  const signInNeeded = [...usedTools].some((name) => CLOUD_TOOLS.has(name)) && deps.console.state.kind !== 'signedIn';
+  if (signInNeeded) stream.button({ command: Commands.signIn, title: 'Sign In to Console' });
+  const metadata: TurnMetadata = { model: model.id, messages: outcome.messages, ...(outcome.finishReason ? { finishReason: outcome.finishReason } : {}) };
+  switch (outcome.status) {
+    case 'answered':
+      deps.connectionStatus.set({ kind: 'connected', model: model.id });
+      if (outcome.finishReason === 'length') stream.markdown('\n\n_(The answer reached its length limit.)_');
+      return { metadata };
+    case 'round_limit':
+    case 'repeated_failure':
+      deps.connectionStatus.set({ kind: 'connected', model: model.id });
+      stream.markdown(`\n\n**${outcome.message ?? 'Stopped.'}**`);
+      return { metadata };
+    case 'cancelled':
+      return { metadata: { ...metadata, incomplete: 'cancelled' } satisfies TurnMetadata };
+    case 'error':
+      throw outcome.error;
+  }
+}

@@ -1,0 +1,29 @@
+import * as vscode from 'vscode';
+import { DisposableStore } from '../../platform/disposables';
+import type { Deps } from '../deps';
+import { ProposeEditTool, RunCommandTool, RunTaskTool } from './actionTools';
+import { CloudActionTool, DescribeResourceTool, ListResourcesTool } from './cloudTools';
+import { ActiveEditorTool, DiagnosticsTool, ListFilesTool, ReadFileTool, SearchTool } from './fileTools';
+import { ToolNames } from './names';
+import { toolsContext } from './progress';
+
+/** Stratus' language-model tools, for @stratus and for any other agent (VS Code's agent mode included). */
+export function register(deps: Deps): vscode.Disposable {
+  const store = new DisposableStore();
+  const context = toolsContext(deps);
+  const tools: Array<[string, vscode.LanguageModelTool<never>]> = [
+    [ToolNames.readFile, new ReadFileTool()],
+    [ToolNames.listFiles, new ListFilesTool()],
+    [ToolNames.searchWorkspace, new SearchTool(() => context.search)],
+    [ToolNames.getDiagnostics, new DiagnosticsTool()],
+    [ToolNames.getActiveEditor, new ActiveEditorTool()],
+    [ToolNames.runCommand, new RunCommandTool()],
+    [ToolNames.runTask, new RunTaskTool()],
+    [ToolNames.proposeEdit, new ProposeEditTool()],
+    [ToolNames.listResources, new ListResourcesTool(deps.console)],
+    [ToolNames.describeResource, new DescribeResourceTool(deps.console)],
+    [ToolNames.cloudAction, new CloudActionTool(deps.console, context.progress)],
+  ];
+  for (const [name, tool] of tools) store.add(vscode.lm.registerTool(name, tool));
+  return store;
+}

@@ -1,0 +1,66 @@
+import * as vscode from 'vscode';
+import type { Logger } from '../../core/log';
+import { createCapGuard, type BeforeGeneration } from '../../core/usage/guard';
+import type { UsageListener } from '../../core/usage/events';
+import { UsageMeter } from '../../core/usage/meter';
+import { parseUsageSettings, type UsageSettings } from '../../core/usage/settings';
+import { UsageStore } from '../../core/usage/store';
+import { systemTimeZone } from '../../core/usage/time';
+
+/** `stratus.usage.*`, validated (bad values fall back to the tier's defaults). */
+export function readUsageSettings(): UsageSettings {
+  const config = vscode.workspace.getConfiguration('stratus.usage');
+  return parseUsageSettings({
+    tier: config.get<unknown>('tier'),
+    monthlyBudget: config.get<unknown>('monthlyBudget'),
+    upfrontCredit: config.get<unknown>('upfrontCredit'),
+    waitAtCap: config.get<unknown>('waitAtCap'),
+  });
+}
+
+/** How often other windows' usage is merged in while this one is open. */
+const REFRESH_MS = 15_000;
+/** Before a generating request, merge other windows' usage if it is older than this. */
+const FRESH_MS = 5_000;
+
+export interface UsageRuntime extends vscode.Disposable {
+  readonly meter: UsageMeter;
+  /** For the inference client: every answer's usage, and the cap check before generating. */
+  readonly hooks: { onUsage: UsageListener; beforeGeneration: BeforeGeneration };
+}
+
+/**
+ * The meter of this window, persisted under globalStorageUri/usage (shared by every window),
+ * in the system time zone. Loading happens in the background: activation does not wait for disk.
+ */
+export function createUsageRuntime(context: vscode.ExtensionContext, logger: Logger): UsageRuntime {
+  const store = new UsageStore({ dir: vscode.Uri.joinPath(context.globalStorageUri, 'usage').fsPath, timeZone: systemTimeZone() });
+  const meter = new UsageMeter({ store, timeZone: systemTimeZone(), settings: readUsageSettings, logger });
+  let lastRefresh = 0;
+  const refresh = (compact = false): Promise<void> => {
+    lastRefresh = Date.now();
+    return meter.refresh({ compact });
+  };
+  void refresh(true).catch(() => undefined);
+  const timer = setInterval(() => void refresh().catch(() => undefined), REFRESH_MS);
+  timer.unref?.();
+  const beforeGeneration = createCapGuard({
+    snapshot: () => meter.snapshot(),
+    settings: readUsageSettings,
+    logger,
+    refresh: async () => {
+      if (Date.now() - lastRefresh > FRESH_MS) await refresh().catch(() => undefined);
+    },
+    onWait: (block) => {
+      void vscode.window.setStatusBarMessage(`$(watch) Stratus: ${block.window === 'hour' ? 'hourly' : 'daily'} cap reached, waiting until ${block.resetsAtLabel}`, Math.max(1000, block.resetsAt - Date.now()));
+    },
+  });
+  return {
+    meter,
+    hooks: { onUsage: meter.listener, beforeGeneration },
+    dispose: () => {
+      clearInterval(timer);
+      void meter.flush().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,102 @@
+import * as vscode from 'vscode';
+import { presentError } from '../../core/presentError';
+import { usageCsv } from '../../core/usage/csv';
+import { usageMarkdown } from '../../core/usage/markdown';
+import type { UsageSnapshot } from '../../core/usage/summary';
+import { formatDate } from '../../core/usage/time';
+import type { InferenceClient } from '../../core/inference/client';
+import { DisposableStore } from '../../platform/disposables';
+import type { Deps } from '../deps';
+import type { UsageRuntime } from './meter';
+import { createUsageStatusBar, type UsageLevel } from './statusBar';
+import { USAGE_VIEW_ID, UsageViewProvider } from './view';
+
+export { createUsageRuntime } from './meter';
+
+export const UsageCommands = {
+  show: 'stratus.showUsage',
+  exportCsv: 'stratus.usage.exportCsv',
+  reset: 'stratus.usage.reset',
+} as const;
+
+/** Internals for host tests (exported from activate() in test mode only). */
+export interface UsageTestApi {
+  snapshot(): UsageSnapshot;
+  flush(): Promise<void>;
+  refresh(): Promise<void>;
+  reset(): Promise<void>;
+  readonly view: { readonly ready: boolean; readonly lastState: UsageSnapshot | undefined; readonly firstPaintMs: number | undefined; readonly statesPosted: number; readonly ignoredMessages: number };
+  readonly statusBar: { readonly text: string; readonly level: UsageLevel; readonly tooltip: string };
+  inferenceClient(): InferenceClient;
+}
+
+/** The Usage view, Show Usage, Export CSV, Reset Statistics (confirmed), the status bar item and `@stratus /usage`. */
+export function register(deps: Deps, extensionUri: vscode.Uri, runtime: UsageRuntime): { disposable: vscode.Disposable; testApi: UsageTestApi } {
+  const store = new DisposableStore();
+  const { meter } = runtime;
+
+  const exportCsv = async (): Promise<void> => {
+    await meter.refresh();
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(process.env.HOME ?? '/');
+    const target = await vscode.window.showSaveDialog({
+      defaultUri: vscode.Uri.joinPath(folder, `stratus-usage-${formatDate(Date.now(), meter.timeZone)}.csv`),
+      filters: { CSV: ['csv'] },
+      saveLabel: 'Export Usage',
+    });
+    if (!target) return;
+    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(usageCsv(meter.ledgerCopy())));
+    deps.logger.info(`Usage exported to ${target.fsPath}.`);
+    void vscode.window.showInformationMessage(`Stratus: usage exported to ${vscode.workspace.asRelativePath(target)}.`);
+  };
+
+  const reset = async (): Promise<void> => {
+    const choice = await vscode.window.showWarningMessage(
+      'Reset the Stratus usage statistics?',
+      { modal: true, detail: 'This empties the metered figures of every VS Code window (hour, day, month and history). The service keeps billing as before: only the local statistics are cleared.' },
+      'Reset',
+    );
+    if (choice !== 'Reset') return;
+    await meter.reset();
+    deps.logger.info('Usage statistics reset.');
+  };
+
+  const view = store.add(new UsageViewProvider(extensionUri, meter, { exportCsv, reset }, deps.logger));
+  store.add(vscode.window.registerWebviewViewProvider(USAGE_VIEW_ID, view));
+  const statusBar = store.add(createUsageStatusBar(meter, UsageCommands.show));
+
+  store.add(vscode.commands.registerCommand(UsageCommands.show, async () => {
+    await vscode.commands.executeCommand(`${USAGE_VIEW_ID}.focus`);
+    await meter.refresh().catch(() => undefined);
+  }));
+  store.add(vscode.commands.registerCommand(UsageCommands.exportCsv, () => exportCsv().catch((error: unknown) => {
+    void vscode.window.showErrorMessage(`Stratus: could not export the usage: ${presentError(error).message}`);
+  })));
+  store.add(vscode.commands.registerCommand(UsageCommands.reset, () => reset()));
+
+  store.add(deps.chatCommands.register({
+    name: 'usage',
+    async handle(_request, _context, stream) {
+      await meter.refresh().catch(() => undefined);
+      stream.markdown(usageMarkdown(meter.snapshot()));
+      stream.button({ command: UsageCommands.show, title: 'Show Usage' });
+      return { metadata: { command: 'usage' } };
+    },
+  }));
+
+  const testApi: UsageTestApi = {
+    snapshot: () => meter.snapshot(),
+    flush: () => meter.flush(),
+    refresh: () => meter.refresh(),
+    reset: () => meter.reset(),
+    view: {
+      get ready() { return view.isReady; },
+      get lastState() { return view.lastState; },
+      get firstPaintMs() { return view.firstPaintMs; },
+      get statesPosted() { return view.statesPosted; },
+      get ignoredMessages() { return view.ignoredMessages; },
+    },
+    statusBar: statusBar.current,
+    inferenceClient: () => deps.inference.client(),
+  };
+  return { disposable: store, testApi };
+}

@@ -1,0 +1,53 @@
+import * as vscode from 'vscode';
+import { formatCompact, formatEur, formatInt, percent } from '../../core/usage/format';
+import type { UsageMeter } from '../../core/usage/meter';
+import { levelOf, type UsageLevel } from '../../core/usage/summary';
+
+export type { UsageLevel };
+
+export interface UsageStatusBar extends vscode.Disposable {
+  /** What the item shows now (host tests). */
+  readonly current: { text: string; level: UsageLevel; tooltip: string };
+}
+
+/** Output tokens this hour against the cap; warning colour above 80 %, error colour at the cap. */
+export function createUsageStatusBar(meter: UsageMeter, command: string): UsageStatusBar {
+  const item = vscode.window.createStatusBarItem('stratus.usage', vscode.StatusBarAlignment.Right, 99);
+  item.name = 'Stratus Usage';
+  item.command = command;
+  const current = { text: '', level: 'normal' as UsageLevel, tooltip: '' };
+  const render = (): void => {
+    const s = meter.snapshot();
+    const level = levelOf(s);
+    const cap = s.hour.cap === undefined ? '' : `/${formatCompact(s.hour.cap)}`;
+    item.text = `$(pulse) ${formatCompact(s.hour.used)}${cap}`;
+    const hourLine = s.hour.cap === undefined ? `${formatInt(s.hour.used)} output tokens this hour (no fixed cap)` : `${formatInt(s.hour.used)} / ${formatInt(s.hour.cap)} output tokens this hour (${(percent(s.hour.used, s.hour.cap) ?? 0).toFixed(0)} %), resets at ${s.hour.resetsAtLabel}`;
+    const dayLine = s.day.cap === undefined ? `${formatInt(s.day.used)} output tokens today` : `${formatInt(s.day.used)} / ${formatInt(s.day.cap)} output tokens today (${(percent(s.day.used, s.day.cap) ?? 0).toFixed(0)} %)`;
+    const monthLine = `${formatEur(s.month.costEur)} spent in ${s.month.label}${s.month.budgetEur === undefined ? '' : ` of a ${formatEur(s.month.budgetEur)} budget`}`;
+    const tooltip = `Stratus usage, ${s.tier.name}\n\n${hourLine}\n\n${dayLine}\n\n${monthLine}\n\nClick to open the Usage view.`;
+    item.tooltip = new vscode.MarkdownString(tooltip);
+    item.backgroundColor = level === 'error' ? new vscode.ThemeColor('statusBarItem.errorBackground') : level === 'warning' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    item.accessibilityInformation = { label: `Stratus usage: ${hourLine}`, role: 'button' };
+    current.text = item.text;
+    current.level = level;
+    current.tooltip = tooltip;
+    item.show();
+  };
+  render();
+  const sub = meter.onDidChange(render);
+  // The hour rolls over without any event: re-render once a minute.
+  const timer = setInterval(render, 60_000);
+  timer.unref?.();
+  const config = vscode.workspace.onDidChangeConfiguration((e) => {
+    if (e.affectsConfiguration('stratus.usage')) render();
+  });
+  return {
+    current,
+    dispose: () => {
+      clearInterval(timer);
+      sub.dispose();
+      config.dispose();
+      item.dispose();
+    },
+  };
+}

@@ -1,0 +1,149 @@
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { Logger } from '../../core/log';
+import type { UsageMeter } from '../../core/usage/meter';
+import { parseFromWebview, type FromWebview, type ToWebview } from '../../core/usage/protocol';
+import type { UsageSnapshot } from '../../core/usage/summary';
+
+export const USAGE_VIEW_ID = 'stratus.usage';
+
+export interface UsageViewActions {
+  exportCsv(): Promise<void>;
+  reset(): Promise<void>;
+}
+
+/** The Usage webview view: strict CSP with a nonce, local resources only, typed messages, ready handshake. */
+export class UsageViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+  private view: vscode.WebviewView | undefined;
+  private ready = false;
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private viewSubscriptions: vscode.Disposable[] = [];
+  /** What the webview was last sent (host tests read it). */
+  lastState: UsageSnapshot | undefined;
+  /** The webview's own time to first drawn state, ms from its document start. */
+  firstPaintMs: number | undefined;
+  /** Messages from the webview that were not part of the protocol (ignored). */
+  ignoredMessages = 0;
+  statesPosted = 0;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly meter: UsageMeter,
+    private readonly actions: UsageViewActions,
+    private readonly logger: Logger,
+  ) {
+    const sub = meter.onDidChange(() => this.postState());
+    this.subscriptions.push({ dispose: () => sub.dispose() });
+    this.subscriptions.push(vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('stratus.usage')) this.postState();
+    }));
+  }
+
+  get isReady(): boolean {
+    return this.ready && this.view !== undefined;
+  }
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    for (const d of this.viewSubscriptions.splice(0)) d.dispose();
+    this.view = view;
+    this.ready = false;
+    const root = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
+    view.webview.options = { enableScripts: true, localResourceRoots: [root] };
+    view.webview.html = this.html(view.webview, root);
+    this.viewSubscriptions.push(
+      view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
+      view.onDidChangeVisibility(() => {
+        if (view.visible) {
+          // Other windows may have counted meanwhile.
+          void this.meter.refresh().catch(() => undefined);
+          this.postState();
+        }
+      }),
+      view.onDidDispose(() => {
+        if (this.view === view) {
+          this.view = undefined;
+          this.ready = false;
+        }
+      }),
+    );
+  }
+
+  private html(webview: vscode.Webview, root: vscode.Uri): string {
+    const nonce = randomBytes(16).toString('base64');
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(root, 'usage.js'));
+    const style = webview.asWebviewUri(vscode.Uri.joinPath(root, 'usage.css'));
+    const csp = [
+      "default-src 'none'",
+      `style-src ${webview.cspSource} 'nonce-${nonce}'`,
+      `script-src 'nonce-${nonce}'`,
+      `img-src ${webview.cspSource} data:`,
+      `font-src ${webview.cspSource}`,
+    ].join('; ');
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" nonce="${nonce}" href="${style.toString()}">
+<title>Stratus Usage</title>
+</head>
+<body>
+<main id="root" aria-busy="true"><p class="muted">Loading usage…</p></main>
+<script nonce="${nonce}" src="${script.toString()}"></script>
+</body>
+</html>`;
+  }
+
+  private receive(raw: unknown): void {
+    const message = parseFromWebview(raw);
+    if (!message) {
+      this.ignoredMessages++;
+      this.logger.debug('Usage view: ignored an unknown message.');
+      return;
+    }
+    this.handle(message);
+  }
+
+  private handle(message: FromWebview): void {
+    switch (message.type) {
+      case 'ready':
+        this.ready = true;
+        this.postState();
+        return;
+      case 'painted':
+        this.firstPaintMs ??= message.ms;
+        return;
+      case 'exportCsv':
+        void this.actions.exportCsv().catch((error: unknown) => this.notice(`Export failed: ${error instanceof Error ? error.message : String(error)}`));
+        return;
+      case 'reset':
+        void this.actions.reset().catch((error: unknown) => this.notice(`Reset failed: ${error instanceof Error ? error.message : String(error)}`));
+        return;
+      case 'openSettings':
+        void vscode.commands.executeCommand('workbench.action.openSettings', 'stratus.usage');
+        return;
+    }
+  }
+
+  private post(message: ToWebview): void {
+    if (!this.view || !this.ready) return;
+    void this.view.webview.postMessage(message);
+  }
+
+  private notice(text: string): void {
+    this.post({ type: 'notice', text });
+  }
+
+  postState(): void {
+    if (!this.view || !this.ready) return;
+    const snapshot = this.meter.snapshot();
+    this.lastState = snapshot;
+    this.statesPosted++;
+    this.post({ type: 'state', snapshot });
+  }
+
+  dispose(): void {
+    for (const d of [...this.viewSubscriptions.splice(0), ...this.subscriptions.splice(0)]) d.dispose();
+  }
+}

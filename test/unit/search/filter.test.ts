@@ -1,0 +1,45 @@
+import * as assert from 'node:assert/strict';
+import { enabledGlobs, expandBraces, globToGitignore, looksBinary, PathFilter } from '../../../src/core/search';
+
+describe('search: ignore rules', () => {
+  it('expands braces and anchors root-only VS Code globs', () => {
+    assert.deepEqual(expandBraces('**/*.{js,ts}'), ['**/*.js', '**/*.ts']);
+    assert.deepEqual(expandBraces('{a,b{c,d}}'), ['a', 'bc', 'bd']);
+    assert.deepEqual(globToGitignore('*.log'), ['/*.log']);
+    assert.deepEqual(globToGitignore('**/dist'), ['**/dist']);
+  });
+
+  it('takes only enabled patterns of an exclude setting', () => {
+    assert.deepEqual(enabledGlobs({ '**/.git': true, '**/out': false, '**/*.js': { when: '$(basename).ts' } }), ['**/.git']);
+  });
+
+  it('applies files.exclude / search.exclude globs', () => {
+    const f = new PathFilter(['**/node_modules', '**/*.min.js', 'build', '**/.{git,svn}']);
+    assert.equal(f.check('node_modules', true), 'excluded');
+    assert.equal(f.check('pkg/node_modules', true), 'excluded');
+    assert.equal(f.check('src/app.min.js', false), 'excluded');
+    assert.equal(f.check('build', true), 'excluded');
+    assert.equal(f.check('src/build', true), undefined, 'a root-only glob does not match deeper');
+    assert.equal(f.check('.svn', true), 'excluded');
+    assert.equal(f.check('src/app.js', false), undefined);
+  });
+
+  it('applies .gitignore files below their own folder, with negations', () => {
+    const f = new PathFilter();
+    f.addGitignore('', 'dist/\n*.log\n!keep.log\n');
+    f.addGitignore('packages/a', 'generated\n');
+    assert.equal(f.check('dist', true), 'gitignored');
+    assert.equal(f.check('dist', false), undefined, 'dist/ only matches a folder');
+    assert.equal(f.check('src/debug.log', false), 'gitignored');
+    assert.equal(f.check('src/keep.log', false), undefined);
+    assert.equal(f.check('packages/a/generated', false), 'gitignored');
+    assert.equal(f.check('packages/b/generated', false), undefined);
+    f.removeGitignore('packages/a');
+    assert.equal(f.check('packages/a/generated', false), undefined);
+  });
+
+  it('recognises binaries by a NUL byte', () => {
+    assert.equal(looksBinary(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1])), true);
+    assert.equal(looksBinary(new TextEncoder().encode('plain text é')), false);
+  });
+});

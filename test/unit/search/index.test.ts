@@ -1,0 +1,238 @@
+import * as assert from 'node:assert/strict';
+import { INDEX_FILE, INDEX_FORMAT_VERSION, LexicalIndex } from '../../../src/core/search';
+import { engineFor, paths, TempWorkspace } from './helpers';
+
+const AUTH = 'export async function refreshAuthToken(session) {\n  const token = await exchange(session.refreshToken);\n  session.accessToken = token;\n}\n';
+const CART = 'export function addItemToCart(cart, item) {\n  cart.items.push(item);\n  return cart.total + item.price;\n}\n';
+
+describe('search: index building and ignore rules', () => {
+  let ws: TempWorkspace;
+  beforeEach(() => {
+    ws = new TempWorkspace();
+    ws.write('src/auth.ts', AUTH);
+    ws.write('src/cart.ts', CART);
+  });
+  afterEach(() => ws.dispose());
+
+  it('finds a natural-language question through split identifiers', async () => {
+    const { engine } = engineFor(ws.root);
+    const stats = await engine.open();
+    assert.equal(stats.source, 'built');
+    assert.equal(stats.files, 2);
+    const hits = engine.lexical('where do we refresh the auth token?');
+    assert.equal(hits[0]?.path, 'src/auth.ts');
+    assert.deepEqual([hits[0]?.startLine, hits[0]?.endLine], [1, 4]);
+    assert.match(hits[0]?.preview ?? '', /refreshAuthToken/);
+    assert.deepEqual(engine.lexical('the of and'), [], 'a question of filler words matches nothing');
+  });
+
+  it('skips excluded, gitignored, binary and oversized files, and says why in the log', async () => {
+    ws.write('.gitignore', 'dist/\n*.generated.ts\n');
+    ws.write('dist/auth.js', AUTH);
+    ws.write('src/auth.generated.ts', AUTH);
+    ws.write('node_modules/lib/auth.js', AUTH);
+    ws.write('vendor/auth.ts', AUTH);
+    ws.write('logo.png', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 13, 0x61, 0x75, 0x74, 0x68]));
+    ws.write('big.ts', `// refresh auth token\n${'x'.repeat(3000)}`);
+    const { engine, logs } = engineFor(ws.root, { settings: { excludeGlobs: ['**/node_modules', 'vendor'], maxFileSizeBytes: 2048 } });
+    const stats = await engine.open();
+    assert.deepEqual(stats.skipped, { excluded: 2, gitignored: 2, binary: 1, too_large: 1, unreadable: 0 });
+    assert.deepEqual(paths(engine.lexical('refresh auth token')), ['src/auth.ts']);
+    const summary = logs.find((l) => l.startsWith('info Search index built'));
+    assert.match(summary ?? '', /3 files.*skipped 6: 2 excluded by files\.exclude\/search\.exclude, 2 by \.gitignore, 1 binary, 1 over 2 KB/);
+    assert.ok(logs.includes('debug Search index skipped big.ts: too_large'));
+  });
+
+  it('stops when cancelled, with a typed cancellation', async () => {
+    const { engine } = engineFor(ws.root);
+    const controller = new AbortController();
+    controller.abort();
+    await assert.rejects(engine.open({ signal: controller.signal }), (e: unknown) => (e as { kind?: string }).kind === 'cancelled');
+  });
+
+  it('reports progress up to the total', async () => {
+    for (let i = 0; i < 120; i++) ws.write(`gen/f${i}.ts`, `export const value${i} = ${i};\n`);
+    const { engine } = engineFor(ws.root);
+    const seen: Array<[number, number]> = [];
+    await engine.open({ onProgress: (p) => seen.push([p.done, p.total]) });
+    assert.deepEqual(seen, [[100, 122], [122, 122]]);
+  });
+});
+
+describe('search: incremental updates from file events', () => {
+  let ws: TempWorkspace;
+  beforeEach(() => {
+    ws = new TempWorkspace();
+    ws.write('src/auth.ts', AUTH);
+    ws.write('src/cart.ts', CART);
+  });
+  afterEach(() => ws.dispose());
+
+  it('edit: debounced, applied once the quiet time passes', async () => {
+    const { engine, timers } = engineFor(ws.root);
+    await engine.open();
+    ws.write('src/cart.ts', `${CART}\nexport function applyDiscountCoupon(cart, coupon) { return cart.total * coupon.rate; }\n`);
+    let updates = 0;
+    engine.onDidUpdate = () => void updates++;
+    engine.notifyChanged('src/cart.ts');
+    engine.notifyChanged('src/cart.ts');
+    assert.equal(timers.count, 1, 'one debounce timer for a burst of events');
+    assert.deepEqual(engine.lexical('discount coupon'), [], 'not applied before the debounce fires');
+    timers.fire();
+    await engine.flush();
+    assert.equal(updates, 1);
+    assert.deepEqual(paths(engine.lexical('discount coupon')), ['src/cart.ts']);
+  });
+
+  it('delete (a file or a whole folder) and rename', async () => {
+    ws.write('lib/deep/util.ts', 'export function formatCurrency(amount) { return amount.toFixed(2); }\n');
+    const { engine } = engineFor(ws.root);
+    await engine.open();
+    ws.remove('src/auth.ts');
+    engine.notifyDeleted('src/auth.ts');
+    await engine.flush();
+    assert.deepEqual(engine.lexical('refresh auth token'), []);
+
+    ws.remove('lib');
+    engine.notifyDeleted('lib');
+    await engine.flush();
+    assert.deepEqual(engine.lexical('format currency'), []);
+
+    ws.write('src/basket.ts', CART);
+    ws.remove('src/cart.ts');
+    engine.notifyRenamed('src/cart.ts', 'src/basket.ts');
+    await engine.flush();
+    assert.deepEqual(paths(engine.lexical('add item to cart')), ['src/basket.ts']);
+    assert.equal(engine.stats.files, 1);
+  });
+
+  it('ignores events under excluded folders, and re-reads the rules when a .gitignore changes', async () => {
+    const { engine } = engineFor(ws.root, { settings: { excludeGlobs: ['**/node_modules'] } });
+    await engine.open();
+    ws.write('node_modules/x/auth.js', AUTH);
+    engine.notifyChanged('node_modules/x/auth.js');
+    await engine.flush();
+    assert.deepEqual(paths(engine.lexical('refresh auth token')), ['src/auth.ts']);
+
+    ws.write('.gitignore', 'src/auth.ts\n');
+    engine.notifyChanged('.gitignore');
+    await engine.flush();
+    assert.deepEqual(paths(engine.lexical('refresh auth token')), ['.gitignore'], 'src/auth.ts is now ignored (the rule file itself is text)');
+  });
+
+  it('an event for a file that vanished before the update removes it', async () => {
+    const { engine } = engineFor(ws.root);
+    await engine.open();
+    ws.remove('src/auth.ts');
+    engine.notifyChanged('src/auth.ts');
+    await engine.flush();
+    assert.deepEqual(engine.lexical('refresh auth token'), []);
+  });
+});
+
+describe('search: persistence', () => {
+  let ws: TempWorkspace;
+  beforeEach(() => {
+    ws = new TempWorkspace();
+    ws.write('src/auth.ts', AUTH);
+    ws.write('src/cart.ts', CART);
+  });
+  afterEach(() => ws.dispose());
+
+  it('a reload uses the stored index and only re-reads what changed while closed', async () => {
+    const first = engineFor(ws.root);
+    await first.engine.open();
+    assert.ok(first.storage.files.has(INDEX_FILE));
+    ws.write('src/cart.ts', `${CART}// shipping estimate\n`);
+    ws.write('src/new.ts', 'export const shippingZones = [];\n');
+    ws.remove('src/auth.ts');
+    const second = engineFor(ws.root, { storage: first.storage });
+    const stats = await second.engine.open();
+    assert.equal(stats.source, 'loaded');
+    assert.equal(stats.indexed, 2, 'the changed and the new file, not the unchanged ones');
+    assert.equal(stats.removed, 1);
+    assert.deepEqual(paths(second.engine.lexical('shipping')).sort(), ['src/cart.ts', 'src/new.ts']);
+    assert.deepEqual(second.engine.lexical('refresh auth token'), []);
+  });
+
+  const rejectedWith = async (bytes: Uint8Array, reason: string): Promise<void> => {
+    const rig = engineFor(ws.root);
+    await rig.storage.write(INDEX_FILE, bytes);
+    const stats = await rig.engine.open();
+    assert.equal(stats.source, 'built');
+    assert.equal(stats.rejected?.reason, reason, JSON.stringify(stats.rejected));
+    assert.ok(rig.logs.some((l) => l.startsWith('warn Search index in storage not used')));
+    assert.deepEqual(paths(rig.engine.lexical('refresh auth token')), ['src/auth.ts'], 'rebuilt and usable');
+    const reread = LexicalIndex.deserialize((await rig.storage.read(INDEX_FILE)) ?? new Uint8Array(), rig.engine.settingsKey());
+    assert.ok(reread instanceof LexicalIndex, 'the rebuilt index replaced the bad file');
+  };
+
+  const stored = async (): Promise<Buffer> => {
+    const good = engineFor(ws.root);
+    await good.engine.open();
+    return Buffer.from((await good.storage.read(INDEX_FILE)) ?? new Uint8Array());
+  };
+
+  /** Rewrites the JSON header of a stored index. */
+  const withHeader = (buf: Buffer, edit: (h: Record<string, unknown>) => void): Buffer => {
+    const length = buf.readUInt32LE(8);
+    const header = JSON.parse(buf.toString('utf8', 12, 12 + length)) as Record<string, unknown>;
+    edit(header);
+    const json = Buffer.from(JSON.stringify(header));
+    const head = Buffer.alloc(12);
+    buf.copy(head, 0, 0, 8);
+    head.writeUInt32LE(json.length, 8);
+    return Buffer.concat([head, json, buf.subarray(12 + length)]);
+  };
+
+  it('a corrupt file (foreign bytes, truncated, inconsistent tables, trailing bytes) is rebuilt, never trusted', async () => {
+    const good = await stored();
+    assert.ok(LexicalIndex.deserialize(good, engineFor(ws.root).engine.settingsKey()) instanceof LexicalIndex, 'the intact file loads');
+    await rejectedWith(new TextEncoder().encode('garbage'), 'corrupt');
+    await rejectedWith(good.subarray(0, good.length - 5), 'corrupt');
+    await rejectedWith(Buffer.concat([good, Buffer.from([1, 2, 3, 4])]), 'corrupt');
+    await rejectedWith(withHeader(good, (h) => void (h.chunks = [])), 'corrupt');
+    await rejectedWith(withHeader(good, (h) => void (h.files = [['x.ts', 1, 1, [99999]]])), 'corrupt');
+  });
+
+  it('an older format version or other settings are rebuilt', async () => {
+    const good = await stored();
+    const old = Buffer.from(good);
+    old.writeUInt32LE(INDEX_FORMAT_VERSION - 1, 4);
+    await rejectedWith(old, 'old_version');
+    await rejectedWith(withHeader(good, (h) => void (h.key = 'other settings')), 'settings_changed');
+  });
+
+  it('after file events the index is written once the save delay passes, and on dispose', async () => {
+    const rig = engineFor(ws.root);
+    await rig.engine.open();
+    ws.write('src/cart.ts', `${CART}// gift wrapping\n`);
+    rig.engine.notifyChanged('src/cart.ts');
+    rig.timers.fire(); // the debounce
+    await rig.engine.flush();
+    const reload = async (): Promise<string[]> => {
+      const idx = LexicalIndex.deserialize((await rig.storage.read(INDEX_FILE)) ?? new Uint8Array(), rig.engine.settingsKey());
+      return idx instanceof LexicalIndex ? paths(idx.search('gift wrapping', 5)) : [];
+    };
+    assert.deepEqual(await reload(), [], 'not written yet');
+    assert.equal(rig.timers.fire(10_000), 1);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(await reload(), ['src/cart.ts']);
+
+    ws.write('src/auth.ts', `${AUTH}// gift wrapping too\n`);
+    rig.engine.notifyChanged('src/auth.ts');
+    rig.timers.fire(300);
+    await rig.engine.flush();
+    rig.engine.dispose();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual((await reload()).sort(), ['src/auth.ts', 'src/cart.ts'], 'dispose wrote the pending change');
+  });
+
+  it('a failed write only logs (the next start rebuilds)', async () => {
+    const rig = engineFor(ws.root);
+    rig.storage.write = () => Promise.reject(new Error('disk full'));
+    const stats = await rig.engine.open();
+    assert.equal(stats.files, 2);
+    assert.ok(rig.logs.includes('warn Search index not saved: disk full'));
+  });
+});
