@@ -7,7 +7,7 @@
 import { createServer } from 'node:http';
 import { Agent, request } from 'undici';
 
-const task = JSON.parse(process.argv[2]);
+const task = JSON.parse(process.argv[2] ?? '{}');
 const ROUNDS_PER_TURN = task.roundsPerTurn;
 const TURNS = task.turns;
 const WARMUP_TURNS = task.warmupTurns;
@@ -17,6 +17,7 @@ const SLICE = 8;
 const now = () => performance.now();
 let received = []; // server receive times, in order
 
+/** @param {unknown} delta @param {string | null} [finish] */
 function chunk(delta, finish = null) {
   return `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1, model: 'bench', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 }
@@ -47,13 +48,16 @@ const server = createServer((req, res) => {
     res.end(rounds < ROUNDS_PER_TURN ? toolStream(rounds) : textStream());
   });
 });
-await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-const baseURL = `http://127.0.0.1:${server.address().port}/v1`;
+await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
+const baseURL = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}/v1`;
 
 const TOOL = { name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' }, startLine: { type: 'integer' }, endLine: { type: 'integer' } }, required: ['path'] } };
 const RESULT_TEXT = 'File: src/index.ts\n1: export const answer = 42;';
 
-/** Timings of one turn: per round, last delta, tool start, tool done. */
+/**
+ * Timings of one turn: per round, last delta, tool start, tool done.
+ * @returns {{ lastDelta: number[], toolStart: number[], toolDone: number[], current: number }}
+ */
 function recorder() {
   return { lastDelta: [], toolStart: [], toolDone: [], current: 0 };
 }
@@ -174,6 +178,7 @@ async function rawLoop() {
   return {
     async turn() {
       rec = recorder();
+      /** @type {Array<Record<string, unknown>>} */
       const messages = [{ role: 'user', content: 'read it' }];
       for (;;) {
         const { text, calls } = await stream(messages);
@@ -213,8 +218,8 @@ try {
     if (t < WARMUP_TURNS) continue;
     // received[k] is the request of round k (0-based); the tool of round k runs before request k+1.
     for (let k = 0; k < rec.toolStart.length; k++) {
-      const a = rec.toolStart[k] - rec.lastDelta[k];
-      const b = received[k + 1] - rec.toolDone[k];
+      const a = (rec.toolStart[k] ?? NaN) - (rec.lastDelta[k] ?? NaN);
+      const b = (received[k + 1] ?? NaN) - (rec.toolDone[k] ?? NaN);
       deltaToTool.push(a);
       resultToRequest.push(b);
       perRound.push(a + b);

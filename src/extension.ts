@@ -75,8 +75,8 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
   store.add(models.register(deps));
   store.add(chat.register(deps, context.extensionUri));
   store.add(completion.register(deps));
-  store.add(search.register(deps, context));
-  store.add(tools.register(deps));
+  const workspaceSearch = store.add(search.register(deps, context));
+  store.add(tools.register(deps, { rankedSearch: workspaceSearch }));
   store.add(transcription.register(deps));
   const explorer = resources.register(deps, { testMode });
   store.add(explorer.disposable);

@@ -40,7 +40,8 @@ describe('inference in the host (against the sandbox)', function () {
   });
   after(async () => {
     await control('/reset', {});
-    await vscode.commands.executeCommand('stratus.signOut');
+    await vscode.commands.executeCommand('stratus.removeApiKey');
+    await vscode.commands.executeCommand('stratus.signOutOfConsole');
   });
 
   it('lists the chat models in vscode.lm with their context length, and not embedding or rerank models', async () => {

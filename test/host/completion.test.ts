@@ -51,7 +51,8 @@ describe('Complete Selection (against the sandbox)', function () {
   after(async () => {
     await control('/reset', {});
     await vscode.workspace.getConfiguration('stratus').update('chat.model', undefined, vscode.ConfigurationTarget.Global);
-    await vscode.commands.executeCommand('stratus.signOut');
+    await vscode.commands.executeCommand('stratus.removeApiKey');
+    await vscode.commands.executeCommand('stratus.signOutOfConsole');
     await closeEditors();
   });
 

@@ -391,7 +391,8 @@ describe('tools: Stratus language-model tools and the @stratus agent (against th
       await vscode.commands.executeCommand('stratus.setApiKey', sandbox().apiKey);
     });
     after(async () => {
-      await vscode.commands.executeCommand('stratus.signOut');
+      await vscode.commands.executeCommand('stratus.removeApiKey');
+    await vscode.commands.executeCommand('stratus.signOutOfConsole');
     });
 
     it('VS Code\'s agent mode path: a Stratus model streams tool-call parts for Stratus tools', async () => {

@@ -43,7 +43,8 @@ describe('Transcription (against the sandbox)', function () {
   });
   after(async () => {
     await control('/reset', {});
-    await vscode.commands.executeCommand('stratus.signOut');
+    await vscode.commands.executeCommand('stratus.removeApiKey');
+    await vscode.commands.executeCommand('stratus.signOutOfConsole');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.workspace.fs.delete(workspaceUri('stratus-transcription'), { recursive: true, useTrash: false }).then(undefined, () => undefined);
   });

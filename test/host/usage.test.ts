@@ -40,7 +40,8 @@ describe('usage meter and view in the host (against the sandbox)', function () {
   after(async () => {
     await (await stratus()).api.usage?.reset();
     await control('/reset', {});
-    await vscode.commands.executeCommand('stratus.signOut');
+    await vscode.commands.executeCommand('stratus.removeApiKey');
+    await vscode.commands.executeCommand('stratus.signOutOfConsole');
   });
 
   it('meters chat (through vscode.lm), rerank and transcription, and the webview receives the totals', async () => {

@@ -1,13 +1,15 @@
 import type { ResponseBody, ResponseHeaders } from './types';
 
 /** Why the transport aborted an attempt itself (as opposed to the caller cancelling). */
-export type AttemptAbort = 'first_byte' | 'idle' | undefined;
+export type AttemptAbort = 'first_byte' | 'idle' | 'body' | undefined;
 
 /** One attempt's abort controller and its timers: the first-byte deadline, then the idle timer. */
 export class AttemptControl {
   readonly controller = new AbortController();
-  /** Set when a timer of ours fired, so the failure is a timeout and not a cancellation. */
+  /** Set when a timer of ours fired (or the request body failed), so the failure is not a cancellation. */
   fired: AttemptAbort;
+  /** Why the request body could not be read, when `fired` is 'body'. */
+  bodyError: unknown;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly unlink: () => void;
 
@@ -26,12 +28,21 @@ export class AttemptControl {
   }
 
   /** Aborts the attempt after `ms` unless disarmed or re-armed first. */
-  arm(kind: Exclude<AttemptAbort, undefined>, ms: number): void {
+  arm(kind: 'first_byte' | 'idle', ms: number): void {
     this.disarm();
     this.timer = setTimeout(() => {
       this.fired = kind;
       this.controller.abort();
     }, ms);
+  }
+
+  /** The request body failed while being sent: stop the attempt now rather than at a timeout. */
+  failBody(error: unknown): void {
+    if (this.fired) return;
+    this.fired = 'body';
+    this.bodyError = error;
+    this.disarm();
+    this.controller.abort();
   }
 
   /** Pushes the running timer back by its full period (one call per body chunk: cheap). */

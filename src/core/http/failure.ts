@@ -5,6 +5,7 @@ import {
   StratusError,
   StreamStalledError,
   TimeoutError,
+  ValidationError,
   type AnyStratusError,
 } from '../errors';
 import type { AttemptAbort } from './body';
@@ -64,6 +65,10 @@ export function toStratusError(error: unknown, ctx: FailureContext, fired: Attem
     return new TimeoutError(`${ctx.target}: no response within ${ctx.firstByteMs} ms`, 'first_byte', ctx.firstByteMs);
   }
   if (fired === 'idle') return idleError(ctx);
+  if (fired === 'body') {
+    // Local, not the network's: the data to send could not be read (a file changed or vanished).
+    return new ValidationError(`${ctx.target}: the request body could not be read: ${ctx.redact(errorMessage(error))}`, 'body');
+  }
   // Whatever the engine reports after the caller aborted (aborted, socket closed), it was a cancel.
   if (ctx.signal?.aborted) return new CancelledError(`${ctx.target} was cancelled`);
   const code = errorCode(error);

@@ -18,6 +18,7 @@ export function encodePayload(req: RequestOptions): Payload {
 export function fetchBody(
   payload: Payload,
   onProgress: ((sentBytes: number) => void) | undefined,
+  onBodyError: (error: unknown) => void,
 ): { body: FetchInit['body']; contentType: string | undefined; duplex: boolean } {
   switch (payload.kind) {
     case 'none':
@@ -31,7 +32,7 @@ export function fetchBody(
       // For progress the same encoding is read as a stream and counted on its way out.
       const encoded = new Response(form);
       return {
-        body: countingStream(encoded.body, onProgress),
+        body: countingStream(encoded.body, onProgress, onBodyError),
         contentType: encoded.headers.get('content-type') ?? undefined,
         duplex: true,
       };
@@ -52,13 +53,28 @@ function buildForm(fields: readonly MultipartField[]): FormData {
   return form;
 }
 
-function countingStream(source: ReadableStream<Uint8Array> | null, onProgress: (sentBytes: number) => void): ReadableStream<Uint8Array> | null {
+/**
+ * The encoded body, counted on its way out. A failure to read it (a file that changed or vanished
+ * mid-upload) is reported to `onBodyError` as well: fetch does not settle when a streamed request
+ * body errors, so the transport aborts the attempt itself.
+ */
+function countingStream(
+  source: ReadableStream<Uint8Array> | null,
+  onProgress: (sentBytes: number) => void,
+  onBodyError: (error: unknown) => void,
+): ReadableStream<Uint8Array> | null {
   if (!source) return null;
   const reader = source.getReader();
   let sent = 0;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const step = await reader.read();
+      let step: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        step = await reader.read();
+      } catch (error) {
+        onBodyError(error);
+        throw error;
+      }
       if (step.done) {
         controller.close();
         return;

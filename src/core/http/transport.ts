@@ -117,7 +117,7 @@ export class HttpTransport {
       let res: Response;
       try {
         const engine: FetchLike = this.options.fetch ?? globalThis.fetch;
-        const sent = fetchBody(payload, req.onUploadProgress);
+        const sent = fetchBody(payload, req.onUploadProgress, (error) => control.failBody(error));
         const init: FetchInit = {
           method: req.method,
           headers: this.headers(req, sent.contentType, token),
@@ -133,7 +133,7 @@ export class HttpTransport {
       } catch (error) {
         control.release();
         this.inFlight.delete(control);
-        const err = toStratusError(error, ctx, control.fired);
+        const err = toStratusError(control.fired === 'body' ? control.bodyError : error, ctx, control.fired);
         if (this.logging) this.logger.debug(`${where()} failed after ${elapsed(started)} ms: ${err.kind}`);
         if (attempt < attempts && isRetryableFailure(err, idempotent)) {
           const wait = fullJitterDelay(attempt - 1, retry.baseDelayMs, retry.maxDelayMs, this.options.random);

@@ -12,7 +12,7 @@ import { rerank } from './rerank/rerank';
 import type { RerankRequest, RerankResult } from './rerank/types';
 import type { CallOptions } from './shared/call';
 import { transcribe } from './transcription/transcription';
-import type { TranscriptionRequest, TranscriptionResult } from './transcription/types';
+import type { TranscriptionOptions, TranscriptionRequest, TranscriptionResult } from './transcription/types';
 import type { UsageListener } from '../usage/events';
 import type { BeforeGeneration } from '../usage/guard';
 import { meterClient } from '../usage/metering';
@@ -42,7 +42,7 @@ export interface InferenceClient {
   completeStream(request: CompletionRequest, options?: ChatStreamOptions): ChatStream;
   embed(request: EmbeddingRequest, options?: CallOptions): Promise<EmbeddingResult>;
   rerank(request: RerankRequest, options?: CallOptions): Promise<RerankResult>;
-  transcribe(request: TranscriptionRequest, options?: CallOptions): Promise<TranscriptionResult>;
+  transcribe(request: TranscriptionRequest, options?: TranscriptionOptions): Promise<TranscriptionResult>;
   readonly models: ModelCatalog;
   readonly transport: HttpTransport;
   /** Releases pooled connections. */

@@ -6,11 +6,13 @@ import { CloudActionTool, DescribeResourceTool, ListResourcesTool } from './clou
 import { ActiveEditorTool, DiagnosticsTool, ListFilesTool, ReadFileTool, SearchTool } from './fileTools';
 import { ToolNames } from './names';
 import { toolsContext } from './progress';
+import { RankedWorkspaceSearch, type RankedSearchSource } from './rankedSearch';
 
 /** Stratus' language-model tools, for @stratus and for any other agent (VS Code's agent mode included). */
-export function register(deps: Deps): vscode.Disposable {
+export function register(deps: Deps, options: { rankedSearch?: RankedSearchSource } = {}): vscode.Disposable {
   const store = new DisposableStore();
   const context = toolsContext(deps);
+  if (options.rankedSearch) context.search = new RankedWorkspaceSearch(options.rankedSearch, context.search);
   const tools: Array<[string, vscode.LanguageModelTool<never>]> = [
     [ToolNames.readFile, new ReadFileTool()],
     [ToolNames.listFiles, new ListFilesTool()],
