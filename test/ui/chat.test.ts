@@ -84,9 +84,12 @@ describe('UI: chatting with @stratus', function () {
     const rows = page.locator('.monaco-list-row, .action-widget .monaco-list-row, .quick-input-list .monaco-list-row');
     await rows.filter({ hasText: 'gpt-oss:120b' }).first().waitFor({ timeout: 20_000 });
     // The picker folds the rest under "Other Models": unfold it to show every model it offers.
+    // Either the model is listed at once or the fold renders (maybe a moment after the first row).
     const others = rows.filter({ hasText: 'Other Models' }).first();
-    if (await others.isVisible().catch(() => false)) await others.click();
-    await rows.filter({ hasText: 'qwen3:30b' }).first().waitFor({ timeout: 10_000 });
+    const qwen = rows.filter({ hasText: 'qwen3:30b' }).first();
+    await qwen.or(others).first().waitFor({ timeout: 20_000 });
+    if (!(await qwen.isVisible())) await others.click();
+    await qwen.waitFor({ timeout: 20_000 });
     assert.equal(await rows.filter({ hasText: 'qwen3-vl:8b' }).count(), 0, 'the vision model declares no tool calling: not offered to agents');
     assert.equal(await rows.filter({ hasText: 'smollm2:135m' }).count(), 0);
     await screenshot(page, 'model-picker');
