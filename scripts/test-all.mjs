@@ -6,6 +6,7 @@ const tiers = [
   { name: 'check', command: 'npm', args: ['run', '--silent', 'check'], counts: false },
   { name: 'unit', command: 'npm', args: ['run', '--silent', 'test:unit'], counts: true },
   { name: 'host', command: 'npm', args: ['run', '--silent', 'test:host'], counts: true },
+  { name: 'host-fr', command: 'npm', args: ['run', '--silent', 'test:host:fr'], counts: true },
   { name: 'ui', command: 'npm', args: ['run', '--silent', 'test:ui'], counts: true },
 ];
 const only = process.argv.slice(2);

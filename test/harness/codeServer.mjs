@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeLanguagePack } from './languagePack.mjs';
 import { freePort, spawnGroup, waitFor } from './processes.mjs';
 
 export const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -36,6 +37,7 @@ const baseSettings = {
  * @param {string[]} [options.vscodeOptions] `--vscode-option` values
  * @param {number} [options.port] fixed port (demo); a free one otherwise
  * @param {string} [options.stateDir] keep state here (demo) instead of a throwaway directory
+ * @param {string} [options.locale] display language (`--locale`), e.g. `fr`; English when absent
  * @param {(dirs: { root: string, userData: string, extensions: string, config: string, tmp: string, workspace: string }) => void} [options.beforeStart] e.g. install a .vsix into dirs.extensions
  */
 export async function startCodeServer(options = {}) {
@@ -55,6 +57,7 @@ export async function startCodeServer(options = {}) {
     writeFileSync(join(dirs.workspace, 'README.md'), '# Stratus workspace\n\nA throwaway folder opened by code-server.\n');
   }
 
+  if (options.locale) writeLanguagePack(dirs, options.locale);
   options.beforeStart?.(dirs);
   const port = options.port ?? (await freePort());
   const args = [
@@ -64,6 +67,7 @@ export async function startCodeServer(options = {}) {
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-workspace-trust',
+    ...(options.locale ? ['--locale', options.locale] : []),
     '--user-data-dir', dirs.userData,
     '--extensions-dir', dirs.extensions,
     ...(options.vscodeOptions ?? []).flatMap((o) => ['--vscode-option', o]),

@@ -7,6 +7,9 @@ import { repoRoot, startCodeServer, workbenchUrl } from './codeServer.mjs';
 import { startSandboxProcess } from './sandbox.mjs';
 
 const DEADLINE_MS = Number(process.env.STRATUS_HOST_DEADLINE_MS ?? 240_000);
+// `--locale fr`: the display language of the run (test:host:fr runs test/host/l10n.test.ts in French).
+const localeArg = process.argv.indexOf('--locale');
+const LOCALE = localeArg > 0 ? process.argv[localeArg + 1] ?? '' : '';
 const resultsDir = join(repoRoot, 'test-results', 'host');
 mkdirSync(resultsDir, { recursive: true });
 const resultsFile = join(resultsDir, 'results.json');
@@ -19,11 +22,13 @@ try {
   cleanups.push(sandbox.stop);
   const server = await startCodeServer({
     vscodeOptions: ['enable-smoke-test-driver'],
+    ...(LOCALE ? { locale: LOCALE } : {}),
     settings: { 'stratus.inference.baseUrl': sandbox.info.inference, 'stratus.console.baseUrl': sandbox.info.console },
     env: {
       STRATUS_HOST_RESULTS: resultsFile,
       STRATUS_SANDBOX: JSON.stringify(sandbox.info),
-      STRATUS_HOST_GREP: process.env.STRATUS_HOST_GREP ?? '',
+      STRATUS_HOST_GREP: process.env.STRATUS_HOST_GREP ?? (LOCALE ? '^l10n:' : ''),
+      STRATUS_HOST_LOCALE: LOCALE,
       STRATUS_HOST_ORDER: process.env.STRATUS_HOST_ORDER ?? '',
     },
   });
