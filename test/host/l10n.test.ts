@@ -2,9 +2,13 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { stratus } from './extension';
 
+/** VS Code turns a localised command title into `{ value, original }` (original: the English one). */
+type Localized = string | { value: string; original: string };
+const shown = (text: Localized | undefined): string | undefined => (typeof text === 'object' ? text.value : text);
+
 interface Manifest {
   contributes: {
-    commands: { command: string; title: string; category?: string }[];
+    commands: { command: string; title: Localized; category?: Localized }[];
     configuration: { title: string; properties: Record<string, { markdownDescription?: string }> }[];
     views: Record<string, { id: string; name: string }[]>;
   };
@@ -51,7 +55,7 @@ describe('l10n: the display language reaches the manifest and the messages', () 
     const { extension } = await stratus();
     const strings = expected[language()];
     const manifest = extension.packageJSON as Manifest;
-    const titles = new Map(manifest.contributes.commands.map((c) => [c.command, c.title]));
+    const titles = new Map(manifest.contributes.commands.map((c) => [c.command, shown(c.title) ?? '']));
     assert.equal(titles.get('stratus.setApiKey'), strings.setApiKey);
     for (const [command, title] of titles) assert.doesNotMatch(title, /^%.*%$/, `${command}: placeholder not replaced`);
     const sections = manifest.contributes.configuration.map((s) => s.title);
