@@ -11,6 +11,7 @@ const tiers = [
   { name: 'unit', command: 'npm', args: ['run', '--silent', 'test:unit'], counts: true },
   { name: 'host', command: 'npm', args: ['run', '--silent', 'test:host'], counts: true },
   { name: 'host-1.104', command: 'npm', args: ['run', '--silent', 'test:host:1.104'], counts: true },
+  { name: 'host-fr', command: 'npm', args: ['run', '--silent', 'test:host:fr'], counts: true },
   { name: 'ui', command: 'npm', args: ['run', '--silent', 'test:ui'], counts: true },
 ];
 const only = process.argv.slice(2);

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeLanguagePack } from './languagePack.mjs';
 import { freePort, spawnGroup, waitFor } from './processes.mjs';
 import { baseSettings } from './settings.mjs';
 
@@ -45,6 +46,7 @@ export function codeServerInstall(dir = process.env.STRATUS_CODE_SERVER_DIR) {
  * @param {string} [options.stateDir] keep state here (demo) instead of a throwaway directory
  * @param {(dirs: { root: string, userData: string, extensions: string, config: string, tmp: string, workspace: string }, install: ReturnType<typeof codeServerInstall>) => void} [options.beforeStart] e.g. install a .vsix into dirs.extensions (with the same code-server)
  * @param {ReturnType<typeof codeServerInstall>} [options.install] which code-server (default: codeServerInstall())
+ * @param {string} [options.locale] display language (`--locale`), e.g. `fr`; English when absent
  */
 export async function startCodeServer(options = {}) {
   const install = options.install ?? codeServerInstall();
@@ -64,6 +66,7 @@ export async function startCodeServer(options = {}) {
     writeFileSync(join(dirs.workspace, 'README.md'), '# Stratus workspace\n\nA throwaway folder opened by code-server.\n');
   }
 
+  if (options.locale) writeLanguagePack(dirs, options.locale);
   options.beforeStart?.(dirs, install);
   const port = options.port ?? (await freePort());
   const args = [
@@ -73,6 +76,7 @@ export async function startCodeServer(options = {}) {
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-workspace-trust',
+    ...(options.locale ? ['--locale', options.locale] : []),
     '--user-data-dir', dirs.userData,
     '--extensions-dir', dirs.extensions,
     // Without `--vscode-option` (code-server 4.104) the options are left out: the standard test

@@ -10,10 +10,12 @@ import { codeServerInstall, repoRoot, startCodeServer, workbenchUrl } from './co
 import { hostGrep } from './grep.mjs';
 import { startSandboxProcess } from './sandbox.mjs';
 
-const { values: cli } = parseArgs({ options: { 'code-server': { type: 'string' } } });
+// `--locale fr`: the display language of the run (test:host:fr runs test/host/l10n.test.ts in French).
+const { values: cli } = parseArgs({ options: { 'code-server': { type: 'string' }, locale: { type: 'string' } } });
+const LOCALE = cli.locale ?? '';
 const codeServerDir = cli['code-server'] ?? process.env.STRATUS_CODE_SERVER_DIR;
 const DEADLINE_MS = Number(process.env.STRATUS_HOST_DEADLINE_MS ?? 240_000);
-const tier = codeServerDir ? `host-${basename(codeServerDir).replace(/^vscode-/, '')}` : 'host';
+const tier = `${codeServerDir ? `host-${basename(codeServerDir).replace(/^vscode-/, '')}` : 'host'}${LOCALE ? `-${LOCALE}` : ''}`;
 const resultsDir = join(repoRoot, 'test-results', tier);
 mkdirSync(resultsDir, { recursive: true });
 const resultsFile = join(resultsDir, 'results.json');
@@ -29,15 +31,17 @@ try {
   if (install.excluded.tests.length > 0) {
     console.log(`${tier}: ${install.excluded.tests.length} host test(s) left out here: ${install.excluded.tests.map((t) => JSON.stringify(t)).join(', ')}. Why: ${install.excluded.why}`);
   }
-  const grep = hostGrep(process.env.STRATUS_HOST_GREP ?? '', install.excluded.tests);
+  const grep = hostGrep(process.env.STRATUS_HOST_GREP ?? (LOCALE ? '^l10n:' : ''), install.excluded.tests);
   const server = await startCodeServer({
     install,
     vscodeOptions: ['enable-smoke-test-driver'],
+    ...(LOCALE ? { locale: LOCALE } : {}),
     settings: { 'stratus.inference.baseUrl': sandbox.info.inference, 'stratus.console.baseUrl': sandbox.info.console },
     env: {
       STRATUS_HOST_RESULTS: resultsFile,
       STRATUS_SANDBOX: JSON.stringify(sandbox.info),
       STRATUS_HOST_GREP: grep,
+      STRATUS_HOST_LOCALE: LOCALE,
       STRATUS_HOST_ORDER: process.env.STRATUS_HOST_ORDER ?? '',
     },
   });
