@@ -65,6 +65,8 @@ describe('UI: chatting with @stratus', function () {
     const response = await sendChat(page, '@stratus long 60');
     await response.getByText(/Incomplete answer: the connection was reset/).first().waitFor({ timeout: 30_000 });
     await response.getByRole('button', { name: 'Retry' }).first().waitFor({ timeout: 10_000 });
+    // The error box renders after the note and the buttons: wait for it before reading the text.
+    await response.getByText(/cut off: the connection was reset/).first().waitFor({ timeout: 20_000 });
     const text = (await response.innerText()).replace(/\u00a0/g, ' ');
     assert.match(text, /1 2 3/, 'the part that arrived stays');
     assert.doesNotMatch(text, /Cannot reach the service/);
