@@ -1,7 +1,7 @@
 import { CancelledError } from '../errors';
 import type { Logger } from '../log';
 import type { ModelInfo } from '../inference/models/types';
-import { chunkText, type ChunkOptions } from './chunker';
+import { chunkRanges, type ChunkOptions } from './chunker';
 import { contentHash, dot, EmbeddingCache, embedTexts, type EmbedFn } from './embeddings';
 import type { IndexStorage, SearchFileSystem } from './files';
 import { looksBinary, PathFilter, type SkipReason } from './filter';
@@ -343,7 +343,7 @@ export class SearchEngine {
       return 'binary';
     }
     const text = this.decoder.decode(bytes);
-    this.index.setFile(path, stat, chunkText(path, text, settings.chunk));
+    this.index.setFileText(path, stat, text, chunkRanges(path, text, settings.chunk));
     return 'indexed';
   }
 

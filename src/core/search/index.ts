@@ -1,4 +1,4 @@
-export { chunkText, type Chunk, type ChunkOptions } from './chunker';
+export { chunkRanges, chunkText, type Chunk, type ChunkOptions, type ChunkRange } from './chunker';
 export { contentHash, EmbeddingCache, embedTexts, planEmbeddingBatches, type EmbedFn, type EmbeddingBatch } from './embeddings';
 export {
   DEFAULT_SEARCH_SETTINGS,
