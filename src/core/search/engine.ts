@@ -3,7 +3,7 @@ import type { Logger } from '../log';
 import type { ModelInfo } from '../inference/models/types';
 import { chunkRanges, type ChunkOptions } from './chunker';
 import { contentHash, dot, EmbeddingCache, embedTexts, type EmbedFn } from './embeddings';
-import type { IndexStorage, SearchFileSystem } from './files';
+import type { FileStat, IndexStorage, SearchFileSystem } from './files';
 import { looksBinary, PathFilter, type SkipReason } from './filter';
 import { reciprocalRankFusion } from './fusion';
 import { INDEX_FORMAT_VERSION, isLoadFailure, LexicalIndex, type ChunkMeta, type LexicalHit, type LoadFailure } from './lexical';
@@ -144,6 +144,7 @@ function embeddingsFile(model: string): string {
 }
 
 type FileEvent = 'changed' | 'deleted';
+type IndexOutcome = 'indexed' | 'unchanged' | 'gone' | SkipReason;
 
 /**
  * The whole search pipeline over one workspace: the index (built, persisted, kept current from
@@ -164,6 +165,8 @@ export class SearchEngine {
   private readonly setTimer: (ms: number, fire: () => void) => () => void;
   private readonly now: () => number;
   private disposed = false;
+  /** The chain of index writes (one at a time). */
+  private saving: Promise<void> = Promise.resolve();
   /** Fires after the index changed through file events (tests and the status bar listen). */
   onDidUpdate: ((paths: string[]) => void) | undefined;
 
@@ -197,6 +200,7 @@ export class SearchEngine {
   /** Drops everything (memory and storage) and builds from scratch. */
   async rebuild(options: { signal?: AbortSignal; onProgress?: (p: IndexProgress) => void } = {}): Promise<IndexStats> {
     await this.opened?.catch(() => undefined);
+    await this.saving;
     this.ready = false;
     this.index = new LexicalIndex();
     await this.options.storage?.delete(INDEX_FILE);
@@ -227,11 +231,28 @@ export class SearchEngine {
     const stats = await this.reconcile(options);
     stats.source = source;
     if (rejected) stats.rejected = rejected;
+    this.index.settle();
     stats.ms = this.now() - started;
     this.ready = true;
-    await this.save();
     this.logStats(stats);
+    // Ready to query now; the index is written right after, off the path to the first query
+    // (`persisted()` says when it is on disk). A loaded index nothing changed in is not rewritten.
+    if (source === 'built' || stats.indexed > 0 || stats.removed > 0) void this.persistSoon();
     return stats;
+  }
+
+  /** Writes the index after one turn of the event loop (a query waiting to run goes first). */
+  private persistSoon(): Promise<void> {
+    this.saving = this.saving.then(async () => {
+      await yieldToEventLoop();
+      await this.saveNow();
+    });
+    return this.saving;
+  }
+
+  /** Resolves once every write of the index started so far is done (or failed, which only logs). */
+  persisted(): Promise<void> {
+    return this.saving;
   }
 
   /** Walks the workspace and makes the index match it (new, changed, gone files). */
@@ -262,24 +283,41 @@ export class SearchEngine {
     let next = 0;
     const total = files.length;
     let sliceStart = performance.now();
-    const worker = async (): Promise<void> => {
-      while (next < files.length) {
-        if (signal?.aborted) throw new CancelledError('Indexing cancelled');
-        // Local reads resolve at once: give the event loop a turn every ~15 ms of work.
+    const count = (path: string, outcome: IndexOutcome): void => {
+      if (outcome === 'indexed') indexed++;
+      else if (outcome !== 'unchanged' && outcome !== 'gone') skip(path, outcome);
+      done++;
+      if (onProgress && (done % 100 === 0 || done === total)) onProgress({ done, total });
+    };
+    const fs = this.options.fs;
+    const load = fs.loadSync?.bind(fs);
+    if (load) {
+      // Local disk: one synchronous open, stat and read per file into a reused buffer, slices of
+      // ~15 ms of work between turns of the event loop.
+      for (const path of files) {
         if (performance.now() - sliceStart > 15) {
           await yieldToEventLoop();
           sliceStart = performance.now();
         }
-        const path = files[next++];
-        if (path === undefined) return;
-        const outcome = await this.indexFile(path, settings, true);
-        if (outcome === 'indexed') indexed++;
-        else if (outcome !== 'unchanged' && outcome !== 'gone') skip(path, outcome);
-        done++;
-        if (onProgress && (done % 100 === 0 || done === total)) onProgress({ done, total });
+        if (signal?.aborted) throw new CancelledError('Indexing cancelled');
+        count(path, this.indexFileSync(load, path, settings));
       }
-    };
-    await Promise.all(Array.from({ length: Math.max(1, this.options.readConcurrency ?? 8) }, () => worker()));
+    } else {
+      const worker = async (): Promise<void> => {
+        while (next < files.length) {
+          if (signal?.aborted) throw new CancelledError('Indexing cancelled');
+          // Local reads resolve at once: give the event loop a turn every ~15 ms of work.
+          if (performance.now() - sliceStart > 15) {
+            await yieldToEventLoop();
+            sliceStart = performance.now();
+          }
+          const path = files[next++];
+          if (path === undefined) return;
+          count(path, await this.indexFile(path, settings, true));
+        }
+      };
+      await Promise.all(Array.from({ length: Math.max(1, this.options.readConcurrency ?? 8) }, () => worker()));
+    }
     return { source: 'built', files: this.index.fileCount, chunks: this.index.chunkCount, indexed, removed, skipped, skippedSample: sample, ms: 0 };
   }
 
@@ -318,8 +356,41 @@ export class SearchEngine {
     return files.sort();
   }
 
+  /** `indexFile` through the file system's synchronous load (the build's fast path). */
+  private indexFileSync(load: NonNullable<SearchFileSystem['loadSync']>, path: string, settings: SearchSettings): IndexOutcome {
+    const known = this.index.fileStat(path);
+    let loaded;
+    try {
+      loaded = load(path, settings.maxFileSizeBytes, known);
+    } catch {
+      this.index.removeFile(path);
+      return 'unreadable';
+    }
+    if (!loaded) {
+      this.index.removeFile(path);
+      return 'gone';
+    }
+    const { stat, bytes } = loaded;
+    if (stat.size > settings.maxFileSizeBytes) {
+      this.index.removeFile(path);
+      return 'too_large';
+    }
+    if (!bytes) return 'unchanged';
+    return this.indexBytes(path, stat, bytes, settings);
+  }
+
+  private indexBytes(path: string, stat: FileStat, bytes: Uint8Array, settings: SearchSettings): IndexOutcome {
+    if (looksBinary(bytes)) {
+      this.index.removeFile(path);
+      return 'binary';
+    }
+    const text = this.decoder.decode(bytes);
+    this.index.setFileText(path, stat, text, chunkRanges(path, text, settings.chunk));
+    return 'indexed';
+  }
+
   /** (Re)indexes one file when its size or time changed (or always with `onlyIfChanged` false). */
-  private async indexFile(path: string, settings: SearchSettings, onlyIfChanged: boolean): Promise<'indexed' | 'unchanged' | 'gone' | SkipReason> {
+  private async indexFile(path: string, settings: SearchSettings, onlyIfChanged: boolean): Promise<IndexOutcome> {
     const stat = await this.options.fs.stat(path);
     if (!stat) {
       this.index.removeFile(path);
@@ -338,13 +409,7 @@ export class SearchEngine {
       this.index.removeFile(path);
       return 'unreadable';
     }
-    if (looksBinary(bytes)) {
-      this.index.removeFile(path);
-      return 'binary';
-    }
-    const text = this.decoder.decode(bytes);
-    this.index.setFileText(path, stat, text, chunkRanges(path, text, settings.chunk));
-    return 'indexed';
+    return this.indexBytes(path, stat, bytes, settings);
   }
 
   private logStats(stats: IndexStats): void {
@@ -359,8 +424,14 @@ export class SearchEngine {
     for (const { path, reason } of stats.skippedSample) this.options.logger.debug(`Search index skipped ${path || '(root)'}: ${reason}`);
   }
 
-  /** Persists the index (best effort: a failed write only costs a rebuild next time). */
-  async save(): Promise<void> {
+  /** Persists the index now (best effort: a failed write only costs a rebuild next time). */
+  save(): Promise<void> {
+    this.saving = this.saving.then(() => this.saveNow());
+    return this.saving;
+  }
+
+  /** One write at a time: two writers would share the temporary file. */
+  private async saveNow(): Promise<void> {
     const storage = this.options.storage;
     if (!storage) return;
     try {

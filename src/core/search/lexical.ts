@@ -102,60 +102,47 @@ const PART_TABLE_MAX = 1 << 20;
 /**
  * Raw word part, as written (case kept) -> term id (-1 for filler): an open-addressing hash table
  * over the part's characters, so the hot loop of indexing hashes and compares char codes and makes
- * a string only for a part it has not seen before.
+ * a string only for a part it has not seen before. Each slot is 4 int32 in one array (hash, key
+ * offset + 1 (0: empty), key length, term id): a probe reads one cache line.
  */
 class PartTable {
-  private slots = new Int32Array(1 << 15);
-  private mask = (1 << 15) - 1;
-  private hashes = new Int32Array(1 << 14);
-  private keyStart = new Int32Array(1 << 14);
-  private keyLength = new Int32Array(1 << 14);
-  private termOf = new Int32Array(1 << 14);
-  private keys = new Uint16Array(1 << 17);
+  table = new Int32Array(4 << 15);
+  mask = (1 << 15) - 1;
+  keys = new Uint16Array(1 << 17);
   private keyUsed = 0;
   private size = 0;
 
-  clear(): void {
-    this.slots.fill(0);
-    this.size = 0;
-    this.keyUsed = 0;
-  }
-
   /** The term id of `text[s, e)` (hash `h`), or -2 when the part is not in the table. */
   find(text: string, s: number, e: number, h: number): number {
-    const slots = this.slots;
+    const table = this.table;
     const mask = this.mask;
     const len = e - s;
     let slot = (h ^ (h >>> 16)) & mask;
     for (;;) {
-      const entry = slots[slot] ?? 0;
-      if (entry === 0) return -2;
-      const k = entry - 1;
-      if (this.hashes[k] === h && this.keyLength[k] === len) {
+      const at = slot << 2;
+      const key = table[at + 1] ?? 0;
+      if (key === 0) return -2;
+      if (table[at] === h && table[at + 2] === len) {
         const keys = this.keys;
-        let at = this.keyStart[k] ?? 0;
+        let k = key - 1;
         let i = s;
-        while (i < e && keys[at] === text.charCodeAt(i)) {
+        while (i < e && keys[k] === text.charCodeAt(i)) {
           i++;
-          at++;
+          k++;
         }
-        if (i === e) return this.termOf[k] ?? -1;
+        if (i === e) return table[at + 3] ?? -1;
       }
       slot = (slot + 1) & mask;
     }
   }
 
   add(text: string, s: number, e: number, h: number, term: number): void {
-    if (this.size >= PART_TABLE_MAX) this.clear();
-    if ((this.size + 1) * 2 > this.slots.length) this.growSlots();
-    const k = this.size++;
-    if (k === this.hashes.length) {
-      const n = k * 2;
-      this.hashes = grownInt32(this.hashes, n);
-      this.keyStart = grownInt32(this.keyStart, n);
-      this.keyLength = grownInt32(this.keyLength, n);
-      this.termOf = grownInt32(this.termOf, n);
+    if (this.size >= PART_TABLE_MAX) {
+      this.table.fill(0);
+      this.size = 0;
+      this.keyUsed = 0;
     }
+    if ((this.size + 1) * 2 > this.mask + 1) this.grow();
     const len = e - s;
     if (this.keyUsed + len > this.keys.length) {
       const keys = new Uint16Array(Math.max(this.keys.length * 2, this.keyUsed + len));
@@ -163,25 +150,31 @@ class PartTable {
       this.keys = keys;
     }
     for (let i = 0; i < len; i++) this.keys[this.keyUsed + i] = text.charCodeAt(s + i);
-    this.hashes[k] = h;
-    this.keyStart[k] = this.keyUsed;
-    this.keyLength[k] = len;
-    this.termOf[k] = term;
+    this.place(this.table, this.mask, h, this.keyUsed + 1, len, term);
     this.keyUsed += len;
-    this.place(k);
+    this.size++;
   }
 
-  private place(k: number): void {
-    const h = this.hashes[k] ?? 0;
-    let slot = (h ^ (h >>> 16)) & this.mask;
-    while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask;
-    this.slots[slot] = k + 1;
+  private place(table: Int32Array, mask: number, h: number, key: number, len: number, term: number): void {
+    let slot = (h ^ (h >>> 16)) & mask;
+    while (table[(slot << 2) + 1] !== 0) slot = (slot + 1) & mask;
+    const at = slot << 2;
+    table[at] = h;
+    table[at + 1] = key;
+    table[at + 2] = len;
+    table[at + 3] = term;
   }
 
-  private growSlots(): void {
-    this.slots = new Int32Array(this.slots.length * 2);
-    this.mask = this.slots.length - 1;
-    for (let k = 0; k < this.size; k++) this.place(k);
+  private grow(): void {
+    const old = this.table;
+    const slots = (this.mask + 1) * 2;
+    const table = new Int32Array(slots * 4);
+    for (let at = 0; at < old.length; at += 4) {
+      const key = old[at + 1] ?? 0;
+      if (key !== 0) this.place(table, slots - 1, old[at] ?? 0, key, old[at + 2] ?? 0, old[at + 3] ?? 0);
+    }
+    this.table = table;
+    this.mask = slots - 1;
   }
 }
 
@@ -405,7 +398,7 @@ export class LexicalIndex {
   }
 
   /** Distributes the logged postings: into the base when they are many, else per term. */
-  private settle(): void {
+  settle(): void {
     const log = this.log;
     if (log.length === 0) return;
     if (log.length * 8 >= this.baseData.length) {
