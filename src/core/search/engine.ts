@@ -1,10 +1,12 @@
 import { CancelledError } from '../errors';
 import type { Logger } from '../log';
 import type { ModelInfo } from '../inference/models/types';
-import { chunkRanges, type ChunkOptions } from './chunker';
+import type { ChunkOptions } from './chunker';
 import { contentHash, dot, EmbeddingCache, embedTexts, type EmbedFn } from './embeddings';
-import type { FileStat, IndexStorage, SearchFileSystem } from './files';
-import { looksBinary, PathFilter, type SkipReason } from './filter';
+import type { Worker } from 'node:worker_threads';
+import { indexBytes, indexLoaded, type BuildMessage, type BuildRequest, type BuildResult, type IndexOutcome } from './bulk';
+import { NodeFileSystem, type IndexStorage, type SearchFileSystem } from './files';
+import { PathFilter, type SkipReason } from './filter';
 import { reciprocalRankFusion } from './fusion';
 import { INDEX_FORMAT_VERSION, isLoadFailure, LexicalIndex, type ChunkMeta, type LexicalHit, type LoadFailure } from './lexical';
 import { rerankDocuments, type RerankFn } from './rerank';
@@ -124,7 +126,17 @@ export interface SearchEngineOptions {
   now?: () => number;
   /** Files read in parallel while indexing. Default 8. */
   readConcurrency?: number;
+  /**
+   * Starts a worker thread running `buildWorker` (its own bundle entry). When given, a build from
+   * nothing of a local folder (NodeFileSystem) of at least `WORKER_MIN_FILES` files indexes every
+   * other file in the worker, in parallel with the main thread, and merges its result; if the
+   * worker fails, the main thread indexes its share too. Without it, one thread.
+   */
+  buildWorker?: () => Worker;
 }
+
+/** Below this many files a build worker costs more (start-up, merge) than it saves. */
+export const WORKER_MIN_FILES = 400;
 
 export const INDEX_FILE = 'search-index.bin';
 const SAVE_DELAY_MS = 10_000;
@@ -144,7 +156,6 @@ function embeddingsFile(model: string): string {
 }
 
 type FileEvent = 'changed' | 'deleted';
-type IndexOutcome = 'indexed' | 'unchanged' | 'gone' | SkipReason;
 
 /**
  * The whole search pipeline over one workspace: the index (built, persisted, kept current from
@@ -293,14 +304,53 @@ export class SearchEngine {
     const load = fs.loadSync?.bind(fs);
     if (load) {
       // Local disk: one synchronous open, stat and read per file into a reused buffer, slices of
-      // ~15 ms of work between turns of the event loop.
-      for (const path of files) {
-        if (performance.now() - sliceStart > 15) {
-          await yieldToEventLoop();
-          sliceStart = performance.now();
-        }
+      // ~15 ms of work between turns of the event loop. A build from nothing of many files shares
+      // the work with a worker thread when one is configured.
+      let mine = files;
+      let remote: Promise<BuildResult | undefined> | undefined;
+      let theirs: string[] = [];
+      let remoteDone = 0;
+      const makeWorker = this.options.buildWorker;
+      if (makeWorker && fs instanceof NodeFileSystem && this.index.fileCount === 0 && files.length >= WORKER_MIN_FILES) {
+        mine = files.filter((_, i) => i % 2 === 0);
+        theirs = files.filter((_, i) => i % 2 === 1);
+        remote = this.runWorker(makeWorker, { root: fs.root, paths: theirs, maxBytes: settings.maxFileSizeBytes, chunk: settings.chunk }, signal, (n) => {
+          done += n - remoteDone;
+          remoteDone = n;
+          onProgress?.({ done, total });
+        });
+      }
+      const decoder = this.decoder;
+      const local = (paths: readonly string[]): Promise<void> =>
+        (async () => {
+          for (const path of paths) {
+            if (performance.now() - sliceStart > 15) {
+              await yieldToEventLoop();
+              sliceStart = performance.now();
+            }
+            if (signal?.aborted) throw new CancelledError('Indexing cancelled');
+            count(path, indexLoaded(this.index, load, path, settings.maxFileSizeBytes, settings.chunk, decoder));
+          }
+        })();
+      try {
+        await local(mine);
+      } catch (error) {
+        await remote; // terminated by the signal
+        throw error;
+      }
+      if (remote) {
+        const result = await remote;
         if (signal?.aborted) throw new CancelledError('Indexing cancelled');
-        count(path, this.indexFileSync(load, path, settings));
+        if (result) {
+          this.index.absorb(result.partial);
+          done += theirs.length - remoteDone;
+          indexed += result.indexed;
+          for (const [path, outcome] of result.skipped) if (outcome !== 'gone' && outcome !== 'unchanged' && outcome !== 'indexed') skip(path, outcome);
+          if (onProgress) onProgress({ done, total });
+        } else {
+          done -= remoteDone;
+          await local(theirs);
+        }
       }
     } else {
       const worker = async (): Promise<void> => {
@@ -356,39 +406,6 @@ export class SearchEngine {
     return files.sort();
   }
 
-  /** `indexFile` through the file system's synchronous load (the build's fast path). */
-  private indexFileSync(load: NonNullable<SearchFileSystem['loadSync']>, path: string, settings: SearchSettings): IndexOutcome {
-    const known = this.index.fileStat(path);
-    let loaded;
-    try {
-      loaded = load(path, settings.maxFileSizeBytes, known);
-    } catch {
-      this.index.removeFile(path);
-      return 'unreadable';
-    }
-    if (!loaded) {
-      this.index.removeFile(path);
-      return 'gone';
-    }
-    const { stat, bytes } = loaded;
-    if (stat.size > settings.maxFileSizeBytes) {
-      this.index.removeFile(path);
-      return 'too_large';
-    }
-    if (!bytes) return 'unchanged';
-    return this.indexBytes(path, stat, bytes, settings);
-  }
-
-  private indexBytes(path: string, stat: FileStat, bytes: Uint8Array, settings: SearchSettings): IndexOutcome {
-    if (looksBinary(bytes)) {
-      this.index.removeFile(path);
-      return 'binary';
-    }
-    const text = this.decoder.decode(bytes);
-    this.index.setFileText(path, stat, text, chunkRanges(path, text, settings.chunk));
-    return 'indexed';
-  }
-
   /** (Re)indexes one file when its size or time changed (or always with `onlyIfChanged` false). */
   private async indexFile(path: string, settings: SearchSettings, onlyIfChanged: boolean): Promise<IndexOutcome> {
     const stat = await this.options.fs.stat(path);
@@ -409,7 +426,40 @@ export class SearchEngine {
       this.index.removeFile(path);
       return 'unreadable';
     }
-    return this.indexBytes(path, stat, bytes, settings);
+    return indexBytes(this.index, path, stat, bytes, settings.chunk, this.decoder);
+  }
+
+  /** Runs one share of the build in a worker thread; undefined when the worker failed. */
+  private runWorker(make: () => Worker, request: BuildRequest, signal: AbortSignal | undefined, onProgress: (done: number) => void): Promise<BuildResult | undefined> {
+    return new Promise<BuildResult | undefined>((resolve) => {
+      let worker: Worker;
+      try {
+        worker = make();
+      } catch (error) {
+        this.options.logger.warn(`Search index: no build worker (${error instanceof Error ? error.message : String(error)}); one thread.`);
+        resolve(undefined);
+        return;
+      }
+      let settled = false;
+      const finish = (result: BuildResult | undefined, why?: string): void => {
+        if (settled) return;
+        settled = true;
+        signal?.removeEventListener('abort', abort);
+        if (why) this.options.logger.warn(`Search index: the build worker failed (${why}); the main thread indexes its share.`);
+        void worker.terminate().catch(() => undefined);
+        resolve(result);
+      };
+      const abort = (): void => finish(undefined);
+      signal?.addEventListener('abort', abort);
+      worker.on('message', (message: BuildMessage) => {
+        if (message.kind === 'progress') onProgress(message.done);
+        else if (message.kind === 'done') finish(message.result);
+        else finish(undefined, message.message);
+      });
+      worker.on('error', (error: Error) => finish(undefined, error.message));
+      worker.on('exit', (code: number) => finish(undefined, `exited with code ${code}`));
+      worker.postMessage(request);
+    });
   }
 
   private logStats(stats: IndexStats): void {

@@ -52,7 +52,7 @@ export class NodeFileSystem implements SearchFileSystem {
   /** The buffer `loadSync` reads into (reused: no allocation and no fresh pages per file). */
   private scratch = Buffer.allocUnsafeSlow(256 * 1024);
 
-  constructor(private readonly root: string) {}
+  constructor(readonly root: string) {}
 
   loadSync(path: string, maxBytes: number, unless?: FileStat): LoadedFile | undefined {
     let fd: number;

@@ -2,6 +2,7 @@ export { chunkRanges, chunkText, type Chunk, type ChunkOptions, type ChunkRange 
 export { contentHash, EmbeddingCache, embedTexts, planEmbeddingBatches, type EmbedFn, type EmbeddingBatch } from './embeddings';
 export {
   DEFAULT_SEARCH_SETTINGS,
+  WORKER_MIN_FILES,
   INDEX_FILE,
   describeLoadFailure,
   SearchEngine,

@@ -65,6 +65,20 @@ export function previewOf(text: string): string {
 /** Lines this long are data (base64, minified code), not words anyone searches for. */
 const DATA_LINE_CHARS = 1000;
 
+/** An index built elsewhere (a worker thread), as transferable arrays: see `LexicalIndex.toPartial`. */
+export interface PartialIndex {
+  terms: string[];
+  /** The postings in chunk order: term id (into `terms`) and packed value (local ids from 1). */
+  postingTerms: Int32Array;
+  postingValues: Uint32Array;
+  /** Per file: path, mtime, size, number of chunks (chunks are numbered in file order). */
+  files: Array<[string, number, number, number]>;
+  /** Per chunk: start and end line. */
+  lines: Int32Array;
+  lengths: Int32Array;
+  previews: string[];
+}
+
 /** Why a persisted index was not used. */
 export type LoadFailure = { reason: 'corrupt'; detail: string } | { reason: 'old_version'; found: unknown } | { reason: 'settings_changed' };
 
@@ -85,6 +99,26 @@ class PostingLog {
     }
     this.terms[this.length] = term;
     this.values[this.length++] = value;
+  }
+
+  /** Appends another log's postings, term ids mapped through `termMap`, `shift` added to values. */
+  appendMapped(terms: Int32Array, values: Uint32Array, termMap: Int32Array, shift: number): void {
+    const n = terms.length;
+    if (this.length + n > this.terms.length) {
+      const cap = Math.max(this.length + n, this.terms.length * 2);
+      const grownTerms = new Int32Array(cap);
+      grownTerms.set(this.terms.subarray(0, this.length));
+      this.terms = grownTerms;
+      const grownValues = new Uint32Array(cap);
+      grownValues.set(this.values.subarray(0, this.length));
+      this.values = grownValues;
+    }
+    const at = this.length;
+    for (let i = 0; i < n; i++) {
+      this.terms[at + i] = termMap[terms[i] ?? 0] ?? 0;
+      this.values[at + i] = (values[i] ?? 0) + shift;
+    }
+    this.length += n;
   }
 
   clear(): void {
@@ -233,7 +267,32 @@ class TermCounter implements PartSink {
 
   part(s: number, e: number, h: number): void {
     const text = this.text;
-    let t = this.parts.find(text, s, e, h);
+    // The part table's lookup, inlined (this is the hot path of indexing).
+    const parts = this.parts;
+    const table = parts.table;
+    const mask = parts.mask;
+    const len = e - s;
+    let slot = (h ^ (h >>> 16)) & mask;
+    let t = -2;
+    for (;;) {
+      const at = slot << 2;
+      const key = table[at + 1] ?? 0;
+      if (key === 0) break;
+      if (table[at] === h && table[at + 2] === len) {
+        const keys = parts.keys;
+        let k = key - 1;
+        let i = s;
+        while (i < e && keys[k] === text.charCodeAt(i)) {
+          i++;
+          k++;
+        }
+        if (i === e) {
+          t = table[at + 3] ?? -1;
+          break;
+        }
+      }
+      slot = (slot + 1) & mask;
+    }
     if (t === -2) {
       const term = normalizePart(text.slice(s, e));
       t = term === '' ? -1 : this.termOf(term);
@@ -241,9 +300,20 @@ class TermCounter implements PartSink {
         this.seen = grownInt32(this.seen, Math.max(t + 1, this.seen.length * 2));
         this.tf = grownInt32(this.tf, this.seen.length);
       }
-      this.parts.add(text, s, e, h, t);
+      parts.add(text, s, e, h, t);
     }
-    if (t >= 0) this.add(t, 1);
+    if (t < 0) return;
+    this.length++;
+    const seen = this.seen;
+    if (seen[t] === this.id) {
+      this.tf[t] = (this.tf[t] ?? 0) + 1;
+      return;
+    }
+    seen[t] = this.id;
+    this.tf[t] = 1;
+    const k = this.distinct++;
+    if (k === this.terms.length) this.terms = grownInt32(this.terms, k * 2);
+    this.terms[k] = t;
   }
 }
 
@@ -376,6 +446,57 @@ export class LexicalIndex {
     this.totalLength += counter.length;
     this.chunks.set(id, { path, startLine: span.startLine, endLine: span.endLine, preview: previews ? previewOf(text.slice(span.start, span.end)) : '', hash: '' });
     return id;
+  }
+
+  /**
+   * What this index holds, as plain arrays (transferable between threads): for an index built
+   * from nothing (no removal, not settled yet), the bulk build's worker sends it to the main
+   * thread, which `absorb`s it.
+   */
+  toPartial(): PartialIndex {
+    if (this.dead > 0 || this.baseData.length > 0 || this.extra.some((e) => e !== undefined)) throw new Error('toPartial needs a fresh, unsettled index');
+    const files: PartialIndex['files'] = [];
+    const n = this.nextId - 1;
+    const lines = new Int32Array(2 * n);
+    const lengths = new Int32Array(n);
+    const previews: string[] = [];
+    let expected = 1;
+    for (const [path, f] of this.files) {
+      files.push([path, f.mtime, f.size, f.chunks.length]);
+      for (const id of f.chunks) {
+        const c = this.chunks.get(id);
+        if (!c || id !== expected++) throw new Error('toPartial needs chunk ids in file order');
+        lines[2 * (id - 1)] = c.startLine;
+        lines[2 * (id - 1) + 1] = c.endLine;
+        lengths[id - 1] = this.lengths[id] ?? 0;
+        previews.push(c.preview);
+      }
+    }
+    return { terms: this.termNames, postingTerms: this.log.terms.slice(0, this.log.length), postingValues: this.log.values.slice(0, this.log.length), files, lines, lengths, previews };
+  }
+
+  /** Adds what another index built (`toPartial`): its chunks get ids after this index's. */
+  absorb(p: PartialIndex): void {
+    const offset = this.nextId - 1;
+    let local = 0;
+    for (const [path, mtime, size, count] of p.files) {
+      this.removeFile(path);
+      const ids: number[] = [];
+      for (let k = 0; k < count; k++, local++) {
+        const id = offset + local + 1;
+        const length = p.lengths[local] ?? 0;
+        this.chunks.set(id, { path, startLine: p.lines[2 * local] ?? 0, endLine: p.lines[2 * local + 1] ?? 0, preview: p.previews[local] ?? '', hash: '' });
+        this.lengths[id] = length;
+        this.totalLength += length;
+        ids.push(id);
+      }
+      this.files.set(path, { mtime, size, chunks: ids });
+    }
+    if (local !== p.lengths.length || 2 * local !== p.lines.length || local !== p.previews.length) throw new Error('inconsistent partial index');
+    this.nextId = offset + local + 1;
+    const termMap = new Int32Array(p.terms.length);
+    for (let t = 0; t < p.terms.length; t++) termMap[t] = this.termId(p.terms[t] ?? '');
+    this.log.appendMapped(p.postingTerms, p.postingValues, termMap, offset << TF_BITS);
   }
 
   removeFile(path: string): boolean {
