@@ -27,6 +27,9 @@
 //   BENCH_SEARCH_QUERIES=20      questions (each timed warm, lexical and reranked, and scanned with rg)
 //   BENCH_SEARCH_REPEATS=5       timed repeats of each warm query (median)
 //   BENCH_RG=/usr/bin/rg         the ripgrep binary
+//   BENCH_SEARCH_WORKER=0        1: the cold build shares the files with a build worker thread
+//                                (src/core/search/buildWorker.ts, bundled here), as the extension does
+//                                once its bundle has that entry; 0: one thread (the extension today)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,6 +46,7 @@ const FILE_KB = int(env.BENCH_SEARCH_FILE_KB, 10);
 const QUERIES = int(env.BENCH_SEARCH_QUERIES, 20);
 const REPEATS = int(env.BENCH_SEARCH_REPEATS, 5);
 const RG = env.BENCH_RG ?? (existsSync('/usr/bin/rg') ? '/usr/bin/rg' : 'rg');
+const WORKER = env.BENCH_SEARCH_WORKER === '1';
 const TARGETS = { warmQueryRatio: 20, coldIndexRatio: 3, warmLexicalMs: 50 };
 
 const log = (s = '') => process.stdout.write(`${s}\n`);
@@ -177,13 +181,16 @@ async function bundleCore(outDir) {
     target: 'node20',
     logLevel: 'warning',
   });
-  return outfile;
+  const worker = join(outDir, 'stratus-search-worker.cjs');
+  await esbuild.build({ entryPoints: [join(root, 'src/core/search/buildWorker.ts')], outfile: worker, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning' });
+  return { bundle: outfile, worker };
 }
 
 /** Runs in the child: cold build, reload, warm lexical and reranked queries, RSS. */
 async function child(task) {
   const { createRequire } = await import('node:module');
   const core = createRequire(import.meta.url)(task.bundle);
+  const { Worker } = await import('node:worker_threads');
   const settings = { ...core.DEFAULT_SEARCH_SETTINGS, excludeGlobs: [] };
   const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
   const client = task.sandbox ? core.createInferenceClient({ baseUrl: task.sandbox.inference, apiKey: () => Promise.resolve(task.sandbox.apiKey) }) : undefined;
@@ -194,6 +201,7 @@ async function child(task) {
       logger: silent,
       settings: () => settings,
       ...(client ? { inference: () => core.searchInference(() => client) } : {}),
+      ...(task.worker ? { buildWorker: () => new Worker(task.worker) } : {}),
     });
   const rssBefore = process.memoryUsage().rss;
   let t = performance.now();
@@ -274,8 +282,8 @@ export async function runSearchBench() {
     const storage = join(tmp, 'storage');
     mkdirSync(dir, { recursive: true });
     const gen = generateWorkspace(dir);
-    log(`  workspace: ${FILES.toLocaleString('en')} files, ${(gen.bytes / 1024 / 1024).toFixed(1)} MB, ${gen.questions.length} questions`);
-    const bundle = await bundleCore(tmp);
+    log(`  workspace: ${FILES.toLocaleString('en')} files, ${(gen.bytes / 1024 / 1024).toFixed(1)} MB, ${gen.questions.length} questions; cold build ${WORKER ? 'with a build worker thread' : 'on one thread'}`);
+    const { bundle, worker } = await bundleCore(tmp);
     const { startSandboxProcess } = await import(pathToFileURL(join(root, 'test', 'harness', 'sandbox.mjs')).href);
     sandbox = await startSandboxProcess({});
 
@@ -284,7 +292,7 @@ export async function runSearchBench() {
     const scans = gen.questions.map((q) => rgScan(dir, q));
     const scanMs = median(scans.map((s) => s.ms));
 
-    const task = { bundle, dir, storage, questions: gen.questions, repeats: REPEATS, sandbox: { inference: sandbox.info.inference, apiKey: sandbox.info.apiKey } };
+    const task = { bundle, worker: WORKER ? worker : undefined, dir, storage, questions: gen.questions, repeats: REPEATS, sandbox: { inference: sandbox.info.inference, apiKey: sandbox.info.apiKey } };
     const res = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', JSON.stringify(task)], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, timeout: 300_000 });
     const line = res.stdout.split('\n').find((l) => l.startsWith('RESULT '));
     if (!line) throw new Error(`the Stratus child failed (${res.status ?? res.signal}): ${res.stderr.slice(0, 2000)}`);
@@ -328,7 +336,7 @@ export async function runSearchBench() {
     log(`metric search.peakRssBytes ${r.rss.peak}`);
     if (!r.rerankedAll) log('  note: some reranked queries fell back to the local order');
     const out = {
-      config: { files: FILES, fileKb: FILE_KB, bytes: gen.bytes, questions: gen.questions, repeats: REPEATS, rg: RG },
+      config: { files: FILES, fileKb: FILE_KB, worker: WORKER, bytes: gen.bytes, questions: gen.questions, repeats: REPEATS, rg: RG },
       scanMs, scans, stratus: r, indexBytes,
       ratios: { 'scan/stratus.warmQuery': warmQueryRatio, 'stratus/scan.coldIndex': coldIndexRatio },
       targets: TARGETS, seconds: (performance.now() - started) / 1000,
