@@ -88,31 +88,22 @@ class PostingLog {
   values = new Uint32Array(1 << 16);
   length = 0;
 
-  push(term: number, value: number): void {
-    if (this.length === this.terms.length) {
-      const terms = new Int32Array(this.length * 2);
-      terms.set(this.terms);
-      this.terms = terms;
-      const values = new Uint32Array(this.length * 2);
-      values.set(this.values);
-      this.values = values;
-    }
-    this.terms[this.length] = term;
-    this.values[this.length++] = value;
+  /** Makes room for `n` more postings. */
+  reserve(n: number): void {
+    if (this.length + n <= this.terms.length) return;
+    const cap = Math.max(this.length + n, this.terms.length * 2);
+    const terms = new Int32Array(cap);
+    terms.set(this.terms.subarray(0, this.length));
+    this.terms = terms;
+    const values = new Uint32Array(cap);
+    values.set(this.values.subarray(0, this.length));
+    this.values = values;
   }
 
   /** Appends another log's postings, term ids mapped through `termMap`, `shift` added to values. */
   appendMapped(terms: Int32Array, values: Uint32Array, termMap: Int32Array, shift: number): void {
     const n = terms.length;
-    if (this.length + n > this.terms.length) {
-      const cap = Math.max(this.length + n, this.terms.length * 2);
-      const grownTerms = new Int32Array(cap);
-      grownTerms.set(this.terms.subarray(0, this.length));
-      this.terms = grownTerms;
-      const grownValues = new Uint32Array(cap);
-      grownValues.set(this.values.subarray(0, this.length));
-      this.values = grownValues;
-    }
+    this.reserve(n);
     const at = this.length;
     for (let i = 0; i < n; i++) {
       this.terms[at + i] = termMap[terms[i] ?? 0] ?? 0;
@@ -265,6 +256,19 @@ class TermCounter implements PartSink {
     this.terms[k] = t;
   }
 
+  /** A part not in the table yet: its term (made once), remembered. */
+  private miss(s: number, e: number, h: number): number {
+    const text = this.text;
+    const term = normalizePart(text.slice(s, e));
+    const t = term === '' ? -1 : this.termOf(term);
+    if (t >= this.seen.length) {
+      this.seen = grownInt32(this.seen, Math.max(t + 1, this.seen.length * 2));
+      this.tf = grownInt32(this.tf, this.seen.length);
+    }
+    this.parts.add(text, s, e, h, t);
+    return t;
+  }
+
   part(s: number, e: number, h: number): void {
     const text = this.text;
     // The part table's lookup, inlined (this is the hot path of indexing).
@@ -293,15 +297,7 @@ class TermCounter implements PartSink {
       }
       slot = (slot + 1) & mask;
     }
-    if (t === -2) {
-      const term = normalizePart(text.slice(s, e));
-      t = term === '' ? -1 : this.termOf(term);
-      if (t >= this.seen.length) {
-        this.seen = grownInt32(this.seen, Math.max(t + 1, this.seen.length * 2));
-        this.tf = grownInt32(this.tf, this.seen.length);
-      }
-      parts.add(text, s, e, h, t);
-    }
+    if (t === -2) t = this.miss(s, e, h);
     if (t < 0) return;
     this.length++;
     const seen = this.seen;
@@ -437,10 +433,19 @@ export class LexicalIndex {
     const terms = counter.terms;
     const tf = counter.tf;
     const log = this.log;
-    for (let k = 0; k < counter.distinct; k++) {
+    const distinct = counter.distinct;
+    log.reserve(distinct);
+    const logTerms = log.terms;
+    const logValues = log.values;
+    const at = log.length;
+    const base = id << TF_BITS;
+    for (let k = 0; k < distinct; k++) {
       const t = terms[k] ?? 0;
-      log.push(t, (id << TF_BITS) | Math.min(tf[t] ?? 0, TF_MAX));
+      const n = tf[t] ?? 0;
+      logTerms[at + k] = t;
+      logValues[at + k] = base | (n < TF_MAX ? n : TF_MAX);
     }
+    log.length = at + distinct;
     counter.text = '';
     this.lengths[id] = counter.length;
     this.totalLength += counter.length;
