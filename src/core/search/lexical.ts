@@ -8,6 +8,13 @@ import { forEachHashedPart, forEachTerm, normalizePart, type PartSink } from './
  * persisted as one binary file with a format version. Chunk text is not kept: line ranges, a
  * preview line and (once embeddings have read it) a content hash.
  *
+ * Built for a fast cold build: word parts are hashed in the scanning pass and looked up in an
+ * open-addressing table of the parts seen so far (a string is made only for a new part); a chunk's
+ * postings are appended to one typed log, laid out per term by one counting pass when the index is
+ * first queried or written (the "base", one Uint32Array); later small updates go to per-term arrays
+ * until the next compaction. On the benchmark's 50 MB workspace this took the cold build from
+ * ~2.6 s to ~1.5 s of CPU; tokenising and counting (~0.7 s) is most of what is left.
+ *
  * Why not MiniSearch (the library first used here): with the same tokenizer on the benchmark's
  * generated 10 MB workspace (15k chunks) it took 1.65 s of CPU to build and 40 ms for a 4-word
  * query, this index 0.37 s and 1.8 ms (half the memory): MiniSearch's radix tree costs several
