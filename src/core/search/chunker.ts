@@ -45,57 +45,134 @@ function strongBoundary(line: string, markdown: boolean): boolean {
   return !KEYWORDS.test(name);
 }
 
-function isBlank(line: string): boolean {
-  return line.trim() === '';
+/** Whether `text[from, to)` is blank (what `trim() === ''` says), without slicing it. */
+function isBlankRange(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || (c >= 9 && c <= 13)) continue;
+    if (c < 128) return false;
+    return text.slice(i, to).trim() === '';
+  }
+  return true;
+}
+
+/**
+ * Whether the line starting at `from` may be a strong boundary: a cheap test on its first
+ * non-blank character (a letter, `_`, `$`, `#`; anything unusual is left to the regexes), so the
+ * line is only sliced and matched when it can match.
+ */
+function mayStartDeclaration(text: string, from: number, to: number, markdown: boolean): boolean {
+  let i = from;
+  while (i < to) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 9) break;
+    i++;
+  }
+  if (i >= to) return false;
+  const c = text.charCodeAt(i);
+  if (markdown) return c === 35 || c >= 128 || (c >= 11 && c <= 13); // #, or unusual blanks
+  if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36 || c === 35) return true;
+  return c >= 128 || (c >= 11 && c <= 13);
+}
+
+/** A chunk as offsets into the file's text (what the indexer reads, without copying the text). */
+export interface ChunkRange {
+  /** 1-based first line. */
+  startLine: number;
+  /** 1-based last line, inclusive. */
+  endLine: number;
+  /** Offset of the first line's first character. */
+  start: number;
+  /** Offset just past the last line's last character (its line break excluded). */
+  end: number;
+}
+
+/** Line starts and ends (a `\r` before the `\n` excluded) of a text, as one array: [s0, e0, s1, e1, ...]. */
+function lineBounds(text: string): { bounds: Int32Array; count: number } {
+  let cap = 1024;
+  let bounds = new Int32Array(cap * 2);
+  let count = 0;
+  let from = 0;
+  const n = text.length;
+  while (from < n) {
+    const nl = text.indexOf('\n', from);
+    const lineEnd = nl < 0 ? n : nl;
+    const end = nl > from && text.charCodeAt(nl - 1) === 13 ? nl - 1 : lineEnd;
+    if (count === cap) {
+      cap *= 2;
+      const grown = new Int32Array(cap * 2);
+      grown.set(bounds);
+      bounds = grown;
+    }
+    bounds[2 * count] = from;
+    bounds[2 * count + 1] = end;
+    count++;
+    if (nl < 0) break;
+    from = nl + 1;
+  }
+  return { bounds, count };
 }
 
 export function chunkText(path: string, text: string, options: ChunkOptions = {}): Chunk[] {
+  const ranges = chunkRanges(path, text, options);
+  const cr = text.includes('\r');
+  return ranges.map((r) => {
+    const slice = text.slice(r.start, r.end);
+    return { startLine: r.startLine, endLine: r.endLine, text: cr ? slice.replace(/\r\n/g, '\n') : slice };
+  });
+}
+
+/** The chunks of a file as line ranges and text offsets (see `chunkText`). */
+export function chunkRanges(path: string, text: string, options: ChunkOptions = {}): ChunkRange[] {
   const maxLines = Math.max(1, options.maxLines ?? 60);
   const maxChars = Math.max(1, options.maxChars ?? 2400);
   const minLines = Math.max(1, Math.min(options.minLines ?? 8, maxLines));
   const overlap = Math.max(0, Math.min(options.overlapLines ?? 2, Math.floor(maxLines / 4)));
   const markdown = isMarkdown(path);
-  const lines = text.includes('\r') ? text.split(/\r?\n/) : text.split('\n');
-  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  const chunks: Chunk[] = [];
+  const { bounds, count } = lineBounds(text);
+  const ls = (k: number): number => bounds[2 * k] ?? 0;
+  const le = (k: number): number => bounds[2 * k + 1] ?? 0;
+  const blank = (k: number): boolean => isBlankRange(text, ls(k), le(k));
+  const line = (k: number): string => text.slice(ls(k), le(k));
+  const chunks: ChunkRange[] = [];
 
   const emit = (from: number, to: number): void => {
     // Trim blank lines at both ends; a chunk of blank lines only is dropped.
     let a = from;
     let b = to;
-    while (a <= b && isBlank(lines[a] ?? '')) a++;
-    while (b >= a && isBlank(lines[b] ?? '')) b--;
+    while (a <= b && blank(a)) a++;
+    while (b >= a && blank(b)) b--;
     if (a > b) return;
-    chunks.push({ startLine: a + 1, endLine: b + 1, text: lines.slice(a, b + 1).join('\n') });
+    chunks.push({ startLine: a + 1, endLine: b + 1, start: ls(a), end: le(b) });
   };
 
   let start = 0;
-  while (start < lines.length) {
+  while (start < count) {
     let chars = 0;
     let lastBlank = -1;
     let end = start; // exclusive
     let cut: { at: number; overlap: boolean } | undefined;
-    while (end < lines.length) {
-      const line = lines[end] ?? '';
-      if (end > start && end - start >= minLines && strongBoundary(line, markdown)) {
+    while (end < count) {
+      const length = le(end) - ls(end);
+      if (end > start && end - start >= minLines && mayStartDeclaration(text, ls(end), le(end), markdown) && strongBoundary(line(end), markdown)) {
         // A doc comment or decorator right above a declaration goes with it.
         let at = end;
-        if (!markdown) while (at - 1 > start && at - start > minLines / 2 && LEADING.test(lines[at - 1] ?? '')) at--;
+        if (!markdown) while (at - 1 > start && at - start > minLines / 2 && LEADING.test(line(at - 1))) at--;
         cut = { at, overlap: false };
         break;
       }
-      if (end > start && (end - start >= maxLines || chars + line.length + 1 > maxChars)) {
+      if (end > start && (end - start >= maxLines || chars + length + 1 > maxChars)) {
         // Prefer the last blank line in the second half of the chunk.
         if (lastBlank > start + Math.floor((end - start) / 2)) cut = { at: lastBlank + 1, overlap: false };
         else cut = { at: end, overlap: true };
         break;
       }
-      if (isBlank(line)) lastBlank = end;
-      chars += line.length + 1;
+      if (blank(end)) lastBlank = end;
+      chars += length + 1;
       end++;
     }
     if (!cut) {
-      emit(start, lines.length - 1);
+      emit(start, count - 1);
       break;
     }
     emit(start, cut.at - 1);

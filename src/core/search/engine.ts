@@ -1,10 +1,12 @@
 import { CancelledError } from '../errors';
 import type { Logger } from '../log';
 import type { ModelInfo } from '../inference/models/types';
-import { chunkText, type ChunkOptions } from './chunker';
+import type { ChunkOptions } from './chunker';
 import { contentHash, dot, EmbeddingCache, embedTexts, type EmbedFn } from './embeddings';
-import type { IndexStorage, SearchFileSystem } from './files';
-import { looksBinary, PathFilter, type SkipReason } from './filter';
+import type { Worker } from 'node:worker_threads';
+import { indexBytes, indexLoaded, type BuildMessage, type BuildRequest, type BuildResult, type IndexOutcome } from './bulk';
+import { NodeFileSystem, type IndexStorage, type SearchFileSystem } from './files';
+import { PathFilter, type SkipReason } from './filter';
 import { reciprocalRankFusion } from './fusion';
 import { INDEX_FORMAT_VERSION, isLoadFailure, LexicalIndex, type ChunkMeta, type LexicalHit, type LoadFailure } from './lexical';
 import { rerankDocuments, type RerankFn } from './rerank';
@@ -124,7 +126,17 @@ export interface SearchEngineOptions {
   now?: () => number;
   /** Files read in parallel while indexing. Default 8. */
   readConcurrency?: number;
+  /**
+   * Starts a worker thread running `buildWorker` (its own bundle entry). When given, a build from
+   * nothing of a local folder (NodeFileSystem) of at least `WORKER_MIN_FILES` files indexes every
+   * other file in the worker, in parallel with the main thread, and merges its result; if the
+   * worker fails, the main thread indexes its share too. Without it, one thread.
+   */
+  buildWorker?: () => Worker;
 }
+
+/** Below this many files a build worker costs more (start-up, merge) than it saves. */
+export const WORKER_MIN_FILES = 400;
 
 export const INDEX_FILE = 'search-index.bin';
 const SAVE_DELAY_MS = 10_000;
@@ -164,6 +176,8 @@ export class SearchEngine {
   private readonly setTimer: (ms: number, fire: () => void) => () => void;
   private readonly now: () => number;
   private disposed = false;
+  /** The chain of index writes (one at a time). */
+  private saving: Promise<void> = Promise.resolve();
   /** Fires after the index changed through file events (tests and the status bar listen). */
   onDidUpdate: ((paths: string[]) => void) | undefined;
 
@@ -197,6 +211,7 @@ export class SearchEngine {
   /** Drops everything (memory and storage) and builds from scratch. */
   async rebuild(options: { signal?: AbortSignal; onProgress?: (p: IndexProgress) => void } = {}): Promise<IndexStats> {
     await this.opened?.catch(() => undefined);
+    await this.saving;
     this.ready = false;
     this.index = new LexicalIndex();
     await this.options.storage?.delete(INDEX_FILE);
@@ -227,11 +242,28 @@ export class SearchEngine {
     const stats = await this.reconcile(options);
     stats.source = source;
     if (rejected) stats.rejected = rejected;
+    this.index.settle();
     stats.ms = this.now() - started;
     this.ready = true;
-    await this.save();
     this.logStats(stats);
+    // Ready to query now; the index is written right after, off the path to the first query
+    // (`persisted()` says when it is on disk). A loaded index nothing changed in is not rewritten.
+    if (source === 'built' || stats.indexed > 0 || stats.removed > 0) void this.persistSoon();
     return stats;
+  }
+
+  /** Writes the index after one turn of the event loop (a query waiting to run goes first). */
+  private persistSoon(): Promise<void> {
+    this.saving = this.saving.then(async () => {
+      await yieldToEventLoop();
+      await this.saveNow();
+    });
+    return this.saving;
+  }
+
+  /** Resolves once every write of the index started so far is done (or failed, which only logs). */
+  persisted(): Promise<void> {
+    return this.saving;
   }
 
   /** Walks the workspace and makes the index match it (new, changed, gone files). */
@@ -262,24 +294,80 @@ export class SearchEngine {
     let next = 0;
     const total = files.length;
     let sliceStart = performance.now();
-    const worker = async (): Promise<void> => {
-      while (next < files.length) {
-        if (signal?.aborted) throw new CancelledError('Indexing cancelled');
-        // Local reads resolve at once: give the event loop a turn every ~15 ms of work.
-        if (performance.now() - sliceStart > 15) {
-          await yieldToEventLoop();
-          sliceStart = performance.now();
-        }
-        const path = files[next++];
-        if (path === undefined) return;
-        const outcome = await this.indexFile(path, settings, true);
-        if (outcome === 'indexed') indexed++;
-        else if (outcome !== 'unchanged' && outcome !== 'gone') skip(path, outcome);
-        done++;
-        if (onProgress && (done % 100 === 0 || done === total)) onProgress({ done, total });
-      }
+    const count = (path: string, outcome: IndexOutcome): void => {
+      if (outcome === 'indexed') indexed++;
+      else if (outcome !== 'unchanged' && outcome !== 'gone') skip(path, outcome);
+      done++;
+      if (onProgress && (done % 100 === 0 || done === total)) onProgress({ done, total });
     };
-    await Promise.all(Array.from({ length: Math.max(1, this.options.readConcurrency ?? 8) }, () => worker()));
+    const fs = this.options.fs;
+    const load = fs.loadSync?.bind(fs);
+    if (load) {
+      // Local disk: one synchronous open, stat and read per file into a reused buffer, slices of
+      // ~15 ms of work between turns of the event loop. A build from nothing of many files shares
+      // the work with a worker thread when one is configured.
+      let mine = files;
+      let remote: Promise<BuildResult | undefined> | undefined;
+      let theirs: string[] = [];
+      let remoteDone = 0;
+      const makeWorker = this.options.buildWorker;
+      if (makeWorker && fs instanceof NodeFileSystem && this.index.fileCount === 0 && files.length >= WORKER_MIN_FILES) {
+        mine = files.filter((_, i) => i % 2 === 0);
+        theirs = files.filter((_, i) => i % 2 === 1);
+        remote = this.runWorker(makeWorker, { root: fs.root, paths: theirs, maxBytes: settings.maxFileSizeBytes, chunk: settings.chunk }, signal, (n) => {
+          done += n - remoteDone;
+          remoteDone = n;
+          onProgress?.({ done, total });
+        });
+      }
+      const decoder = this.decoder;
+      const local = (paths: readonly string[]): Promise<void> =>
+        (async () => {
+          for (const path of paths) {
+            if (performance.now() - sliceStart > 15) {
+              await yieldToEventLoop();
+              sliceStart = performance.now();
+            }
+            if (signal?.aborted) throw new CancelledError('Indexing cancelled');
+            count(path, indexLoaded(this.index, load, path, settings.maxFileSizeBytes, settings.chunk, decoder));
+          }
+        })();
+      try {
+        await local(mine);
+      } catch (error) {
+        await remote; // terminated by the signal
+        throw error;
+      }
+      if (remote) {
+        const result = await remote;
+        if (signal?.aborted) throw new CancelledError('Indexing cancelled');
+        if (result) {
+          this.index.absorb(result.partial);
+          done += theirs.length - remoteDone;
+          indexed += result.indexed;
+          for (const [path, outcome] of result.skipped) if (outcome !== 'gone' && outcome !== 'unchanged' && outcome !== 'indexed') skip(path, outcome);
+          if (onProgress) onProgress({ done, total });
+        } else {
+          done -= remoteDone;
+          await local(theirs);
+        }
+      }
+    } else {
+      const worker = async (): Promise<void> => {
+        while (next < files.length) {
+          if (signal?.aborted) throw new CancelledError('Indexing cancelled');
+          // Local reads resolve at once: give the event loop a turn every ~15 ms of work.
+          if (performance.now() - sliceStart > 15) {
+            await yieldToEventLoop();
+            sliceStart = performance.now();
+          }
+          const path = files[next++];
+          if (path === undefined) return;
+          count(path, await this.indexFile(path, settings, true));
+        }
+      };
+      await Promise.all(Array.from({ length: Math.max(1, this.options.readConcurrency ?? 8) }, () => worker()));
+    }
     return { source: 'built', files: this.index.fileCount, chunks: this.index.chunkCount, indexed, removed, skipped, skippedSample: sample, ms: 0 };
   }
 
@@ -319,7 +407,7 @@ export class SearchEngine {
   }
 
   /** (Re)indexes one file when its size or time changed (or always with `onlyIfChanged` false). */
-  private async indexFile(path: string, settings: SearchSettings, onlyIfChanged: boolean): Promise<'indexed' | 'unchanged' | 'gone' | SkipReason> {
+  private async indexFile(path: string, settings: SearchSettings, onlyIfChanged: boolean): Promise<IndexOutcome> {
     const stat = await this.options.fs.stat(path);
     if (!stat) {
       this.index.removeFile(path);
@@ -338,13 +426,40 @@ export class SearchEngine {
       this.index.removeFile(path);
       return 'unreadable';
     }
-    if (looksBinary(bytes)) {
-      this.index.removeFile(path);
-      return 'binary';
-    }
-    const text = this.decoder.decode(bytes);
-    this.index.setFile(path, stat, chunkText(path, text, settings.chunk));
-    return 'indexed';
+    return indexBytes(this.index, path, stat, bytes, settings.chunk, this.decoder);
+  }
+
+  /** Runs one share of the build in a worker thread; undefined when the worker failed. */
+  private runWorker(make: () => Worker, request: BuildRequest, signal: AbortSignal | undefined, onProgress: (done: number) => void): Promise<BuildResult | undefined> {
+    return new Promise<BuildResult | undefined>((resolve) => {
+      let worker: Worker;
+      try {
+        worker = make();
+      } catch (error) {
+        this.options.logger.warn(`Search index: no build worker (${error instanceof Error ? error.message : String(error)}); one thread.`);
+        resolve(undefined);
+        return;
+      }
+      let settled = false;
+      const finish = (result: BuildResult | undefined, why?: string): void => {
+        if (settled) return;
+        settled = true;
+        signal?.removeEventListener('abort', abort);
+        if (why) this.options.logger.warn(`Search index: the build worker failed (${why}); the main thread indexes its share.`);
+        void worker.terminate().catch(() => undefined);
+        resolve(result);
+      };
+      const abort = (): void => finish(undefined);
+      signal?.addEventListener('abort', abort);
+      worker.on('message', (message: BuildMessage) => {
+        if (message.kind === 'progress') onProgress(message.done);
+        else if (message.kind === 'done') finish(message.result);
+        else finish(undefined, message.message);
+      });
+      worker.on('error', (error: Error) => finish(undefined, error.message));
+      worker.on('exit', (code: number) => finish(undefined, `exited with code ${code}`));
+      worker.postMessage(request);
+    });
   }
 
   private logStats(stats: IndexStats): void {
@@ -359,8 +474,14 @@ export class SearchEngine {
     for (const { path, reason } of stats.skippedSample) this.options.logger.debug(`Search index skipped ${path || '(root)'}: ${reason}`);
   }
 
-  /** Persists the index (best effort: a failed write only costs a rebuild next time). */
-  async save(): Promise<void> {
+  /** Persists the index now (best effort: a failed write only costs a rebuild next time). */
+  save(): Promise<void> {
+    this.saving = this.saving.then(() => this.saveNow());
+    return this.saving;
+  }
+
+  /** One write at a time: two writers would share the temporary file. */
+  private async saveNow(): Promise<void> {
     const storage = this.options.storage;
     if (!storage) return;
     try {

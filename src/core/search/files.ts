@@ -22,6 +22,18 @@ export interface SearchFileSystem {
   /** undefined when the file is gone. */
   stat(path: string): Promise<FileStat | undefined>;
   read(path: string): Promise<Uint8Array>;
+  /**
+   * Optional (local disks): stat and read a file in one synchronous call, for the bulk build.
+   * `bytes` is undefined when the file is larger than `maxBytes` or its size and time equal
+   * `unless` (unchanged: not read), and is only valid until the next call (one buffer is reused).
+   * undefined when the file is gone; throws when it cannot be read.
+   */
+  loadSync?(path: string, maxBytes: number, unless?: FileStat): LoadedFile | undefined;
+}
+
+export interface LoadedFile {
+  stat: FileStat;
+  bytes: Uint8Array | undefined;
 }
 
 /** Where the persisted index lives (the extension's workspace storage). */
@@ -37,7 +49,37 @@ export interface IndexStorage {
  * more; the indexer yields to the event loop between slices of files, so nothing waits long.
  */
 export class NodeFileSystem implements SearchFileSystem {
-  constructor(private readonly root: string) {}
+  /** The buffer `loadSync` reads into (reused: no allocation and no fresh pages per file). */
+  private scratch = Buffer.allocUnsafeSlow(256 * 1024);
+
+  constructor(readonly root: string) {}
+
+  loadSync(path: string, maxBytes: number, unless?: FileStat): LoadedFile | undefined {
+    let fd: number;
+    try {
+      fd = openSync(`${this.root}/${path}`, 'r');
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'ENOENT' || (error as { code?: unknown }).code === 'ENOTDIR') return undefined;
+      throw error;
+    }
+    try {
+      const s = fstatSync(fd);
+      if (!s.isFile()) return undefined;
+      const stat = { size: s.size, mtime: s.mtimeMs };
+      if (s.size > maxBytes || (unless && unless.size === stat.size && unless.mtime === stat.mtime)) return { stat, bytes: undefined };
+      if (s.size > this.scratch.length) this.scratch = Buffer.allocUnsafeSlow(Math.max(s.size, this.scratch.length * 2));
+      const buf = this.scratch;
+      let off = 0;
+      while (off < s.size) {
+        const n = readSync(fd, buf, off, s.size - off, off);
+        if (n === 0) break;
+        off += n;
+      }
+      return { stat, bytes: buf.subarray(0, off) };
+    } finally {
+      closeSync(fd);
+    }
+  }
 
   list(dir: string): Promise<DirEntry[]> {
     try {
@@ -78,6 +120,9 @@ export class NodeFileSystem implements SearchFileSystem {
   }
 }
 
+/** Writes so far in this process: each write has its own temporary file. */
+let writes = 0;
+
 /** Files in one folder (created on first write). */
 export class NodeIndexStorage implements IndexStorage {
   constructor(private readonly dir: string) {}
@@ -93,7 +138,7 @@ export class NodeIndexStorage implements IndexStorage {
   async write(name: string, data: Uint8Array): Promise<void> {
     await fsp.mkdir(this.dir, { recursive: true });
     // Write then rename, so a crash mid-write never leaves a half file under the real name.
-    const tmp = join(this.dir, `${name}.${process.pid}.tmp`);
+    const tmp = join(this.dir, `${name}.${process.pid}.${++writes}.tmp`);
     await fsp.writeFile(tmp, data);
     await fsp.rename(tmp, join(this.dir, name));
   }

@@ -65,10 +65,24 @@ export function forEachTerm(text: string, emit: (term: string) => void): void {
 
 /** Calls `emit` with every raw part of every word (as written, at least 2 characters). */
 export function forEachPart(text: string, emit: (part: string) => void): void {
-  const n = text.length;
-  let i = 0;
+  forEachPartRange(text, 0, text.length, (s, e) => emit(text.slice(s, e)));
+}
+
+/** Character classes of the ASCII range (the hot loop reads this table, not `classOf`). */
+const ASCII_CLASS = new Int8Array(128);
+for (let c = 0; c < 128; c++) ASCII_CLASS[c] = classOf(c);
+
+/**
+ * Calls `emit(start, end)` with the offsets of every raw part of every word of `text[from, to)`
+ * (at least 2 characters; words longer than MAX_WORD_LENGTH are skipped whole). The indexer's hot
+ * loop: no string is made here.
+ */
+export function forEachPartRange(text: string, from: number, to: number, emit: (start: number, end: number) => void): void {
+  const n = to;
+  let i = from;
   while (i < n) {
-    let cls = classOf(text.charCodeAt(i));
+    let c = text.charCodeAt(i);
+    let cls = c < 128 ? (ASCII_CLASS[c] ?? NONE) : classOf(c);
     if (cls === NONE) {
       i++;
       continue;
@@ -78,7 +92,8 @@ export function forEachPart(text: string, emit: (part: string) => void): void {
     let partStart = -1;
     let prev = SEP;
     while (i < n) {
-      cls = classOf(text.charCodeAt(i));
+      c = text.charCodeAt(i);
+      cls = c < 128 ? (ASCII_CLASS[c] ?? NONE) : classOf(c);
       if (cls === NONE) break;
       if (cls === SEP) {
         if (partStart >= 0) {
@@ -126,7 +141,109 @@ export function forEachPart(text: string, emit: (part: string) => void): void {
       const s = starts[k] ?? 0;
       const e = ends[k] ?? 0;
       if (e - s < 2) continue;
-      emit(text.slice(s, e));
+      emit(s, e);
+    }
+  }
+}
+
+/** FNV-1a over char codes: the hash `forEachHashedPart` gives a part (exported for tests). */
+export function partHash(text: string, start: number, end: number): number {
+  let h = FNV_SEED;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
+  return h;
+}
+
+const FNV_SEED = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
+const hashes = new Int32Array(MAX_WORD_LENGTH + 1);
+
+/** Receives the parts of `forEachHashedPart`. */
+export interface PartSink {
+  part(start: number, end: number, hash: number): void;
+}
+
+/**
+ * The parts `forEachPartRange` gives, with each part's `partHash` computed in the same pass over
+ * the characters (the indexer looks parts up by hash without making strings). Kept equal to
+ * `forEachPartRange` by a unit test.
+ */
+export function forEachHashedPart(text: string, from: number, to: number, sink: PartSink): void {
+  let i = from;
+  while (i < to) {
+    let c = text.charCodeAt(i);
+    let cls = c < 128 ? (ASCII_CLASS[c] ?? NONE) : classOf(c);
+    if (cls === NONE) {
+      i++;
+      continue;
+    }
+    const wordStart = i;
+    let parts = 0;
+    let partStart = -1;
+    let prev = SEP;
+    let h = FNV_SEED;
+    while (i < to) {
+      c = text.charCodeAt(i);
+      cls = c < 128 ? (ASCII_CLASS[c] ?? NONE) : classOf(c);
+      if (cls === NONE) break;
+      if (cls === SEP) {
+        if (partStart >= 0) {
+          if (parts <= MAX_WORD_LENGTH) {
+            starts[parts] = partStart;
+            hashes[parts] = h;
+            ends[parts++] = i;
+          }
+          partStart = -1;
+        }
+      } else if (partStart < 0) {
+        partStart = i;
+        h = Math.imul(FNV_SEED ^ c, FNV_PRIME);
+      } else if (cls === prev) {
+        h = Math.imul(h ^ c, FNV_PRIME);
+      } else if (prev === LOWER && cls === UPPER) {
+        if (parts <= MAX_WORD_LENGTH) {
+          starts[parts] = partStart;
+          hashes[parts] = h;
+          ends[parts++] = i;
+        }
+        partStart = i;
+        h = Math.imul(FNV_SEED ^ c, FNV_PRIME);
+      } else if (prev === UPPER && cls === LOWER) {
+        // "HTTPServer": the last capital starts the next part.
+        if (i - 1 > partStart) {
+          if (parts <= MAX_WORD_LENGTH) {
+            starts[parts] = partStart;
+            hashes[parts] = partHash(text, partStart, i - 1);
+            ends[parts++] = i - 1;
+          }
+          partStart = i - 1;
+          h = Math.imul(FNV_SEED ^ text.charCodeAt(i - 1), FNV_PRIME);
+        }
+        h = Math.imul(h ^ c, FNV_PRIME);
+      } else if (cls === DIGIT || prev === DIGIT) {
+        if (parts <= MAX_WORD_LENGTH) {
+          starts[parts] = partStart;
+          hashes[parts] = h;
+          ends[parts++] = i;
+        }
+        partStart = i;
+        h = Math.imul(FNV_SEED ^ c, FNV_PRIME);
+      } else {
+        h = Math.imul(h ^ c, FNV_PRIME);
+      }
+      prev = cls;
+      i++;
+    }
+    if (partStart >= 0 && parts <= MAX_WORD_LENGTH) {
+      starts[parts] = partStart;
+      hashes[parts] = h;
+      ends[parts++] = i;
+    }
+    if (i - wordStart > MAX_WORD_LENGTH) continue;
+    for (let k = 0; k < parts; k++) {
+      const s = starts[k] ?? 0;
+      const e = ends[k] ?? 0;
+      if (e - s < 2) continue;
+      sink.part(s, e, hashes[k] ?? 0);
     }
   }
 }

@@ -1,7 +1,8 @@
-export { chunkText, type Chunk, type ChunkOptions } from './chunker';
+export { chunkRanges, chunkText, type Chunk, type ChunkOptions, type ChunkRange } from './chunker';
 export { contentHash, EmbeddingCache, embedTexts, planEmbeddingBatches, type EmbedFn, type EmbeddingBatch } from './embeddings';
 export {
   DEFAULT_SEARCH_SETTINGS,
+  WORKER_MIN_FILES,
   INDEX_FILE,
   describeLoadFailure,
   SearchEngine,

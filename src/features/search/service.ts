@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
 import { presentError } from '../../core/presentError';
 import { INDEX_FILE, NodeIndexStorage, SearchEngine, searchInference, type IndexStats, type SearchHit, type SearchInference, type SearchResult } from '../../core/search';
@@ -93,6 +95,7 @@ export class SearchService implements WorkspaceSearch, vscode.Disposable {
       logger: this.deps.logger,
       settings: () => readSearchSettings(folder),
       inference: () => this.inference(),
+      ...buildWorkerOption(),
     });
     engine.onDidUpdate = (paths) => {
       this.showReady();
@@ -253,4 +256,15 @@ export class SearchService implements WorkspaceSearch, vscode.Disposable {
     this.engine?.dispose();
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/**
+ * The bulk build's worker thread, when the extension bundle ships it (`dist/searchWorker.js`, an
+ * esbuild entry for src/core/search/buildWorker.ts next to dist/extension.js) and the machine has a
+ * core to spare; otherwise the build runs on one thread.
+ */
+function buildWorkerOption(): { buildWorker?: () => Worker } {
+  const script = join(__dirname, 'searchWorker.js');
+  if (availableParallelism() < 2 || !existsSync(script)) return {};
+  return { buildWorker: () => new Worker(script) };
 }

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import { silentLogger, type Logger } from '../../../src/core/log';
 import { DEFAULT_SEARCH_SETTINGS, MemoryIndexStorage, NodeFileSystem, SearchEngine, type SearchInference, type SearchSettings } from '../../../src/core/search';
 
@@ -61,7 +62,7 @@ export function recordingLogger(logs: string[]): Logger {
   return { ...silentLogger, info: push('info'), warn: push('warn'), debug: push('debug'), error: push('error') };
 }
 
-export function engineFor(root: string, options: { settings?: Partial<SearchSettings>; storage?: MemoryIndexStorage; inference?: SearchInference } = {}): EngineRig {
+export function engineFor(root: string, options: { settings?: Partial<SearchSettings>; storage?: MemoryIndexStorage; inference?: SearchInference; buildWorker?: () => Worker } = {}): EngineRig {
   const storage = options.storage ?? new MemoryIndexStorage();
   const timers = new ManualTimers();
   const settings: SearchSettings = { ...DEFAULT_SEARCH_SETTINGS, ...options.settings, rerank: { ...DEFAULT_SEARCH_SETTINGS.rerank, ...options.settings?.rerank } };
@@ -73,6 +74,7 @@ export function engineFor(root: string, options: { settings?: Partial<SearchSett
     logger: recordingLogger(logs),
     settings: () => settings,
     ...(inference ? { inference: () => inference } : {}),
+    ...(options.buildWorker ? { buildWorker: options.buildWorker } : {}),
     setTimer: timers.set,
   });
   return { engine, storage, timers, settings, logs };

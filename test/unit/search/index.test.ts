@@ -142,6 +142,8 @@ describe('search: persistence', () => {
   it('a reload uses the stored index and only re-reads what changed while closed', async () => {
     const first = engineFor(ws.root);
     await first.engine.open();
+    assert.ok(!first.storage.files.has(INDEX_FILE), 'ready to query before the index is written');
+    await first.engine.persisted();
     assert.ok(first.storage.files.has(INDEX_FILE));
     ws.write('src/cart.ts', `${CART}// shipping estimate\n`);
     ws.write('src/new.ts', 'export const shippingZones = [];\n');
@@ -163,6 +165,7 @@ describe('search: persistence', () => {
     assert.equal(stats.rejected?.reason, reason, JSON.stringify(stats.rejected));
     assert.ok(rig.logs.some((l) => l.startsWith('warn Search index in storage not used')));
     assert.deepEqual(paths(rig.engine.lexical('refresh auth token')), ['src/auth.ts'], 'rebuilt and usable');
+    await rig.engine.persisted();
     const reread = LexicalIndex.deserialize((await rig.storage.read(INDEX_FILE)) ?? new Uint8Array(), rig.engine.settingsKey());
     assert.ok(reread instanceof LexicalIndex, 'the rebuilt index replaced the bad file');
   };
@@ -170,6 +173,7 @@ describe('search: persistence', () => {
   const stored = async (): Promise<Buffer> => {
     const good = engineFor(ws.root);
     await good.engine.open();
+    await good.engine.persisted();
     return Buffer.from((await good.storage.read(INDEX_FILE)) ?? new Uint8Array());
   };
 
@@ -233,6 +237,7 @@ describe('search: persistence', () => {
     rig.storage.write = () => Promise.reject(new Error('disk full'));
     const stats = await rig.engine.open();
     assert.equal(stats.files, 2);
+    await rig.engine.persisted();
     assert.ok(rig.logs.includes('warn Search index not saved: disk full'));
   });
 });

@@ -1,0 +1,134 @@
+// The bulk build's fast paths: the hashed part scanner (same parts as the query side's), the
+// partial index a worker thread sends and its merge, data lines, and the build worker itself
+// (run from source through tsx) against the one-thread build.
+import * as assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { chunkText, LexicalIndex, WORKER_MIN_FILES } from '../../../src/core/search';
+import { forEachHashedPart, forEachPartRange, partHash } from '../../../src/core/search/identifiers';
+import { engineFor, paths, TempWorkspace } from './helpers';
+
+const stat = { mtime: 1, size: 1 };
+
+const SAMPLE = [
+  'export async function refreshAuthToken(session: Session): Promise<void> {',
+  '  const HTTPServerError = utf8Decoder2 + MAX_RETRY_COUNT + $scope__value + _private_x;',
+  '  // café Straße naïveCafé — “quoted” words, emoji 🙂 and a IPv6Address XMLHttpRequest',
+  `  const blob = "${'QUJD'.repeat(40)}"; a b c1 2d userId ID Id iOS`,
+].join('\n');
+
+describe('search: the bulk build', () => {
+  it('the hashed scanner gives the parts of the plain one, each with its partHash', () => {
+    const plain: Array<[number, number]> = [];
+    forEachPartRange(SAMPLE, 0, SAMPLE.length, (s, e) => plain.push([s, e]));
+    const hashed: Array<[number, number]> = [];
+    forEachHashedPart(SAMPLE, 0, SAMPLE.length, {
+      part: (s, e, h) => {
+        hashed.push([s, e]);
+        assert.equal(h, partHash(SAMPLE, s, e), `hash of "${SAMPLE.slice(s, e)}"`);
+      },
+    });
+    assert.ok(plain.length > 30);
+    assert.deepEqual(hashed, plain);
+    // A range inside the text.
+    const from = SAMPLE.indexOf('HTTPServerError');
+    const inner: string[] = [];
+    forEachHashedPart(SAMPLE, from, from + 'HTTPServerError'.length, { part: (s, e) => inner.push(SAMPLE.slice(s, e)) });
+    assert.deepEqual(inner, ['HTTP', 'Server', 'Error']);
+  });
+
+  it('skips data lines (1000 characters or more) but indexes the lines around them', () => {
+    const index = new LexicalIndex();
+    const text = `const parcelTracker = 1;\nconst x = "${'wrapping '.repeat(150)}";\nconst giftBox = 2;\n`;
+    index.setFile('a.ts', stat, chunkText('a.ts', text));
+    assert.deepEqual(paths(index.search('parcel tracker', 5)), ['a.ts']);
+    assert.deepEqual(paths(index.search('gift box', 5)), ['a.ts']);
+    assert.deepEqual(index.search('wrapping', 5), []);
+  });
+
+  it('a partial index merged into another answers like one index of every file', () => {
+    const files = Array.from({ length: 60 }, (_, i) => [`src/m${i}/order${i}.ts`, `export function shipOrder${i}(parcel) {\n  // ${i % 3 ? 'refund' : 'invoice'} the customer ${i}\n  return parcel.weight * ${i};\n}\n`] as const);
+    const whole = new LexicalIndex();
+    for (const [path, text] of files) whole.setFile(path, stat, chunkText(path, text));
+    const main = new LexicalIndex();
+    const other = new LexicalIndex();
+    files.forEach(([path, text], i) => (i % 2 ? other : main).setFile(path, stat, chunkText(path, text)));
+    main.absorb(other.toPartial());
+    assert.equal(main.fileCount, 60);
+    assert.equal(main.chunkCount, whole.chunkCount);
+    const sorted = (index: LexicalIndex, q: string): string[] => index.search(q, 100).map((h) => `${h.path} ${h.score.toFixed(9)} ${h.startLine}-${h.endLine} ${h.preview}`).sort();
+    for (const q of ['refund customer', 'invoice parcel weight', 'ship order 7', 'order']) assert.deepEqual(sorted(main, q), sorted(whole, q), q);
+    // It persists and keeps taking updates like any index.
+    const back = LexicalIndex.deserialize(main.serialize('k'), 'k');
+    assert.ok(back instanceof LexicalIndex);
+    assert.deepEqual(sorted(back, 'refund customer'), sorted(whole, 'refund customer'));
+    back.removeFile('src/m1/order1.ts');
+    assert.ok(!paths(back.search('ship order 1', 100)).includes('src/m1/order1.ts'));
+    assert.throws(() => back.toPartial(), /fresh/);
+  });
+});
+
+describe('search: the build worker', function () {
+  this.timeout(60_000);
+  let ws: TempWorkspace;
+  before(() => {
+    ws = new TempWorkspace();
+    for (let i = 0; i < WORKER_MIN_FILES + 20; i++) ws.write(`src/d${i % 17}/file${i}.ts`, `export function handle${i % 2 ? 'Refund' : 'Invoice'}${i}(order) {\n  return order.total + ${i}; // parcel ${i}\n}\n`);
+    ws.write('logo.png', new Uint8Array([0x89, 0x50, 0, 0, 1]));
+    ws.write('src/big.ts', `// parcel\n${'x'.repeat(3000)}\n`);
+  });
+  after(() => ws.dispose());
+
+  const sorted = (hits: ReadonlyArray<{ path: string; startLine: number }>): string[] => hits.map((h) => `${h.path}:${h.startLine}`).sort();
+
+  it('indexes every other file in a worker thread: the same index as one thread, skips counted', async () => {
+    const settings = { maxFileSizeBytes: 2048 };
+    const one = engineFor(ws.root, { settings });
+    const oneStats = await one.engine.open();
+    const workerScript = join(__dirname, '..', '..', '..', 'src', 'core', 'search', 'buildWorker.ts');
+    let started = 0;
+    const two = engineFor(ws.root, {
+      settings,
+      buildWorker: () => {
+        started++;
+        return new Worker(workerScript, { execArgv: ['--require', 'tsx/cjs'] });
+      },
+    });
+    const progress: number[] = [];
+    const twoStats = await two.engine.open({ onProgress: (p) => progress.push(p.done) });
+    assert.equal(started, 1);
+    assert.deepEqual([twoStats.files, twoStats.chunks, twoStats.indexed, twoStats.skipped], [oneStats.files, oneStats.chunks, oneStats.indexed, oneStats.skipped]);
+    assert.equal(progress[progress.length - 1], WORKER_MIN_FILES + 22);
+    assert.ok(!two.logs.some((l) => l.startsWith('warn')), two.logs.join('\n'));
+    for (const q of ['refund order total', 'invoice parcel 7', 'handle refund 13']) assert.deepEqual(sorted(two.engine.lexical(q, 1000)), sorted(one.engine.lexical(q, 1000)), q);
+    // A reload of what it wrote needs no worker and re-reads nothing.
+    await two.engine.persisted();
+    const again = engineFor(ws.root, { settings, storage: two.storage, buildWorker: () => assert.fail('no worker for a reload') });
+    const reloaded = await again.engine.open();
+    assert.deepEqual([reloaded.source, reloaded.indexed], ['loaded', 0]);
+  });
+
+  it('a worker that fails leaves its share to the main thread, with a warning', async () => {
+    const rig = engineFor(ws.root, { buildWorker: () => new Worker('throw new Error("no such bundle")', { eval: true }) });
+    const stats = await rig.engine.open();
+    assert.equal(stats.files, WORKER_MIN_FILES + 21);
+    assert.equal(rig.engine.lexical('handle refund 13', 5)[0]?.path, 'src/d13/file13.ts');
+    assert.ok(rig.logs.some((l) => /^warn Search index: the build worker failed \(.*no such bundle/.test(l)), rig.logs.join('\n'));
+  });
+
+  it('cancelling stops the worker too, with a typed cancellation', async () => {
+    const controller = new AbortController();
+    let exited: Promise<number> | undefined;
+    const rig = engineFor(ws.root, {
+      buildWorker: () => {
+        const worker = new Worker('require("node:worker_threads").parentPort.on("message", () => {})', { eval: true });
+        exited = new Promise<number>((resolve) => worker.once('exit', resolve));
+        return worker;
+      },
+    });
+    const opening = rig.engine.open({ signal: controller.signal, onProgress: () => controller.abort() });
+    await assert.rejects(opening, (e: unknown) => (e as { kind?: string }).kind === 'cancelled');
+    assert.ok(exited, 'a worker was started');
+    assert.equal(typeof (await exited), 'number', 'the worker was terminated');
+  });
+});
