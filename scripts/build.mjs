@@ -38,6 +38,9 @@ const builds = [
     minify: production,
     metafile: true,
   },
+  // The search index's build worker (a worker thread the extension starts for the cold build when a
+  // core is spare; src/features/search/service.ts looks for it next to extension.js).
+  { ...common, entryPoints: { searchWorker: 'src/core/search/buildWorker.ts' }, outdir: 'dist', platform: 'node', format: 'cjs', target: 'node20', minify: production, metafile: true },
 ];
 if (existsSync('media/usage/main.ts')) {
   builds.push({ ...common, entryPoints: { usage: 'media/usage/main.ts' }, outdir: 'dist/webview', platform: 'browser', format: 'iife', target: 'es2022', minify: production });
@@ -60,7 +63,7 @@ if (watch) {
   if (out) console.log(`[build] dist/extension.js ${(out.bytes / 1024).toFixed(1)} KB${production ? ' (production)' : ''}`);
   for (const r of results) {
     for (const [file, o] of Object.entries(r.metafile?.outputs ?? {})) {
-      if (file.startsWith('dist/webview/')) console.log(`[build] ${file} ${(o.bytes / 1024).toFixed(1)} KB${production ? ' (production)' : ''}`);
+      if (file.startsWith('dist/webview/') || file === 'dist/searchWorker.js') console.log(`[build] ${file} ${(o.bytes / 1024).toFixed(1)} KB${production ? ' (production)' : ''}`);
     }
   }
 }
