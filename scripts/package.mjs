@@ -10,7 +10,7 @@ execFileSync('node', ['scripts/build.mjs', '--production'], { stdio: 'inherit' }
 // vsce keeps a device id under ~/.cache: give it a throwaway home so packaging leaves $HOME alone.
 const home = mkdtempSync(join(tmpdir(), 'stratus-vsce-'));
 try {
-  execFileSync('vsce', ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', out], { stdio: 'inherit', env: { ...process.env, HOME: home, XDG_CACHE_HOME: join(home, '.cache') } });
+  execFileSync('vsce', ['package', '--no-dependencies', '-o', out], { stdio: 'inherit', env: { ...process.env, HOME: home, XDG_CACHE_HOME: join(home, '.cache') } });
 } finally {
   rmSync(home, { recursive: true, force: true });
 }

@@ -15,7 +15,7 @@ export function createStatusBarItem(status: ConnectionStatus): vscode.Disposable
         item.text = '$(cloud) Stratus: set up';
         item.tooltip = state.missing === 'apiKey' ? 'Stratus: no inference API key. Click to set it.' : 'Stratus: no inference base URL. Click to open the setting.';
         item.command = state.missing === 'apiKey' ? Commands.setApiKey : { title: 'Open Settings', command: 'workbench.action.openSettings', arguments: ['stratus.inference.baseUrl'] };
-        item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+        // Not set up yet is not a fault: a plain item, never the warning colour.
         break;
       case 'error':
         item.text = `$(cloud-offline) ${model}`;
