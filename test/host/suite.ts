@@ -10,3 +10,4 @@ import './search.test';
 import './usage.test';
 import './tools.test';
 import './transcription.test';
+import './onboarding.test';

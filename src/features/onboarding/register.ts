@@ -31,6 +31,8 @@ export interface OnboardingTestApi {
   firstRun(): Promise<boolean>;
   /** Whether the first-run flag is set. */
   shown(): boolean;
+  /** Clears the first-run flag and the "a model answered" key, as in a new profile. */
+  reset(): Promise<void>;
   /** Current values of the walkthrough context keys. */
   contextKeys(): Readonly<Record<keyof typeof OnboardingContext, boolean>>;
 }
@@ -83,5 +85,9 @@ export function register(deps: Deps, options: OnboardingOptions): { disposable: 
   };
   if (!options.testMode) void firstRun();
 
-  return { disposable: store, testApi: { firstRun, shown: () => options.globalState.get<boolean>(WALKTHROUGH_SHOWN_KEY) === true, contextKeys: () => ({ ...keys }) } };
+  const reset = async (): Promise<void> => {
+    await options.globalState.update(WALKTHROUGH_SHOWN_KEY, undefined);
+    setKey('modelAnswered', false);
+  };
+  return { disposable: store, testApi: { firstRun, reset, shown: () => options.globalState.get<boolean>(WALKTHROUGH_SHOWN_KEY) === true, contextKeys: () => ({ ...keys }) } };
 }
