@@ -48,10 +48,10 @@ export function register(deps: Deps, options: OnboardingOptions): { disposable: 
   };
 
   const walkthrough = `${options.extensionId}#${WALKTHROUGH_ID}`;
-  const open = async (toSide: boolean): Promise<void> => {
-    await vscode.commands.executeCommand('workbench.action.openWalkthrough', walkthrough, toSide);
+  const open = async (): Promise<void> => {
+    await vscode.commands.executeCommand('workbench.action.openWalkthrough', walkthrough, false);
   };
-  store.add(vscode.commands.registerCommand(OPEN_WALKTHROUGH_COMMAND, () => open(false)));
+  store.add(vscode.commands.registerCommand(OPEN_WALKTHROUGH_COMMAND, () => open()));
 
   // Step "Set the API key": from SecretStorage (this window or another) and the environment.
   const refreshApiKey = async (): Promise<void> => {
@@ -76,7 +76,7 @@ export function register(deps: Deps, options: OnboardingOptions): { disposable: 
     if (vscode.workspace.getConfiguration('workbench.welcomePage').get<boolean>('walkthroughs.openOnInstall') === false) return false;
     await options.globalState.update(WALKTHROUGH_SHOWN_KEY, true);
     try {
-      await open(true);
+      await open();
     } catch (error) {
       deps.logger.warn('Could not open the Stratus walkthrough', error);
       return false;
