@@ -37,7 +37,7 @@ after(function () {
 
 describe('UI: first run and README screenshots', function () {
   this.timeout(180_000);
-  const workbench = useWorkbench();
+  const workbench = useWorkbench({ settings: { 'workbench.welcomePage.walkthroughs.openOnInstall': true } });
 
   it('opens the Stratus walkthrough on the first activation of a fresh profile', async () => {
     const { page } = workbench();
