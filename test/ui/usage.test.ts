@@ -8,7 +8,7 @@ import type { ConsoleMessage, FrameLocator, Page } from 'playwright-core';
 import { launchBrowser } from '../harness/browser.mjs';
 import { installVsix, repoRoot, startCodeServer } from '../harness/codeServer.mjs';
 import { startSandboxProcess } from '../harness/sandbox.mjs';
-import { runCommand, screenshot, screenshotsDir, sendChat } from './workbench';
+import { openStratusView, runCommand, screenshot, screenshotsDir, sendChat } from './workbench';
 
 const HOUR_CAP = 150_000;
 
@@ -91,9 +91,8 @@ describe('UI: the Usage view', function () {
     figures.webviewBundleKB = Math.round((bundle / 1024) * 10) / 10;
     figures.webviewCssKB = Math.round((statSync(join(repoRoot, 'dist', 'webview', 'usage.css')).size / 1024) * 10) / 10;
     // Let the extension activate (status bar item) before timing the view itself: it activates
-    // only when used: here a command that changes nothing once dismissed.
-    await runCommand(page, 'Stratus: Pick Chat Model');
-    await page.keyboard.press('Escape');
+    // only when used, here when its views first show.
+    await openStratusView(page);
     await page.locator('.statusbar-item', { hasText: '/150k' }).first().waitFor({ timeout: 60_000 });
     const started = performance.now();
     await runCommand(page, 'Stratus: Show Usage');
