@@ -29,3 +29,7 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   echo "[setup] npm ci (about two minutes on a fresh machine)"
   FORCE_NODE_VERSION="$(node -p 'process.versions.node.split(".")[0]')" npm ci --no-audit --no-fund --loglevel=error
 fi
+
+# The oldest supported VS Code (code-server 4.104.0 = VS Code 1.104.0) for the `host-1.104` tier, in
+# its own folder so the root install stays as it is.
+bash test/compat/install.sh test/compat/vscode-1.104

@@ -1,11 +1,17 @@
-// `npm test`: the three tiers in order, each in its own process, then one summary line
+// `npm test`: the tiers in order, each in its own process, then one summary line
 // `N passed, N failed` summed over them. Any failure (or a tier that crashes) exits non-zero.
+// The host suite runs twice: `host` on the newest bundled VS Code (code-server 4.139.1 at the root)
+// and `host-1.104` on the oldest that engines.vscode claims (code-server 4.104.0 in
+// test/compat/vscode-1.104, installed by scripts/setup.sh). `node scripts/test-all.mjs host-1.104`
+// runs only the named tiers.
 import { spawn } from 'node:child_process';
 
 const tiers = [
   { name: 'check', command: 'npm', args: ['run', '--silent', 'check'], counts: false },
   { name: 'unit', command: 'npm', args: ['run', '--silent', 'test:unit'], counts: true },
   { name: 'host', command: 'npm', args: ['run', '--silent', 'test:host'], counts: true },
+  { name: 'host-1.104', command: 'npm', args: ['run', '--silent', 'test:host:1.104'], counts: true },
+  { name: 'host-fr', command: 'npm', args: ['run', '--silent', 'test:host:fr'], counts: true },
   { name: 'ui', command: 'npm', args: ['run', '--silent', 'test:ui'], counts: true },
 ];
 const only = process.argv.slice(2);

@@ -138,7 +138,7 @@ export class ConsoleConnection implements vscode.Disposable {
       this.logger.warn(`Console sign-in failed: ${presented.message}`);
       const rejected = isStratusError(error) && (error.kind === 'auth' || error.kind === 'forbidden');
       return this.setState(rejected
-        ? { kind: 'rejected', message: 'The personal access token was rejected. Check its ID and secret, or create a new one in the console.' }
+        ? { kind: 'rejected', message: vscode.l10n.t('The personal access token was rejected. Check its ID and secret, or create a new one in the console.') }
         : { kind: 'error', message: presented.message });
     }
   }
@@ -172,10 +172,11 @@ export class ConsoleConnection implements vscode.Disposable {
     const key = `${notice.method} ${notice.path}`;
     if (this.warned.has(key)) return;
     this.warned.add(key);
-    const when = notice.sunset ? ` It will be removed on ${notice.sunset}.` : '';
-    const message = `The console endpoint ${key} is deprecated.${when} Stratus may need an update, or a path override in stratus.console.resourcePaths.`;
+    const message = notice.sunset
+      ? vscode.l10n.t('The console endpoint {0} is deprecated. It will be removed on {1}. Stratus may need an update, or a path override in stratus.console.resourcePaths.', key, notice.sunset)
+      : vscode.l10n.t('The console endpoint {0} is deprecated. Stratus may need an update, or a path override in stratus.console.resourcePaths.', key);
     // The console client has logged it already; here it is shown.
-    void vscode.window.showWarningMessage(`Stratus: ${message}`, 'Show Endpoints in Use').then((choice) => {
+    void vscode.window.showWarningMessage(`Stratus: ${message}`, vscode.l10n.t('Show Endpoints in Use')).then((choice) => {
       if (choice) void vscode.commands.executeCommand('stratus.showConsoleEndpoints');
     });
   }

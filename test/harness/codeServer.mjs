@@ -1,33 +1,41 @@
 // Starts a real VS Code (code-server) on a free loopback port in throwaway directories.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeLanguagePack } from './languagePack.mjs';
 import { freePort, spawnGroup, waitFor } from './processes.mjs';
+import { baseSettings } from './settings.mjs';
 
 export const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
-/** code-server needs Node 24; the `node` devDependency provides it. */
-function nodeBinary() {
-  const local = join(repoRoot, 'node_modules', '.bin', 'node');
-  return existsSync(local) ? local : process.execPath;
+/**
+ * Where code-server is installed: the repository root (the newest VS Code, code-server 4.139.1) or
+ * a compat folder with its own node_modules (test/compat/vscode-1.104: code-server 4.104.0, the
+ * oldest VS Code `engines.vscode` claims), given as `dir` or STRATUS_CODE_SERVER_DIR.
+ * Each install brings the Node its code-server needs as the `node` devDependency.
+ * @param {string} [dir] relative to the repository root, or absolute
+ */
+export function codeServerInstall(dir = process.env.STRATUS_CODE_SERVER_DIR) {
+  const root = dir ? resolve(repoRoot, dir) : repoRoot;
+  const pkg = join(root, 'node_modules', 'code-server', 'package.json');
+  const entry = join(root, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+  if (!existsSync(pkg) || !existsSync(entry)) {
+    throw new Error(`code-server is not installed in ${root}: run \`bash scripts/setup.sh\` (it installs the root and test/compat/* folders).`);
+  }
+  const local = join(root, 'node_modules', '.bin', 'node');
+  const version = JSON.parse(readFileSync(pkg, 'utf8')).version;
+  // Host tests this install cannot run, with the reason (the compat folder's package.json).
+  const own = join(root, 'package.json');
+  const tier = root !== repoRoot && existsSync(own) ? JSON.parse(readFileSync(own, 'utf8')).stratusHostTier : undefined;
+  /** @type {{ tests: string[], why: string }} */
+  const excluded = { tests: (tier?.exclude ?? []).map((/** @type {{ test: string }} */ e) => e.test), why: tier?.why ?? '' };
+  // `--vscode-option` (pass a flag straight to the VS Code server) is newer than code-server 4.104.
+  const cli = join(root, 'node_modules', 'code-server', 'out', 'node', 'cli.js');
+  const vscodeOptions = existsSync(cli) && readFileSync(cli, 'utf8').includes('"vscode-option"');
+  return { root, entry, version, vscodeOptions, excluded, node: existsSync(local) ? local : process.execPath };
 }
-
-/** Settings that keep the workbench quiet and deterministic for tests and demos. */
-const baseSettings = {
-  'workbench.startupEditor': 'none',
-  'workbench.tips.enabled': false,
-  'workbench.welcomePage.walkthroughs.openOnInstall': false,
-  'telemetry.telemetryLevel': 'off',
-  'update.mode': 'none',
-  'extensions.autoUpdate': false,
-  'extensions.autoCheckUpdates': false,
-  'security.workspace.trust.enabled': false,
-  'chat.commandCenter.enabled': true,
-  'window.commandCenter': true,
-  'git.enabled': false,
-};
 
 /**
  * @param {object} options
@@ -36,9 +44,12 @@ const baseSettings = {
  * @param {string[]} [options.vscodeOptions] `--vscode-option` values
  * @param {number} [options.port] fixed port (demo); a free one otherwise
  * @param {string} [options.stateDir] keep state here (demo) instead of a throwaway directory
- * @param {(dirs: { root: string, userData: string, extensions: string, config: string, tmp: string, workspace: string }) => void} [options.beforeStart] e.g. install a .vsix into dirs.extensions
+ * @param {(dirs: { root: string, userData: string, extensions: string, config: string, tmp: string, workspace: string }, install: ReturnType<typeof codeServerInstall>) => void} [options.beforeStart] e.g. install a .vsix into dirs.extensions (with the same code-server)
+ * @param {ReturnType<typeof codeServerInstall>} [options.install] which code-server (default: codeServerInstall())
+ * @param {string} [options.locale] display language (`--locale`), e.g. `fr`; English when absent
  */
 export async function startCodeServer(options = {}) {
+  const install = options.install ?? codeServerInstall();
   const root = options.stateDir ?? mkdtempSync(join(tmpdir(), 'stratus-cs-'));
   const dirs = {
     root,
@@ -55,25 +66,36 @@ export async function startCodeServer(options = {}) {
     writeFileSync(join(dirs.workspace, 'README.md'), '# Stratus workspace\n\nA throwaway folder opened by code-server.\n');
   }
 
-  options.beforeStart?.(dirs);
+  if (options.locale) writeLanguagePack(dirs, options.locale);
+  options.beforeStart?.(dirs, install);
   const port = options.port ?? (await freePort());
   const args = [
-    join(repoRoot, 'node_modules', 'code-server', 'out', 'node', 'entry.js'),
+    install.entry,
     '--bind-addr', `127.0.0.1:${port}`,
     '--auth', 'none',
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-workspace-trust',
+    ...(options.locale ? ['--locale', options.locale] : []),
     '--user-data-dir', dirs.userData,
     '--extensions-dir', dirs.extensions,
-    ...(options.vscodeOptions ?? []).flatMap((o) => ['--vscode-option', o]),
+    // Without `--vscode-option` (code-server 4.104) the options are left out: the standard test
+    // protocol (codeAutomationExit) works without enable-smoke-test-driver.
+    ...(install.vscodeOptions ? (options.vscodeOptions ?? []).flatMap((o) => ['--vscode-option', o]) : []),
     dirs.workspace,
   ];
   const env = { ...serverEnv(dirs), ...options.env };
-  const proc = spawnGroup(nodeBinary(), args, { cwd: dirs.root, env });
+  const proc = spawnGroup(install.node, args, { cwd: dirs.root, env });
   const url = `http://127.0.0.1:${port}`;
+  /** @type {{ code: number | null, signal: string | null } | undefined} */
+  let exit;
+  void proc.exited.then((e) => { exit = e; });
   try {
-    await waitFor(async () => (await fetch(`${url}/healthz`)).ok, { timeoutMs: 60_000, what: `code-server on ${url}` });
+    await waitFor(async () => (await fetch(`${url}/healthz`)).ok, {
+      timeoutMs: 60_000,
+      what: `code-server ${install.version} on ${url}`,
+      gaveUp: () => exit && `it exited (code ${exit.code}, signal ${exit.signal})`,
+    });
   } catch (error) {
     await proc.stop();
     throw new Error(`${error instanceof Error ? error.message : String(error)}\n--- code-server output ---\n${proc.output()}`);
@@ -82,6 +104,7 @@ export async function startCodeServer(options = {}) {
     url,
     port,
     dirs,
+    install,
     output: proc.output,
     exited: proc.exited,
     async stop() {
@@ -108,11 +131,11 @@ function serverEnv(dirs) {
 /**
  * Installs a .vsix into a code-server state (the way a user installs it); use as `beforeStart`.
  * @param {string} vsix
- * @returns {(dirs: { root: string, userData: string, extensions: string, config: string, tmp: string, workspace: string }) => void}
+ * @returns {(dirs: { root: string, userData: string, extensions: string, config: string, tmp: string, workspace: string }, install?: ReturnType<typeof codeServerInstall>) => void}
  */
 export function installVsix(vsix) {
-  return (dirs) => {
-    execFileSync(nodeBinary(), [join(repoRoot, 'node_modules', 'code-server', 'out', 'node', 'entry.js'), '--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions, '--install-extension', vsix, '--force'], { stdio: 'ignore', env: serverEnv(dirs) });
+  return (dirs, install = codeServerInstall()) => {
+    execFileSync(install.node, [install.entry, '--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions, '--install-extension', vsix, '--force'], { stdio: 'ignore', env: serverEnv(dirs) });
   };
 }
 

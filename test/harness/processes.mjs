@@ -63,17 +63,20 @@ function killGroup(pid, signal) {
 }
 
 /**
- * Polls `probe` until it returns a truthy value or the deadline passes.
+ * Polls `probe` until it returns a truthy value or the deadline passes; `gaveUp` (e.g. "the
+ * process exited") ends the wait at once with its reason.
  * @template T
  * @param {() => Promise<T>} probe
- * @param {{ timeoutMs: number, intervalMs?: number, what: string }} options
+ * @param {{ timeoutMs: number, intervalMs?: number, what: string, gaveUp?: () => string | undefined }} options
  * @returns {Promise<T>}
  */
-export async function waitFor(probe, { timeoutMs, intervalMs = 100, what }) {
+export async function waitFor(probe, { timeoutMs, intervalMs = 100, what, gaveUp }) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe().catch(() => undefined);
     if (value) return value;
+    const reason = gaveUp?.();
+    if (reason) throw new Error(`Stopped waiting for ${what}: ${reason}`);
     if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }

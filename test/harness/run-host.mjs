@@ -1,13 +1,22 @@
 // Runs test/host inside a real VS Code extension host (code-server + Chromium), with the
 // standard extension-test protocol: the workbench calls codeAutomationExit(code) when done.
+// `--code-server <dir>` (or STRATUS_CODE_SERVER_DIR) runs it in another code-server install, e.g.
+// test/compat/vscode-1.104 (the oldest supported VS Code); results then go to test-results/host-1.104.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { launchBrowser } from './browser.mjs';
-import { repoRoot, startCodeServer, workbenchUrl } from './codeServer.mjs';
+import { codeServerInstall, repoRoot, startCodeServer, workbenchUrl } from './codeServer.mjs';
+import { hostGrep } from './grep.mjs';
 import { startSandboxProcess } from './sandbox.mjs';
 
+// `--locale fr`: the display language of the run (test:host:fr runs test/host/l10n.test.ts in French).
+const { values: cli } = parseArgs({ options: { 'code-server': { type: 'string' }, locale: { type: 'string' } } });
+const LOCALE = cli.locale ?? '';
+const codeServerDir = cli['code-server'] ?? process.env.STRATUS_CODE_SERVER_DIR;
 const DEADLINE_MS = Number(process.env.STRATUS_HOST_DEADLINE_MS ?? 240_000);
-const resultsDir = join(repoRoot, 'test-results', 'host');
+const tier = `${codeServerDir ? `host-${basename(codeServerDir).replace(/^vscode-/, '')}` : 'host'}${LOCALE ? `-${LOCALE}` : ''}`;
+const resultsDir = join(repoRoot, 'test-results', tier);
 mkdirSync(resultsDir, { recursive: true });
 const resultsFile = join(resultsDir, 'results.json');
 rmSync(resultsFile, { force: true });
@@ -17,13 +26,22 @@ let exitCode = 1;
 try {
   const sandbox = process.env.STRATUS_NO_SANDBOX ? { info: { inference: '', console: '' }, stop: async () => undefined } : await startSandboxProcess({ extraArgs: ['--activity-step-ms', '150'] });
   cleanups.push(sandbox.stop);
+  const install = codeServerInstall(codeServerDir);
+  console.log(`${tier}: code-server ${install.version} (${install.root === repoRoot ? 'root install' : install.root.slice(repoRoot.length + 1)})`);
+  if (install.excluded.tests.length > 0) {
+    console.log(`${tier}: ${install.excluded.tests.length} host test(s) left out here: ${install.excluded.tests.map((t) => JSON.stringify(t)).join(', ')}. Why: ${install.excluded.why}`);
+  }
+  const grep = hostGrep(process.env.STRATUS_HOST_GREP ?? (LOCALE ? '^l10n:' : ''), install.excluded.tests);
   const server = await startCodeServer({
+    install,
     vscodeOptions: ['enable-smoke-test-driver'],
+    ...(LOCALE ? { locale: LOCALE } : {}),
     settings: { 'stratus.inference.baseUrl': sandbox.info.inference, 'stratus.console.baseUrl': sandbox.info.console },
     env: {
       STRATUS_HOST_RESULTS: resultsFile,
       STRATUS_SANDBOX: JSON.stringify(sandbox.info),
-      STRATUS_HOST_GREP: process.env.STRATUS_HOST_GREP ?? '',
+      STRATUS_HOST_GREP: grep,
+      STRATUS_HOST_LOCALE: LOCALE,
       STRATUS_HOST_ORDER: process.env.STRATUS_HOST_ORDER ?? '',
     },
   });
@@ -49,7 +67,7 @@ try {
   }
   if (outcome === 'timeout') {
     await page.screenshot({ path: join(resultsDir, 'timeout.png') }).catch(() => undefined);
-    console.error(`Host tests did not finish within ${DEADLINE_MS / 1000} s (the workbench or the extension host hung). Screenshot: test-results/host/timeout.png`);
+    console.error(`Host tests did not finish within ${DEADLINE_MS / 1000} s (the workbench or the extension host hung). Screenshot: test-results/${tier}/timeout.png`);
     console.error(`--- code-server output (tail) ---\n${server.output().slice(-4000)}`);
     console.log('\n  0 passing\n  1 failing');
     exitCode = 1;
@@ -60,6 +78,10 @@ try {
       exitCode = 1;
     } else {
       exitCode = outcome;
+      if (exitCode !== 0) {
+        await page.screenshot({ path: join(resultsDir, 'failure.png') }).catch(() => undefined);
+        console.error(`Screenshot of the workbench after the failing run: test-results/${tier}/failure.png`);
+      }
     }
   }
 } catch (error) {

@@ -12,10 +12,11 @@ import { ChatCommandRegistry } from '../../src/platform/chatCommands';
 import { ConnectionStatus } from '../../src/platform/connectionStatus';
 import { ConsoleConnection } from '../../src/platform/consoleConnection';
 import { InferenceConnection } from '../../src/platform/inferenceConnection';
-import { SecretKeys, SecretStore } from '../../src/platform/secrets';
+import { SecretStore } from '../../src/platform/secrets';
 import { readSettings } from '../../src/platform/settings';
 import { stratus } from './extension';
 import { control, eventually, requests, sandbox } from './sandbox';
+import { memorySecrets, RecordingStream } from './fakes';
 
 const FIXTURES = ['src/auth/tokenRefresher.ts', 'src/billing/invoice.ts', 'src/storage/uploadQueue.ts', 'docs/operations.md'];
 
@@ -49,9 +50,11 @@ async function searchAndOpen(query: string): Promise<WorkspaceSearchHit | undefi
 }
 
 describe('workspace search in the host', function () {
-  this.timeout(60_000);
+  this.timeout(90_000);
 
   before(async () => {
+    // Each suite sets up what it needs: the fixtures and the sandbox's fake API key (rerank).
+    await vscode.commands.executeCommand('stratus.setApiKey', sandbox().apiKey);
     await copyFixtures();
   });
   after(async () => {
@@ -63,7 +66,8 @@ describe('workspace search in the host', function () {
     const hit = await eventually(async () => {
       const h = await searchAndOpen('where do we refresh the auth token before it expires');
       return h?.path === 'src/auth/tokenRefresher.ts' ? h : undefined;
-    }, 'the picker to offer src/auth/tokenRefresher.ts first');
+      // Each try waits for the picker and the first index build: give a loaded machine time.
+    }, 'the picker to offer src/auth/tokenRefresher.ts first', 50_000);
     const editor = vscode.window.activeTextEditor;
     assert.ok(editor);
     assert.equal(editor.document.uri.path, vscode.Uri.joinPath(folder(), 'src/auth/tokenRefresher.ts').path);
@@ -92,37 +96,7 @@ describe('workspace search in the host', function () {
   });
 });
 
-class RecordingStream {
-  readonly markdown: string[] = [];
-  readonly anchors: Array<{ value: vscode.Location | vscode.Uri; title?: string }> = [];
-  readonly references: unknown[] = [];
-  readonly progress: string[] = [];
-  get text(): string {
-    return this.markdown.join('');
-  }
-  asStream(): vscode.ChatResponseStream {
-    return {
-      markdown: (value: string | vscode.MarkdownString) => void this.markdown.push(typeof value === 'string' ? value : value.value),
-      anchor: (value: vscode.Location | vscode.Uri, title?: string) => void this.anchors.push({ value, ...(title ? { title } : {}) }),
-      reference: (value: unknown) => void this.references.push(value),
-      progress: (value: string) => void this.progress.push(value),
-      button: () => undefined,
-      filetree: () => undefined,
-      push: () => undefined,
-    } as unknown as vscode.ChatResponseStream;
-  }
-}
 
-function memorySecrets(apiKey: string): vscode.SecretStorage {
-  const values = new Map<string, string>([[SecretKeys.inferenceApiKey, apiKey]]);
-  const changed = new vscode.EventEmitter<vscode.SecretStorageChangeEvent>();
-  return {
-    get: async (key: string) => values.get(key),
-    store: async (key: string, value: string) => void values.set(key, value),
-    delete: async (key: string) => void values.delete(key),
-    onDidChange: changed.event,
-  };
-}
 
 describe('@stratus /search in the host (against the sandbox)', function () {
   this.timeout(60_000);

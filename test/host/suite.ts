@@ -11,3 +11,4 @@ import './usage.test';
 import './tools.test';
 import './transcription.test';
 import './onboarding.test';
+import './l10n.test';

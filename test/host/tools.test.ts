@@ -25,37 +25,9 @@ import { InferenceConnection } from '../../src/platform/inferenceConnection';
 import { SecretKeys, SecretStore } from '../../src/platform/secrets';
 import { readSettings } from '../../src/platform/settings';
 import { control, eventually, requests, sandbox } from './sandbox';
+import { memorySecrets, RecordingStream } from './fakes';
 
-class RecordingStream {
-  readonly markdown: string[] = [];
-  readonly buttons: vscode.Command[] = [];
-  readonly references: unknown[] = [];
-  readonly progress: string[] = [];
-  get text(): string {
-    return this.markdown.join('');
-  }
-  asStream(): vscode.ChatResponseStream {
-    return {
-      markdown: (value: string | vscode.MarkdownString) => { this.markdown.push(typeof value === 'string' ? value : value.value); },
-      button: (command: vscode.Command) => { this.buttons.push(command); },
-      reference: (value: unknown) => { this.references.push(value); },
-      progress: (value: string) => { this.progress.push(value); },
-      anchor: () => undefined,
-      filetree: () => undefined,
-      push: () => undefined,
-    } as unknown as vscode.ChatResponseStream;
-  }
-}
 
-function memorySecrets(values: Map<string, string>): vscode.SecretStorage {
-  const changed = new vscode.EventEmitter<vscode.SecretStorageChangeEvent>();
-  return {
-    get: async (key: string) => values.get(key),
-    store: async (key: string, value: string) => { values.set(key, value); },
-    delete: async (key: string) => { values.delete(key); },
-    onDidChange: changed.event,
-  };
-}
 
 const token = (): vscode.CancellationToken => new vscode.CancellationTokenSource().token;
 const text = (result: vscode.LanguageModelToolResult | null | undefined): string =>

@@ -104,7 +104,8 @@ export async function sendChat(page: Page, text: string) {
   await page.keyboard.type(text);
   await page.keyboard.press('Enter');
   const responses = page.locator('.interactive-item-container.interactive-response');
-  await responses.nth(before).waitFor({ timeout: 30_000 });
+  // The first message of a window also activates the participant and resolves the models: slow on a loaded machine.
+  await responses.nth(before).waitFor({ timeout: 60_000 });
   return responses.nth(before);
 }
 

@@ -29,8 +29,8 @@ export function register(deps: Deps, options: AccountOptions): vscode.Disposable
     vscode.commands.registerCommand(Commands.setApiKey, async (value?: unknown) => {
       // Host tests may pass the key; people (and everyone outside test mode) get a password prompt.
       const key = credentialArgument(value, options.testMode, isString) ?? await vscode.window.showInputBox({
-        title: 'Stratus: Set Inference API Key',
-        prompt: 'Paste the inference API key created in the console. It is kept in the OS secret store.',
+        title: vscode.l10n.t('Stratus: Set Inference API Key'),
+        prompt: vscode.l10n.t('Paste the inference API key created in the console. It is kept in the OS secret store.'),
         password: true,
         ignoreFocusOut: true,
         validateInput: validateApiKey,
@@ -43,7 +43,7 @@ export function register(deps: Deps, options: AccountOptions): vscode.Disposable
       }
       await secrets.set(SecretKeys.inferenceApiKey, key.trim());
       logger.info('Inference API key stored in secret storage.');
-      void vscode.window.showInformationMessage('Stratus: inference API key saved.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Stratus: inference API key saved.'));
       return true;
     }),
   );
@@ -52,15 +52,15 @@ export function register(deps: Deps, options: AccountOptions): vscode.Disposable
     vscode.commands.registerCommand(Commands.signIn, async (value?: unknown) => {
       const given = credentialArgument(value, options.testMode, isPat);
       const id = given?.id ?? await vscode.window.showInputBox({
-        title: 'Stratus: Sign In to Console (1/2)',
-        prompt: 'Personal access token ID (console → profile → personal access tokens)',
+        title: vscode.l10n.t('Stratus: Sign In to Console (1/2)'),
+        prompt: vscode.l10n.t('Personal access token ID (console → profile → personal access tokens)'),
         ignoreFocusOut: true,
         validateInput: (v) => validatePatPart(v, 'ID'),
       });
       if (id === undefined) return false;
       const secret = given?.secret ?? await vscode.window.showInputBox({
-        title: 'Stratus: Sign In to Console (2/2)',
-        prompt: 'Personal access token secret (shown once when the token was created)',
+        title: vscode.l10n.t('Stratus: Sign In to Console (2/2)'),
+        prompt: vscode.l10n.t('Personal access token secret (shown once when the token was created)'),
         password: true,
         ignoreFocusOut: true,
         validateInput: (v) => validatePatPart(v, 'secret'),
@@ -74,16 +74,20 @@ export function register(deps: Deps, options: AccountOptions): vscode.Disposable
       await secrets.set(SecretKeys.patId, id.trim());
       await secrets.set(SecretKeys.patSecret, secret.trim());
       logger.info('Console personal access token stored in secret storage.');
-      const state = await vscode.window.withProgress({ location: { viewId: 'stratus.resources' }, title: 'Signing in…' }, () => deps.console.resume());
+      const state = await vscode.window.withProgress({ location: { viewId: 'stratus.resources' }, title: vscode.l10n.t('Signing in…') }, () => deps.console.resume());
       if (state.kind === 'signedIn') {
-        void vscode.window.showInformationMessage(`Stratus: signed in to the console${state.session.tenantId ? ` (tenant ${state.session.tenantId})` : ''}.`);
+        void vscode.window.showInformationMessage(state.session.tenantId
+          ? vscode.l10n.t('Stratus: signed in to the console (tenant {0}).', state.session.tenantId)
+          : vscode.l10n.t('Stratus: signed in to the console.'));
         return true;
       }
-      const why = state.kind === 'rejected' || state.kind === 'error' ? state.message : state.kind === 'notConfigured' ? 'Set stratus.console.baseUrl first.' : 'Not signed in.';
+      const why = state.kind === 'rejected' || state.kind === 'error' ? state.message : state.kind === 'notConfigured' ? vscode.l10n.t('Set stratus.console.baseUrl first.') : vscode.l10n.t('Not signed in.');
       // Not awaited: the command's result must not wait for someone to read the message.
-      void vscode.window.showErrorMessage(`Stratus: console sign-in failed. ${why}`, 'Sign In Again', 'Show Log').then((choice) => {
-        if (choice === 'Sign In Again') void vscode.commands.executeCommand(Commands.signIn);
-        else if (choice === 'Show Log') deps.logChannel.show(true);
+      const signInAgain = vscode.l10n.t('Sign In Again');
+      const showLog = vscode.l10n.t('Show Log');
+      void vscode.window.showErrorMessage(vscode.l10n.t('Stratus: console sign-in failed. {0}', why), signInAgain, showLog).then((choice) => {
+        if (choice === signInAgain) void vscode.commands.executeCommand(Commands.signIn);
+        else if (choice === showLog) deps.logChannel.show(true);
       });
       return false;
     }),
@@ -94,7 +98,7 @@ export function register(deps: Deps, options: AccountOptions): vscode.Disposable
     await Promise.all(CONSOLE_KEYS.map((key) => secrets.delete(key)));
     deps.console.signOut();
     logger.info('Signed out of the console: personal access token removed from secret storage, access token forgotten.');
-    void vscode.window.showInformationMessage(`Stratus: signed out of the console. The personal access token was removed.${environmentNote(secrets, CONSOLE_KEYS)}`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Stratus: signed out of the console. The personal access token was removed.') + environmentNote(secrets, CONSOLE_KEYS));
     return true;
   };
   store.add(vscode.commands.registerCommand(Commands.signOutOfConsole, signOutOfConsole));
@@ -105,7 +109,7 @@ export function register(deps: Deps, options: AccountOptions): vscode.Disposable
     vscode.commands.registerCommand(Commands.removeApiKey, async () => {
       await secrets.delete(SecretKeys.inferenceApiKey);
       logger.info('Inference API key removed from secret storage.');
-      void vscode.window.showInformationMessage(`Stratus: inference API key removed.${environmentNote(secrets, [SecretKeys.inferenceApiKey])}`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Stratus: inference API key removed.') + environmentNote(secrets, [SecretKeys.inferenceApiKey]));
       return true;
     }),
   );
@@ -129,7 +133,7 @@ const CONSOLE_KEYS = [SecretKeys.patId, SecretKeys.patSecret] as const;
 function environmentNote(secrets: Deps['secrets'], keys: readonly SecretKey[]): string {
   const fromEnvironment = keys.filter((key) => secrets.fromEnvironment(key) !== undefined);
   return fromEnvironment.length > 0
-    ? ` The value from ${fromEnvironment.map((key) => SecretEnvironmentVariables[key]).join(', ')} still applies in this window.`
+    ? ` ${vscode.l10n.t('The value from {0} still applies in this window.', fromEnvironment.map((key) => SecretEnvironmentVariables[key]).join(', '))}`
     : '';
 }
 

@@ -36,7 +36,7 @@ export function createHandler(deps: Deps): vscode.ChatRequestHandler {
 
 async function pickModelCommand(deps: Deps, stream: vscode.ChatResponseStream): Promise<vscode.ChatResult> {
   const chosen = await pickChatModel(deps.inference);
-  stream.markdown(chosen ? `\`@stratus\` now uses **${chosen}**.` : 'Model unchanged.');
+  stream.markdown(chosen ? vscode.l10n.t('`@stratus` now uses **{0}**.', chosen) : vscode.l10n.t('Model unchanged.'));
   return {};
 }
 
@@ -61,7 +61,7 @@ async function answer(deps: Deps, request: vscode.ChatRequest, context: vscode.C
   try {
     model = await chooseModel(request, deps, abort.signal);
     if (!model) {
-      stream.markdown('The service lists no chat model.');
+      stream.markdown(vscode.l10n.t('The service lists no chat model.'));
       return { metadata: { error: true } satisfies TurnMetadata };
     }
     const prepared = await prepare(deps, request, context, stream, model);
@@ -97,19 +97,19 @@ async function prepare(deps: Deps, request: vscode.ChatRequest, context: vscode.
     return { refused: { metadata: { error: true, model: model.id } satisfies TurnMetadata } };
   };
   const references = await resolveReferences(request.references, stream, deps.logger);
-  for (const problem of references.problems) stream.markdown(`> Skipped an attachment: ${problem}\n\n`);
+  for (const problem of references.problems) stream.markdown(`> ${vscode.l10n.t('Skipped an attachment: {0}', problem)}\n\n`);
   if (references.oversized.length > 0) {
-    stream.markdown(`**Image too large, nothing was sent.** ${references.oversized.join(' ')}`);
+    stream.markdown(`**${vscode.l10n.t('Image too large, nothing was sent.')}** ${references.oversized.join(' ')}`);
     return { refused: { metadata: { error: true, model: model.id } satisfies TurnMetadata } };
   }
   if (references.images.length > 0 && model.kind !== 'vision') {
-    return refused(`**${model.id} cannot read images.** Pick a vision model (for example one with \`-vl\` in its name) in the model picker or with \`/model\`, or remove the image.`);
+    return refused(vscode.l10n.t('**{0} cannot read images.** Pick a vision model (for example one with `-vl` in its name) in the model picker or with `/model`, or remove the image.', model.id));
   }
   const messages: ChatMessage[] = [{ role: 'system', content: SYSTEM_PROMPT }, ...historyMessages(context, PARTICIPANT_ID), userMessage(request.prompt, references.context, references.images)];
   const contextLength = model.maxModelLen ?? 32_768;
   const fitted = fitConversation(messages, contextLength, { maxTokens: outputBudget(contextLength) });
   if (!fitted.fits) {
-    return refused(`**Too long for ${model.id}.** The request and attachments need about ${fitted.promptTokens.toLocaleString('en')} tokens; the model's context is ${contextLength.toLocaleString('en')}. Attach less, or pick a model with a longer context.`);
+    return refused(vscode.l10n.t("**Too long for {0}.** The request and attachments need about {1} tokens; the model's context is {2}. Attach less, or pick a model with a longer context.", model.id, fitted.promptTokens.toLocaleString('en'), contextLength.toLocaleString('en')));
   }
   if (fitted.dropped > 0) deps.logger.info(`Dropped ${fitted.dropped} old message(s) to fit ${model.id}'s context.`);
   return { messages: fitted.messages, maxTokens: fitted.maxTokens };
@@ -153,13 +153,13 @@ function incompleteness(error: unknown): Incompleteness {
 function incompleteNote(incomplete: Incompleteness): string {
   switch (incomplete) {
     case 'reset':
-      return 'Incomplete answer: the connection was reset before it finished. The text above is what arrived.';
+      return vscode.l10n.t('Incomplete answer: the connection was reset before it finished. The text above is what arrived.');
     case 'stalled':
-      return 'Incomplete answer: it stopped arriving before it finished. The text above is what arrived.';
+      return vscode.l10n.t('Incomplete answer: it stopped arriving before it finished. The text above is what arrived.');
     case 'ended':
-      return 'Incomplete answer: the service ended it before it finished. The text above is what arrived.';
+      return vscode.l10n.t('Incomplete answer: the service ended it before it finished. The text above is what arrived.');
     default:
-      return 'Incomplete answer: it stopped because of the error below. The text above is what arrived.';
+      return vscode.l10n.t('Incomplete answer: it stopped because of the error below. The text above is what arrived.');
   }
 }
 

@@ -51,7 +51,7 @@ export async function resolveReferences(references: readonly vscode.ChatPromptRe
           if (refused) oversized.push(refused);
           else images.push({ type: 'image_url', image_url: { url: `data:${value.mimeType};base64,${Buffer.from(data).toString('base64')}` } });
         } else {
-          problems.push(`${reference.id}: ${value.mimeType} attachments are not supported`);
+          problems.push(`${reference.id}: ${vscode.l10n.t('{0} attachments are not supported', value.mimeType)}`);
         }
       } else if (typeof value === 'string') {
         context.push(value);
@@ -69,16 +69,16 @@ function unreadable(error: unknown): string {
   if (error instanceof vscode.FileSystemError) {
     switch (error.code) {
       case 'FileNotFound':
-        return 'the file does not exist';
+        return vscode.l10n.t('the file does not exist');
       case 'NoPermissions':
-        return 'no permission to read it';
+        return vscode.l10n.t('no permission to read it');
       case 'FileIsADirectory':
-        return 'it is a folder, not a file';
+        return vscode.l10n.t('it is a folder, not a file');
       case 'Unavailable':
-        return 'its file system is unavailable';
+        return vscode.l10n.t('its file system is unavailable');
     }
   }
-  return 'it cannot be read as text (details in the Stratus log)';
+  return vscode.l10n.t('it cannot be read as text (details in the Stratus log)');
 }
 
 function block(name: string, language: string, text: string): string {

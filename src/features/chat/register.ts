@@ -16,17 +16,17 @@ export function register(deps: Deps, extensionUri: vscode.Uri): vscode.Disposabl
     provideFollowups(result: vscode.ChatResult) {
       const metadata = result.metadata as TurnMetadata | undefined;
       // A cut answer is in the history: the model can pick up where it stopped.
-      if (metadata?.incomplete) return metadata.incomplete === 'cancelled' ? [] : [{ prompt: 'Continue where you stopped.', label: 'Continue the answer' }];
+      if (metadata?.incomplete) return metadata.incomplete === 'cancelled' ? [] : [{ prompt: vscode.l10n.t('Continue where you stopped.'), label: vscode.l10n.t('Continue the answer') }];
       if (!metadata?.model || metadata.error) return [];
-      if (metadata.finishReason === 'length') return [{ prompt: 'Continue where you stopped.', label: 'Continue the answer' }];
-      return [{ prompt: 'Explain that step by step.', label: 'Explain step by step' }];
+      if (metadata.finishReason === 'length') return [{ prompt: vscode.l10n.t('Continue where you stopped.'), label: vscode.l10n.t('Continue the answer') }];
+      return [{ prompt: vscode.l10n.t('Explain that step by step.'), label: vscode.l10n.t('Explain step by step') }];
     },
   };
   store.add(vscode.commands.registerCommand(Commands.retryChat, async (prompt?: unknown, waitSeconds?: unknown) => {
     if (typeof prompt !== 'string') return;
     const seconds = typeof waitSeconds === 'number' ? waitSeconds : 0;
     if (seconds > 0) {
-      const waited = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Stratus: retrying in ${seconds} s…`, cancellable: true }, (_p, token) =>
+      const waited = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Stratus: retrying in {0} s…', seconds), cancellable: true }, (_p, token) =>
         new Promise<boolean>((resolve) => {
           const timer = setTimeout(() => resolve(true), seconds * 1000);
           token.onCancellationRequested(() => { clearTimeout(timer); resolve(false); });

@@ -1,4 +1,4 @@
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import type { ErrorAction } from '../../core/presentError';
 import { Commands } from '../commands';
 import type { TurnMetadata } from './history';
@@ -6,9 +6,9 @@ import type { TurnMetadata } from './history';
 /** The answer when the inference API cannot be used yet, with the action that fixes it. */
 export function notConfigured(stream: vscode.ChatResponseStream, missing: 'apiKey' | 'baseUrl'): vscode.ChatResult {
   if (missing === 'apiKey') {
-    stream.markdown('**Stratus is not configured: set your API key.** The inference API key is created in the cloud console and kept in the OS secret store.');
+    stream.markdown(vscode.l10n.t('**Stratus is not configured: set your API key.** The inference API key is created in the cloud console and kept in the OS secret store.'));
   } else {
-    stream.markdown('**Stratus is not configured: set the inference base URL** (`stratus.inference.baseUrl`).');
+    stream.markdown(vscode.l10n.t('**Stratus is not configured: set the inference base URL** (`stratus.inference.baseUrl`).'));
   }
   errorButtons(stream, [missing === 'apiKey' ? 'setApiKey' : 'openSettings']);
   return { metadata: { notConfigured: missing } satisfies TurnMetadata };
@@ -19,28 +19,28 @@ export function errorButtons(stream: vscode.ChatResponseStream, actions: readonl
   for (const action of actions) {
     switch (action) {
       case 'setApiKey':
-        stream.button({ command: Commands.setApiKey, title: 'Set Inference API Key' });
+        stream.button({ command: Commands.setApiKey, title: vscode.l10n.t('Set Inference API Key') });
         break;
       case 'signIn':
-        stream.button({ command: Commands.signIn, title: 'Sign In to Console' });
+        stream.button({ command: Commands.signIn, title: vscode.l10n.t('Sign In to Console') });
         break;
       case 'pickModel':
-        stream.button({ command: Commands.pickModel, title: 'Pick Model' });
+        stream.button({ command: Commands.pickModel, title: vscode.l10n.t('Pick Model') });
         break;
       case 'openSettings':
-        stream.button({ command: 'workbench.action.openSettings', title: 'Open Settings', arguments: ['stratus.inference'] });
+        stream.button({ command: 'workbench.action.openSettings', title: vscode.l10n.t('Open Settings'), arguments: ['stratus.inference'] });
         break;
       case 'retry':
         if (retry) {
-          const title = retry.retryAfterSeconds ? `Retry after ${retry.retryAfterSeconds} s` : 'Retry';
+          const title = retry.retryAfterSeconds ? vscode.l10n.t('Retry after {0} s', retry.retryAfterSeconds) : vscode.l10n.t('Retry');
           stream.button({ command: Commands.retryChat, title, arguments: [retry.prompt, retry.retryAfterSeconds ?? 0] });
         }
         break;
       case 'showLog':
-        stream.button({ command: Commands.showLog, title: 'Show Log' });
+        stream.button({ command: Commands.showLog, title: vscode.l10n.t('Show Log') });
         break;
       case 'showUsage':
-        stream.button({ command: Commands.showUsage, title: 'Show Usage' });
+        stream.button({ command: Commands.showUsage, title: vscode.l10n.t('Show Usage') });
         break;
     }
   }

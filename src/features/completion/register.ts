@@ -31,7 +31,7 @@ async function completeSelection(deps: Deps): Promise<CompletionOutcome> {
   const notStarted: CompletionOutcome = { status: 'notStarted', inserted: 0 };
   const editor = vscode.window.activeTextEditor;
   if (!editor) {
-    void vscode.window.showInformationMessage('Stratus: open an editor and select some code or text to complete.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Stratus: open an editor and select some code or text to complete.'));
     return notStarted;
   }
   const configured = await deps.inference.isConfigured();
@@ -50,11 +50,11 @@ async function completeSelection(deps: Deps): Promise<CompletionOutcome> {
     ? document.getText(new vscode.Range(document.positionAt(Math.max(0, document.offsetAt(selection.active) - PREFIX_CHARS)), selection.active))
     : document.getText(selection);
   if (snippet.trim() === '') {
-    void vscode.window.showInformationMessage('Stratus: select some code or text to complete.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Stratus: select some code or text to complete.'));
     return notStarted;
   }
   const at = selection.isEmpty ? selection.active : selection.end;
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Stratus: completing…', cancellable: true }, (progress, token) =>
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Stratus: completing…'), cancellable: true }, (progress, token) =>
     stream(deps, editor, at, `Language: ${document.languageId}\n\n${snippet}`, token, progress));
 }
 
@@ -69,7 +69,7 @@ async function stream(deps: Deps, editor: vscode.TextEditor, at: vscode.Position
   try {
     const model = await defaultChatModel(deps.inference, abort.signal);
     if (!model) {
-      return { status: 'failed', inserted: 0, message: notifyError({ message: 'The service lists no chat model.', actions: ['showLog'] }, { logChannel: deps.logChannel }) };
+      return { status: 'failed', inserted: 0, message: notifyError({ message: vscode.l10n.t('The service lists no chat model.'), actions: ['showLog'] }, { logChannel: deps.logChannel }) };
     }
     progress.report({ message: model.id });
     const fences = new FenceStripper();
@@ -87,7 +87,7 @@ async function stream(deps: Deps, editor: vscode.TextEditor, at: vscode.Position
     const presented = presentError(error);
     if (presented.cancelled) return { status: 'cancelled', inserted: inserter.inserted };
     deps.logger.error('Complete Selection failed', error);
-    const kept = inserter.inserted > 0 ? 'The text inserted so far is kept (Undo removes it).' : undefined;
+    const kept = inserter.inserted > 0 ? vscode.l10n.t('The text inserted so far is kept (Undo removes it).') : undefined;
     return { status: 'failed', inserted: inserter.inserted, message: notifyError(presented, { logChannel: deps.logChannel, ...(kept ? { suffix: kept } : {}) }) };
   } finally {
     abort.dispose();
@@ -98,7 +98,9 @@ async function stream(deps: Deps, editor: vscode.TextEditor, at: vscode.Position
 function refused(deps: Deps, inserted: number): CompletionOutcome {
   deps.logger.info(`Complete Selection stopped: the editor refused the edit after ${inserted} characters.`);
   const message = notifyError(
-    { message: `The editor no longer accepts the completion (its tab was switched or closed), so the request was stopped.${inserted > 0 ? ' The text inserted so far is kept.' : ''}`, actions: [] },
+    { message: inserted > 0
+      ? vscode.l10n.t('The editor no longer accepts the completion (its tab was switched or closed), so the request was stopped. The text inserted so far is kept.')
+      : vscode.l10n.t('The editor no longer accepts the completion (its tab was switched or closed), so the request was stopped.'), actions: [] },
     { logChannel: deps.logChannel },
   );
   return { status: 'refused', inserted, message };

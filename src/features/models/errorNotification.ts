@@ -21,19 +21,19 @@ function itemFor(action: ErrorAction, options: NotifyOptions): ActionItem | unde
   const run = (command: string, ...args: unknown[]) => (): void => void vscode.commands.executeCommand(command, ...args);
   switch (action) {
     case 'setApiKey':
-      return { title: 'Set Inference API Key', run: run(Commands.setApiKey) };
+      return { title: vscode.l10n.t('Set Inference API Key'), run: run(Commands.setApiKey) };
     case 'signIn':
-      return { title: 'Sign In to Console', run: run(Commands.signIn) };
+      return { title: vscode.l10n.t('Sign In to Console'), run: run(Commands.signIn) };
     case 'pickModel':
-      return { title: 'Pick Model', run: run(Commands.pickModel) };
+      return { title: vscode.l10n.t('Pick Model'), run: run(Commands.pickModel) };
     case 'openSettings':
-      return { title: 'Open Settings', run: run('workbench.action.openSettings', 'stratus.inference') };
+      return { title: vscode.l10n.t('Open Settings'), run: run('workbench.action.openSettings', 'stratus.inference') };
     case 'retry':
-      return options.retry ? { title: 'Retry', run: options.retry } : undefined;
+      return options.retry ? { title: vscode.l10n.t('Retry'), run: options.retry } : undefined;
     case 'showLog':
-      return { title: 'Show Log', run: () => options.logChannel.show(true) };
+      return { title: vscode.l10n.t('Show Log'), run: () => options.logChannel.show(true) };
     case 'showUsage':
-      return { title: 'Show Usage', run: run(Commands.showUsage) };
+      return { title: vscode.l10n.t('Show Usage'), run: run(Commands.showUsage) };
   }
 }
 

@@ -1,4 +1,4 @@
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import { supportsToolCalling, type ToolCallingOverrides } from '../../core/inference/models/capabilities';
 import type { ModelInfo } from '../../core/inference/models/types';
 
@@ -38,8 +38,10 @@ export function toLanguageModelInfo(model: ModelInfo, toolCalling: ToolCallingOv
     name: model.id,
     family: model.root ?? model.id.split(':')[0] ?? model.id,
     version: model.id.split(':')[1] ?? '1',
-    detail: `${Math.round(context / 1024)}k context`,
-    tooltip: `${model.id} on the sovereign cloud (${model.kind}, context ${context.toLocaleString('en')} tokens${model.ownedBy ? `, ${model.ownedBy}` : ''})`,
+    detail: vscode.l10n.t('{0}k context', Math.round(context / 1024)),
+    tooltip: model.ownedBy
+      ? vscode.l10n.t('{0} on the sovereign cloud ({1}, context {2} tokens, {3})', model.id, model.kind, context.toLocaleString('en'), model.ownedBy)
+      : vscode.l10n.t('{0} on the sovereign cloud ({1}, context {2} tokens)', model.id, model.kind, context.toLocaleString('en')),
     maxInputTokens: context - maxOutputTokens,
     maxOutputTokens,
     capabilities: { toolCalling: supportsToolCalling(model, toolCalling), imageInput: model.kind === 'vision' },
@@ -50,7 +52,7 @@ export function toLanguageModelInfo(model: ModelInfo, toolCalling: ToolCallingOv
 export function placeholderModel(reason: string): StratusModel {
   return {
     id: PLACEHOLDER_ID,
-    name: 'Stratus (not connected)',
+    name: vscode.l10n.t('Stratus (not connected)'),
     family: 'stratus',
     version: '0',
     detail: reason,

@@ -46,13 +46,13 @@ export class StratusModelProvider implements vscode.LanguageModelChatProvider<St
     if (!configured.apiKey || !configured.baseUrl) {
       const missing = configured.baseUrl ? 'apiKey' : 'baseUrl';
       this.status.set({ kind: 'notConfigured', missing });
-      return [placeholderModel(missing === 'apiKey' ? 'Set your inference API key (Stratus: Set Inference API Key).' : 'Set stratus.inference.baseUrl.')];
+      return [placeholderModel(missing === 'apiKey' ? vscode.l10n.t('Set your inference API key (Stratus: Set Inference API Key).') : vscode.l10n.t('Set stratus.inference.baseUrl.'))];
     }
     const abort = toAbortSignal(token);
     try {
       const models = (await this.connection.client().models.list({ signal: abort.signal })).filter(isChatCapable);
       this.status.set({ kind: 'connected' });
-      if (models.length === 0) return [placeholderModel('The service lists no chat models.')];
+      if (models.length === 0) return [placeholderModel(vscode.l10n.t('The service lists no chat models.'))];
       const overrides = this.toolCalling();
       return models.map((m) => toLanguageModelInfo(m, overrides));
     } catch (error) {
@@ -74,14 +74,14 @@ export class StratusModelProvider implements vscode.LanguageModelChatProvider<St
     progress: vscode.Progress<vscode.LanguageModelResponsePart>,
     token: vscode.CancellationToken,
   ): Promise<void> {
-    if (model.unavailableReason !== undefined) throw new vscode.LanguageModelError(`Stratus is not connected: ${model.unavailableReason}`);
+    if (model.unavailableReason !== undefined) throw new vscode.LanguageModelError(vscode.l10n.t('Stratus is not connected: {0}', model.unavailableReason));
     const abort = toAbortSignal(token);
     try {
       const tools = toApiTools(options.tools);
       const wire = toApiMessages(messages);
       checkImageSizes(wire);
       const fitted = fitConversation(wire, model.maxInputTokens + model.maxOutputTokens, { maxTokens: model.maxOutputTokens, ...(tools ? { tools } : {}) });
-      if (!fitted.fits) throw new ValidationError(`the conversation does not fit ${model.id}'s context of ${model.maxInputTokens + model.maxOutputTokens} tokens even after dropping old turns`, 'messages');
+      if (!fitted.fits) throw new ValidationError(vscode.l10n.t('the conversation does not fit the context of {0} ({1} tokens) even after dropping old turns', model.id, model.maxInputTokens + model.maxOutputTokens), 'messages');
       const toolChoice = toApiToolChoice(options.toolMode, tools);
       await this.connection.client().chatStream(
         { model: model.id, messages: fitted.messages, max_tokens: fitted.maxTokens, ...(tools ? { tools } : {}), ...(toolChoice ? { tool_choice: toolChoice } : {}) },
@@ -151,5 +151,5 @@ function parseArguments(text: string, name: string): object {
   } catch {
     // fall through to the error below
   }
-  throw new MalformedResponseError(`the model called tool ${name} with arguments that are not a JSON object`);
+  throw new MalformedResponseError(vscode.l10n.t('the model called tool {0} with arguments that are not a JSON object', name));
 }

@@ -26,9 +26,9 @@ export function register(deps: Deps): vscode.Disposable {
   }));
   store.add(vscode.commands.registerCommand(Commands.refreshModels, async () => {
     try {
-      const models = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Stratus: listing models…' }, () => deps.inference.client().models.refresh());
+      const models = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Stratus: listing models…') }, () => deps.inference.client().models.refresh());
       provider.refresh();
-      vscode.window.setStatusBarMessage(`Stratus: ${models.length} models listed`, 4000);
+      vscode.window.setStatusBarMessage(vscode.l10n.t('Stratus: {0} models listed', models.length), 4000);
       return models.map((m) => m.id);
     } catch (error) {
       listingFailed(deps, error, Commands.refreshModels);
@@ -46,5 +46,5 @@ function listingFailed(deps: Deps, error: unknown, command: string): void {
   const presented = presentError(error);
   if (presented.cancelled) return;
   deps.logger.error('Listing models failed', error);
-  notifyError(presented, { prefix: 'Cannot list models.', logChannel: deps.logChannel, retry: () => void vscode.commands.executeCommand(command) });
+  notifyError(presented, { prefix: vscode.l10n.t('Cannot list models.'), logChannel: deps.logChannel, retry: () => void vscode.commands.executeCommand(command) });
 }

@@ -16,19 +16,19 @@ export async function defaultChatModel(connection: InferenceConnection, signal?:
 export async function pickChatModel(connection: InferenceConnection): Promise<string | undefined> {
   const current = readSettings().chatModel;
   const models = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Window, title: 'Stratus: listing models…' },
+    { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Stratus: listing models…') },
     () => connection.client().models.list(),
   );
   const items = models.filter(isChatCapable).map((m) => ({
     label: m.id,
-    description: [m.kind === 'vision' ? 'vision' : 'chat', m.maxModelLen ? `${Math.round(m.maxModelLen / 1024)}k context` : undefined, m.id === current ? 'current' : undefined].filter(Boolean).join(' · '),
+    description: [m.kind === 'vision' ? vscode.l10n.t('vision') : vscode.l10n.t('chat'), m.maxModelLen ? vscode.l10n.t('{0}k context', Math.round(m.maxModelLen / 1024)) : undefined, m.id === current ? vscode.l10n.t('current') : undefined].filter(Boolean).join(' · '),
     picked: m.id === current,
   }));
   if (items.length === 0) {
-    void vscode.window.showWarningMessage('Stratus: the service lists no chat models.');
+    void vscode.window.showWarningMessage(vscode.l10n.t('Stratus: the service lists no chat models.'));
     return undefined;
   }
-  const choice = await vscode.window.showQuickPick(items, { title: 'Stratus: Pick Chat Model', placeHolder: 'Model used by @stratus and Complete Selection' });
+  const choice = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Stratus: Pick Chat Model'), placeHolder: vscode.l10n.t('Model used by @stratus and Complete Selection') });
   if (!choice) return undefined;
   await vscode.workspace.getConfiguration('stratus').update('chat.model', choice.label, vscode.ConfigurationTarget.Global);
   return choice.label;

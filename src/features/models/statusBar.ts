@@ -12,20 +12,20 @@ export function createStatusBarItem(status: ConnectionStatus): vscode.Disposable
     item.backgroundColor = undefined;
     switch (state.kind) {
       case 'notConfigured':
-        item.text = '$(cloud) Stratus: set up';
-        item.tooltip = state.missing === 'apiKey' ? 'Stratus: no inference API key. Click to set it.' : 'Stratus: no inference base URL. Click to open the setting.';
-        item.command = state.missing === 'apiKey' ? Commands.setApiKey : { title: 'Open Settings', command: 'workbench.action.openSettings', arguments: ['stratus.inference.baseUrl'] };
+        item.text = `$(cloud) ${vscode.l10n.t('Stratus: set up')}`;
+        item.tooltip = state.missing === 'apiKey' ? vscode.l10n.t('Stratus: no inference API key. Click to set it.') : vscode.l10n.t('Stratus: no inference base URL. Click to open the setting.');
+        item.command = state.missing === 'apiKey' ? Commands.setApiKey : { title: vscode.l10n.t('Open Settings'), command: 'workbench.action.openSettings', arguments: ['stratus.inference.baseUrl'] };
         // Not set up yet is not a fault: a plain item, never the warning colour.
         break;
       case 'error':
         item.text = `$(cloud-offline) ${model}`;
-        item.tooltip = `Stratus: ${state.message}\nClick to pick a model.`;
+        item.tooltip = `Stratus: ${state.message}\n${vscode.l10n.t('Click to pick a model.')}`;
         item.command = Commands.pickModel;
         item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
         break;
       default:
         item.text = `$(cloud) ${model}`;
-        item.tooltip = state.kind === 'connected' ? `Stratus: connected. Model ${model}. Click to pick another.` : `Stratus: model ${model}. Click to pick another.`;
+        item.tooltip = state.kind === 'connected' ? vscode.l10n.t('Stratus: connected. Model {0}. Click to pick another.', model) : vscode.l10n.t('Stratus: model {0}. Click to pick another.', model);
         item.command = Commands.pickModel;
     }
     item.show();

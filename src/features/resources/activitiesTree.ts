@@ -131,7 +131,7 @@ export class ActivitiesTree implements vscode.TreeDataProvider<ActivityNode>, vs
     if (!this.loaded) await this.loadServerList();
     const sorted = [...this.entries.values()].sort((a, b) => Number(b.local) - Number(a.local) || time(b) - time(a));
     const nodes: ActivityNode[] = sorted.map((e) => this.node(e.activity.id));
-    if (this.error) nodes.push({ type: 'message', text: 'Could not list the tenant\'s activities', detail: this.error });
+    if (this.error) nodes.push({ type: 'message', text: vscode.l10n.t("Could not list the tenant's activities"), detail: this.error });
     return nodes;
   }
 
@@ -149,7 +149,7 @@ export class ActivitiesTree implements vscode.TreeDataProvider<ActivityNode>, vs
       const item = new vscode.TreeItem(node.text);
       item.description = node.detail;
       item.iconPath = new vscode.ThemeIcon('error');
-      item.command = { command: Commands.activitiesRefresh, title: 'Retry' };
+      item.command = { command: Commands.activitiesRefresh, title: vscode.l10n.t('Retry') };
       return item;
     }
     if (node.type === 'item') {
@@ -169,15 +169,15 @@ export class ActivitiesTree implements vscode.TreeDataProvider<ActivityNode>, vs
     item.tooltip = new vscode.MarkdownString([
       `**${activity.description || activity.type}**`,
       '',
-      `- State: ${describeState(activity)}`,
-      `- Type: ${activity.type}`,
-      `- ID: \`${activity.id}\``,
-      activity.creationDate ? `- Created: ${activity.creationDate}` : '',
-      activity.concernedItems.length ? `- Concerns: ${activity.concernedItems.map((c) => `${c.type} \`${c.id}\``).join(', ')}` : '',
-      entry.local ? '- Started from this window' : '',
+      `- ${vscode.l10n.t('State: {0}', describeState(activity))}`,
+      `- ${vscode.l10n.t('Type: {0}', activity.type)}`,
+      `- ${vscode.l10n.t('ID: {0}', `\`${activity.id}\``)}`,
+      activity.creationDate ? `- ${vscode.l10n.t('Created: {0}', activity.creationDate)}` : '',
+      activity.concernedItems.length ? `- ${vscode.l10n.t('Concerns: {0}', activity.concernedItems.map((c) => `${c.type} \`${c.id}\``).join(', '))}` : '',
+      entry.local ? `- ${vscode.l10n.t('Started from this window')}` : '',
     ].filter(Boolean).join('\n'));
     item.contextValue = `stratus.activity;${activity.state.kind};`;
-    item.command = { command: Commands.activitiesOpenDetails, title: 'Open Details', arguments: [node.id] };
+    item.command = { command: Commands.activitiesOpenDetails, title: vscode.l10n.t('Open Details'), arguments: [node.id] };
     return item;
   }
 
@@ -196,13 +196,13 @@ export function describeState(activity: Activity): string {
   const state = activity.state;
   switch (state.kind) {
     case 'waiting':
-      return 'waiting';
+      return vscode.l10n.t('waiting');
     case 'running':
-      return `running${state.progression !== undefined ? ` ${Math.round(state.progression)}%` : ''}${state.status ? ` · ${state.status}` : ''}`;
+      return `${state.progression !== undefined ? vscode.l10n.t('running {0}%', Math.round(state.progression)) : vscode.l10n.t('running')}${state.status ? ` · ${state.status}` : ''}`;
     case 'completed':
-      return `completed${duration(state.startDate, state.stopDate)}`;
+      return `${vscode.l10n.t('completed')}${duration(state.startDate, state.stopDate)}`;
     case 'failed':
-      return `failed${state.reason ? `: ${state.reason}` : ''}${duration(state.startDate, state.stopDate)}`;
+      return `${state.reason ? vscode.l10n.t('failed: {0}', state.reason) : vscode.l10n.t('failed')}${duration(state.startDate, state.stopDate)}`;
   }
 }
 
@@ -210,7 +210,7 @@ function duration(start: string | undefined, stop: string | undefined): string {
   if (!start || !stop) return '';
   const ms = Date.parse(stop) - Date.parse(start);
   if (!Number.isFinite(ms) || ms < 0) return '';
-  return ms < 60_000 ? ` in ${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s` : ` in ${Math.round(ms / 60_000)} min`;
+  return ` ${ms < 60_000 ? vscode.l10n.t('in {0} s', (ms / 1000).toFixed(ms < 10_000 ? 1 : 0)) : vscode.l10n.t('in {0} min', Math.round(ms / 60_000))}`;
 }
 
 function stateIcon(activity: Activity): vscode.ThemeIcon {

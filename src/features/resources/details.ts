@@ -49,7 +49,7 @@ export class DetailsProvider implements vscode.TextDocumentContentProvider {
       const item = kind.item !== undefined
         ? await this.connection.client().get(kindId, id, { signal: abort.signal })
         : this.resources.collection(kindId).items.find((i) => i.id === id);
-      return item ? `${JSON.stringify(item.raw, null, 2)}\n` : `// ${kind.label.singular} ${id} is not loaded.\n`;
+      return item ? `${JSON.stringify(item.raw, null, 2)}\n` : `// ${vscode.l10n.t('{0} {1} is not loaded.', kind.label.singular, id)}\n`;
     } finally {
       listener.dispose();
     }
@@ -58,11 +58,11 @@ export class DetailsProvider implements vscode.TextDocumentContentProvider {
   private endpoints(): string {
     const rows = this.connection.client().endpointsInUse().map((e) => `| ${e.module} | v${e.version} | ${e.method} | \`${e.path}\` | ${e.purpose} |`);
     return [
-      '# Console endpoints Stratus depends on',
+      `# ${vscode.l10n.t('Console endpoints Stratus depends on')}`,
       '',
-      'The console API advises clients to keep this list to follow deprecations. Paths can be overridden with `stratus.console.resourcePaths`.',
+      vscode.l10n.t('The console API advises clients to keep this list to follow deprecations. Paths can be overridden with `stratus.console.resourcePaths`.'),
       '',
-      '| Module | Version | Method | Path | Used for |',
+      `| ${vscode.l10n.t('Module')} | ${vscode.l10n.t('Version')} | ${vscode.l10n.t('Method')} | ${vscode.l10n.t('Path')} | ${vscode.l10n.t('Used for')} |`,
       '| --- | --- | --- | --- | --- |',
       ...rows,
       '',

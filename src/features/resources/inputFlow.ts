@@ -4,17 +4,17 @@ import type { InputField } from '../../core/console/catalog-types';
 /** Checks typed text against a catalog field; a specific message, or undefined when fine. */
 export function validateField(field: InputField, text: string): string | undefined {
   const value = text.trim();
-  if (value === '') return field.required ? `${field.label} is required.` : undefined;
+  if (value === '') return field.required ? vscode.l10n.t('{0} is required.', field.label) : undefined;
   switch (field.type) {
     case 'integer': {
-      if (!/^-?\d+$/.test(value)) return `${field.label} must be a whole number.`;
+      if (!/^-?\d+$/.test(value)) return vscode.l10n.t('{0} must be a whole number.', field.label);
       const n = Number(value);
-      if (field.min !== undefined && n < field.min) return `${field.label} must be at least ${field.min}.`;
-      if (field.max !== undefined && n > field.max) return `${field.label} must be at most ${field.max}.`;
+      if (field.min !== undefined && n < field.min) return vscode.l10n.t('{0} must be at least {1}.', field.label, field.min);
+      if (field.max !== undefined && n > field.max) return vscode.l10n.t('{0} must be at most {1}.', field.label, field.max);
       return undefined;
     }
     case 'email':
-      return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value) ? undefined : `${field.label} must be an e-mail address.`;
+      return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value) ? undefined : vscode.l10n.t('{0} must be an e-mail address.', field.label);
     default:
       return undefined;
   }
@@ -30,14 +30,15 @@ export async function collectInput(title: string, fields: readonly InputField[],
     const step = `${title} (${index + 1}/${fields.length})`;
     const preset = initial[field.key] ?? field.default;
     if (field.type === 'boolean') {
-      const pick = await vscode.window.showQuickPick(['Yes', 'No'], { title: step, placeHolder: field.label, ignoreFocusOut: true });
+      const yes = vscode.l10n.t('Yes');
+      const pick = await vscode.window.showQuickPick([yes, vscode.l10n.t('No')], { title: step, placeHolder: field.label, ignoreFocusOut: true });
       if (pick === undefined) return undefined;
-      values[field.key] = pick === 'Yes';
+      values[field.key] = pick === yes;
       continue;
     }
     const text = await vscode.window.showInputBox({
       title: step,
-      prompt: `${field.label}${field.required ? '' : ' (optional)'}${field.min !== undefined || field.max !== undefined ? ` — ${field.min ?? ''}…${field.max ?? ''}` : ''}`,
+      prompt: `${field.label}${field.required ? '' : ` (${vscode.l10n.t('optional')})`}${field.min !== undefined || field.max !== undefined ? ` — ${field.min ?? ''}…${field.max ?? ''}` : ''}`,
       value: preset === undefined ? '' : String(preset),
       ...(field.placeholder ? { placeHolder: field.placeholder } : {}),
       ignoreFocusOut: true,

@@ -9,7 +9,7 @@ import type { ConsoleConnection } from '../../platform/consoleConnection';
 export async function pickKind(connection: ConsoleConnection, title: string, actionId?: string): Promise<ResourceKind | undefined> {
   const kinds = connection.client().catalog.kinds.filter((k) => !actionId || k.actions.some((a) => a.id === actionId));
   if (kinds.length === 1) return kinds[0];
-  const choice = await vscode.window.showQuickPick(kinds.map((kind) => ({ label: `$(${kind.icon}) ${kind.label.plural}`, description: `${kind.module} v${kind.version}`, resourceKind: kind })), { title, placeHolder: 'Resource kind' });
+  const choice = await vscode.window.showQuickPick(kinds.map((kind) => ({ label: `$(${kind.icon}) ${kind.label.plural}`, description: `${kind.module} v${kind.version}`, resourceKind: kind })), { title, placeHolder: vscode.l10n.t('Resource kind') });
   return choice?.resourceKind;
 }
 
@@ -17,7 +17,7 @@ export async function pickKind(connection: ConsoleConnection, title: string, act
 export async function pickResource(connection: ConsoleConnection, kind: ResourceKind, title: string): Promise<ResourceItem | undefined> {
   const quickPick = vscode.window.createQuickPick<vscode.QuickPickItem & { item: ResourceItem }>();
   quickPick.title = title;
-  quickPick.placeholder = `Type to filter ${kind.label.plural.toLowerCase()} by name`;
+  quickPick.placeholder = vscode.l10n.t('Type to filter {0} by name', kind.label.plural.toLowerCase());
   quickPick.matchOnDescription = true;
   let generation = 0;
   let timer: NodeJS.Timeout | undefined;
@@ -40,7 +40,7 @@ export async function pickResource(connection: ConsoleConnection, kind: Resource
       });
       if (list.error !== undefined) {
         const presented = presentError(list.error);
-        if (!presented.cancelled) void vscode.window.showErrorMessage(`Stratus: cannot list ${kind.label.plural.toLowerCase()}. ${presented.message}`);
+        if (!presented.cancelled) void vscode.window.showErrorMessage(vscode.l10n.t('Stratus: cannot list {0}. {1}', kind.label.plural.toLowerCase(), presented.message));
       }
     } finally {
       if (mine === generation) quickPick.busy = false;

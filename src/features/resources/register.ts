@@ -56,7 +56,7 @@ export function register(deps: Deps, options: ResourcesOptions): { disposable: v
   const describe = (): void => {
     const state = connection.state;
     const tenant = connection.session?.tenantId;
-    view.description = state.kind === 'signedIn' ? (tenant ? `tenant ${tenant}` : 'signed in') : state.kind === 'signingIn' ? 'signing in…' : undefined;
+    view.description = state.kind === 'signedIn' ? (tenant ? vscode.l10n.t('tenant {0}', tenant) : vscode.l10n.t('signed in')) : state.kind === 'signingIn' ? vscode.l10n.t('signing in…') : undefined;
     activitiesView.description = view.description;
     void vscode.commands.executeCommand('setContext', 'stratus.console.state', state.kind);
   };
@@ -99,7 +99,7 @@ export function register(deps: Deps, options: ResourcesOptions): { disposable: v
       if (!resolved) return undefined;
       const action = connection.client().catalog.actionsFor(resolved.kind.id, resolved.item).find((a) => a.id === actionId);
       if (!action) {
-        void vscode.window.showInformationMessage(`Stratus: "${title}" is not available for ${resolved.item.name}.`);
+        void vscode.window.showInformationMessage(vscode.l10n.t('Stratus: "{0}" is not available for {1}.', title, resolved.item.name));
         return undefined;
       }
       return runWrite(ctx, resolved.kind, action, resolved.item, writeOptionsFrom(testArgs, options.testMode));
@@ -107,23 +107,23 @@ export function register(deps: Deps, options: ResourcesOptions): { disposable: v
 
   store.add(vscode.commands.registerCommand(Commands.resourcesCreate, async (arg?: unknown, testArgs?: unknown) => {
     if (!(await ensureSignedIn(deps))) return undefined;
-    const kind = isNode(arg) ? arg.kind : typeof arg === 'string' ? connection.client().catalog.kind(arg) : await pickKind(connection, 'Stratus: Create Resource', 'create');
+    const kind = isNode(arg) ? arg.kind : typeof arg === 'string' ? connection.client().catalog.kind(arg) : await pickKind(connection, vscode.l10n.t('Stratus: Create Resource'), 'create');
     const action = kind?.actions.find((a) => a.target === 'collection');
     if (!kind || !action) return undefined;
     return runWrite(ctx, kind, action, undefined, writeOptionsFrom(testArgs, options.testMode));
   }));
-  store.add(itemAction(Commands.resourcesModify, 'modify', 'Stratus: Modify Resource'));
-  store.add(itemAction(Commands.resourcesDelete, 'delete', 'Stratus: Delete Resource'));
-  store.add(itemAction(Commands.resourcesPowerOn, 'powerOn', 'Stratus: Power On Virtual Machine'));
-  store.add(itemAction(Commands.resourcesPowerOff, 'powerOff', 'Stratus: Power Off Virtual Machine'));
+  store.add(itemAction(Commands.resourcesModify, 'modify', vscode.l10n.t('Stratus: Modify Resource')));
+  store.add(itemAction(Commands.resourcesDelete, 'delete', vscode.l10n.t('Stratus: Delete Resource')));
+  store.add(itemAction(Commands.resourcesPowerOn, 'powerOn', vscode.l10n.t('Stratus: Power On Virtual Machine')));
+  store.add(itemAction(Commands.resourcesPowerOff, 'powerOff', vscode.l10n.t('Stratus: Power Off Virtual Machine')));
   store.add(vscode.commands.registerCommand(Commands.resourcesAction, async () => {
     if (!(await ensureSignedIn(deps))) return undefined;
-    const kind = await pickKind(connection, 'Stratus: Run Resource Action');
+    const kind = await pickKind(connection, vscode.l10n.t('Stratus: Run Resource Action'));
     if (!kind) return undefined;
     const item = await pickResource(connection, kind, `Stratus: ${kind.label.plural}`);
     if (!item) return undefined;
     const actions = connection.client().catalog.actionsFor(kind.id, item).filter((a) => a.target === 'item');
-    const choice = await vscode.window.showQuickPick(actions.map((a) => ({ label: a.icon ? `$(${a.icon}) ${a.label}` : a.label, action: a })), { title: `Stratus: ${item.name}`, placeHolder: 'Action' });
+    const choice = await vscode.window.showQuickPick(actions.map((a) => ({ label: a.icon ? `$(${a.icon}) ${a.label}` : a.label, action: a })), { title: `Stratus: ${item.name}`, placeHolder: vscode.l10n.t('Action') });
     return choice ? runWrite(ctx, kind, choice.action, item) : undefined;
   }));
 
@@ -142,11 +142,11 @@ export function register(deps: Deps, options: ResourcesOptions): { disposable: v
   }));
   store.add(vscode.commands.registerCommand(Commands.resourcesLoadMore, (kindId: unknown) => (typeof kindId === 'string' ? resources.loadMore(kindId) : undefined)));
   store.add(vscode.commands.registerCommand(Commands.resourcesFilter, async (arg?: unknown, value?: unknown) => {
-    const kind = isNode(arg) && arg.type === 'kind' ? arg.kind : typeof arg === 'string' ? connection.client().catalog.kind(arg) : await pickKind(connection, 'Stratus: Filter Resources');
+    const kind = isNode(arg) && arg.type === 'kind' ? arg.kind : typeof arg === 'string' ? connection.client().catalog.kind(arg) : await pickKind(connection, vscode.l10n.t('Stratus: Filter Resources'));
     if (!kind) return;
     const filter = typeof value === 'string' ? value : await vscode.window.showInputBox({
-      title: `Filter ${kind.label.plural}`,
-      prompt: 'Show only resources whose name contains this text (case-insensitive). Empty clears the filter.',
+      title: vscode.l10n.t('Filter {0}', kind.label.plural),
+      prompt: vscode.l10n.t('Show only resources whose name contains this text (case-insensitive). Empty clears the filter.'),
       value: resources.collection(kind.id).filter ?? '',
     });
     if (filter === undefined) return;
@@ -160,10 +160,10 @@ export function register(deps: Deps, options: ResourcesOptions): { disposable: v
   store.add(vscode.commands.registerCommand(Commands.resourcesCopyId, async (arg?: unknown) => {
     if (!isNode(arg) || arg.type !== 'resource') return;
     await vscode.env.clipboard.writeText(arg.item.id);
-    vscode.window.setStatusBarMessage(`Copied the ID of ${arg.item.name}`, 3000);
+    vscode.window.setStatusBarMessage(vscode.l10n.t('Copied the ID of {0}', arg.item.name), 3000);
   }));
   store.add(vscode.commands.registerCommand(Commands.resourcesOpenDetails, async (arg?: unknown, resourceId?: unknown) => {
-    const resolved = await target(arg, resourceId, 'details', 'Stratus: Open Resource Details');
+    const resolved = await target(arg, resourceId, 'details', vscode.l10n.t('Stratus: Open Resource Details'));
     if (!resolved) return;
     const document = await vscode.workspace.openTextDocument(DetailsProvider.resourceUri(resolved.kind.id, resolved.item.id));
     await vscode.window.showTextDocument(document, { preview: true });
@@ -207,6 +207,6 @@ async function ensureSignedIn(deps: Deps): Promise<boolean> {
   if (deps.console.state.kind === 'signedIn') return true;
   const state = await deps.console.resume();
   if (state.kind === 'signedIn') return true;
-  void vscode.window.showErrorMessage('Stratus: sign in to the console first.', 'Sign In to Console').then((choice) => choice && vscode.commands.executeCommand(Commands.signIn));
+  void vscode.window.showErrorMessage(vscode.l10n.t('Stratus: sign in to the console first.'), vscode.l10n.t('Sign In to Console')).then((choice) => choice && vscode.commands.executeCommand(Commands.signIn));
   return false;
 }

@@ -163,12 +163,12 @@ export class ResourcesTree implements vscode.TreeDataProvider<ResourceNode>, vsc
     const plural = node.kind.label.plural.toLowerCase();
     const children: ResourceNode[] = list.items.map((item) => this.resourceNode(node.kind, item));
     if (list.error !== undefined) {
-      children.push({ type: 'message', id: `${node.kind.id}/error`, kind: node.kind, text: `Could not list ${plural}`, detail: presentError(list.error).message, icon: 'error', severity: 'error' });
+      children.push({ type: 'message', id: `${node.kind.id}/error`, kind: node.kind, text: vscode.l10n.t('Could not list {0}', plural), detail: presentError(list.error).message, icon: 'error', severity: 'error' });
     } else if (list.nextOffset !== undefined) {
       const searching = list.filter !== undefined && list.items.length === 0;
-      children.push({ type: 'more', kind: node.kind, nextOffset: list.nextOffset, ...(searching ? { label: `Search further… (no match in the first ${list.checked.toLocaleString('en-US')})` } : {}) });
+      children.push({ type: 'more', kind: node.kind, nextOffset: list.nextOffset, ...(searching ? { label: vscode.l10n.t('Search further… (no match in the first {0})', list.checked.toLocaleString('en-US')) } : {}) });
     } else if (list.items.length === 0) {
-      const text = list.filter ? `No ${plural} match "${list.filter}"` : `No ${plural} yet`;
+      const text = list.filter ? vscode.l10n.t('No {0} match "{1}"', plural, list.filter) : vscode.l10n.t('No {0} yet', plural);
       children.push({ type: 'message', id: `${node.kind.id}/empty`, kind: node.kind, text, icon: 'info', severity: 'info' });
     }
     return children;
@@ -180,11 +180,11 @@ export class ResourcesTree implements vscode.TreeDataProvider<ResourceNode>, vsc
       case 'signedIn':
         return this.connection.client().catalog.kinds.map((kind) => this.kindNode(kind));
       case 'signingIn':
-        return [{ type: 'message', id: 'signing-in', text: 'Signing in…', icon: 'loading~spin', severity: 'info' }];
+        return [{ type: 'message', id: 'signing-in', text: vscode.l10n.t('Signing in…'), icon: 'loading~spin', severity: 'info' }];
       case 'rejected':
-        return [{ type: 'message', id: 'rejected', text: 'Sign in again: the access token was rejected', detail: state.message, icon: 'key', severity: 'signIn' }];
+        return [{ type: 'message', id: 'rejected', text: vscode.l10n.t('Sign in again: the access token was rejected'), detail: state.message, icon: 'key', severity: 'signIn' }];
       case 'error':
-        return [{ type: 'message', id: 'sign-in-error', text: 'Could not sign in to the console', detail: state.message, icon: 'error', severity: 'error' }];
+        return [{ type: 'message', id: 'sign-in-error', text: vscode.l10n.t('Could not sign in to the console'), detail: state.message, icon: 'error', severity: 'error' }];
       default:
         // Signed out or not configured: the view's welcome content offers the next step.
         return [];
@@ -198,10 +198,10 @@ export class ResourcesTree implements vscode.TreeDataProvider<ResourceNode>, vsc
       case 'resource':
         return resourceItem(this.connection, node.kind, node.item);
       case 'more': {
-        const item = new vscode.TreeItem(node.label ?? 'Load more…', vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(node.label ?? vscode.l10n.t('Load more…'), vscode.TreeItemCollapsibleState.None);
         item.id = `${node.kind.id}/more/${node.nextOffset}`;
         item.iconPath = new vscode.ThemeIcon('ellipsis');
-        item.command = { command: Commands.resourcesLoadMore, title: 'Load more', arguments: [node.kind.id] };
+        item.command = { command: Commands.resourcesLoadMore, title: vscode.l10n.t('Load more'), arguments: [node.kind.id] };
         item.contextValue = 'stratus.more';
         return item;
       }
@@ -212,8 +212,8 @@ export class ResourcesTree implements vscode.TreeDataProvider<ResourceNode>, vsc
         item.tooltip = node.detail ? `${node.text}\n${node.detail}` : node.text;
         item.iconPath = new vscode.ThemeIcon(node.icon, node.severity === 'error' ? new vscode.ThemeColor('problemsErrorIcon.foreground') : undefined);
         item.contextValue = node.severity === 'error' ? 'stratus.error' : node.severity === 'signIn' ? 'stratus.signIn' : 'stratus.info';
-        if (node.severity === 'signIn') item.command = { command: Commands.signIn, title: 'Sign In to Console' };
-        else if (node.severity === 'error') item.command = { command: Commands.resourcesRetry, title: 'Retry', arguments: [node.kind?.id] };
+        if (node.severity === 'signIn') item.command = { command: Commands.signIn, title: vscode.l10n.t('Sign In to Console') };
+        else if (node.severity === 'error') item.command = { command: Commands.resourcesRetry, title: vscode.l10n.t('Retry'), arguments: [node.kind?.id] };
         return item;
       }
     }
@@ -224,9 +224,9 @@ export class ResourcesTree implements vscode.TreeDataProvider<ResourceNode>, vsc
     const item = new vscode.TreeItem(kind.label.plural, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = `kind/${kind.id}`;
     item.iconPath = new vscode.ThemeIcon(kind.icon);
-    const count = list.loaded && list.error === undefined ? (list.total !== undefined ? `${list.items.length} of ${list.total}` : `${list.items.length}${list.nextOffset !== undefined || list.partial ? '+' : ''}`) : undefined;
-    item.description = [count, list.filter ? `filter: "${list.filter}"` : undefined].filter(Boolean).join(' · ') || undefined;
-    item.tooltip = `${kind.label.plural} — ${kind.module} v${kind.version}, ${kind.collection}${kind.readOnly ? ' (read-only)' : ''}`;
+    const count = list.loaded && list.error === undefined ? (list.total !== undefined ? vscode.l10n.t('{0} of {1}', list.items.length, list.total) : `${list.items.length}${list.nextOffset !== undefined || list.partial ? '+' : ''}`) : undefined;
+    item.description = [count, list.filter ? vscode.l10n.t('filter: "{0}"', list.filter) : undefined].filter(Boolean).join(' · ') || undefined;
+    item.tooltip = `${kind.label.plural} — ${kind.module} v${kind.version}, ${kind.collection}${kind.readOnly ? ` (${vscode.l10n.t('read-only')})` : ''}`;
     const creatable = kind.actions.some((a) => a.target === 'collection');
     item.contextValue = `stratus.kind;${creatable ? 'creatable;' : ''}${list.filter ? 'filtered;' : ''}`;
     return item;
@@ -246,7 +246,7 @@ function resourceItem(connection: ConsoleConnection, kind: ResourceKind, resourc
   item.description = presentation.description;
   const tooltip = new vscode.MarkdownString(`**${escapeMarkdown(presentation.label)}** — ${kind.label.singular}\n\n`);
   for (const line of presentation.details) tooltip.appendMarkdown(`- ${escapeMarkdown(line.label)}: \`${line.value.replace(/`/g, "'")}\`\n`);
-  tooltip.appendMarkdown(`- ID: \`${resource.id}\``);
+  tooltip.appendMarkdown(`- ${vscode.l10n.t('ID: {0}', `\`${resource.id}\``)}`);
   item.tooltip = tooltip;
   item.iconPath = new vscode.ThemeIcon(presentation.icon);
   const actions = catalog.actionsFor(kind.id, resource).map((a) => a.id);

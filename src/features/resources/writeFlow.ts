@@ -41,15 +41,16 @@ export interface WriteContext {
   activityTimeoutMs(): number;
 }
 
-const OPEN_ACTIVITIES = 'Open Activities';
-const SHOW_LOG = 'Show Log';
-const SHOW_IN_ACTIVITIES = 'Show in Activities';
 
 /**
  * One write from the catalog: confirm, collect input, send, then follow the activity with a
  * cancellable progress notification until it completes (the resource is revealed) or fails.
  */
 export async function runWrite(ctx: WriteContext, kind: ResourceKind, action: ActionSpec, target: ResourceItem | undefined, options: WriteOptions = {}): Promise<WriteOutcome | undefined> {
+  const OPEN_ACTIVITIES = vscode.l10n.t('Open Activities');
+  const SHOW_LOG = vscode.l10n.t('Show Log');
+  const SHOW_IN_ACTIVITIES = vscode.l10n.t('Show in Activities');
+  const RETRY = vscode.l10n.t('Retry');
   const catalog = ctx.connection.client().catalog;
   const verb = action.label.replace(/(\.\.\.|…)$/, '');
   const title = target ? `${verb} ${kind.label.singular.toLowerCase()} "${target.name}"` : verb;
@@ -73,15 +74,15 @@ export async function runWrite(ctx: WriteContext, kind: ResourceKind, action: Ac
     if (actions.includes('openActivities')) {
       // The request may have reached the server: never send it again by itself. The activity, if
       // one was created, shows in the Activities view.
-      void vscode.window.showWarningMessage(`Stratus: the outcome of "${title}" is unknown. ${presented.message}`, OPEN_ACTIVITIES, SHOW_LOG).then((choice) => {
+      void vscode.window.showWarningMessage(vscode.l10n.t('Stratus: the outcome of "{0}" is unknown. {1}', title, presented.message), OPEN_ACTIVITIES, SHOW_LOG).then((choice) => {
         if (choice === OPEN_ACTIVITIES) void vscode.commands.executeCommand(Commands.activitiesShow);
         else if (choice === SHOW_LOG) ctx.showLog();
       });
       return { status: 'outcomeUnknown', message: presented.message };
     }
-    const labels: Record<Exclude<WriteFailureAction, 'openActivities'>, string> = { retry: 'Retry', signIn: 'Sign In to Console', showLog: SHOW_LOG };
+    const labels: Record<Exclude<WriteFailureAction, 'openActivities'>, string> = { retry: RETRY, signIn: vscode.l10n.t('Sign In to Console'), showLog: SHOW_LOG };
     const buttons = actions.flatMap((a) => (a === 'openActivities' ? [] : [labels[a]]));
-    void vscode.window.showErrorMessage(`Stratus: ${title} failed. ${presented.message}`, ...buttons).then((choice) => {
+    void vscode.window.showErrorMessage(vscode.l10n.t('Stratus: {0} failed. {1}', title, presented.message), ...buttons).then((choice) => {
       if (choice === SHOW_LOG) ctx.showLog();
       else if (choice === labels.signIn) void vscode.commands.executeCommand(Commands.signIn);
       // The server refused it or it never left: sending it again on request cannot apply it twice.
@@ -96,7 +97,7 @@ export async function runWrite(ctx: WriteContext, kind: ResourceKind, action: Ac
   const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Stratus: ${title}`, cancellable: true }, async (progress, token) => {
     const abort = toAbortSignal(token);
     let shown = 0;
-    progress.report({ message: 'waiting…' });
+    progress.report({ message: vscode.l10n.t('waiting…') });
     try {
       const activity = await ctx.connection.client().activities.follow(activityId, {
         signal: abort.signal,
@@ -114,11 +115,11 @@ export async function runWrite(ctx: WriteContext, kind: ResourceKind, action: Ac
     } catch (error) {
       if (error instanceof ActivityFailedError) {
         ctx.activities.update(error.activity, true);
-        return { status: 'failed' as const, activityId, activity: error.activity, message: error.reason ?? 'no reason given' };
+        return { status: 'failed' as const, activityId, activity: error.activity, message: error.reason ?? vscode.l10n.t('no reason given') };
       }
       if (error instanceof ActivityStillRunningError) {
         if (error.activity) ctx.activities.update(error.activity, true);
-        return { status: 'stillRunning' as const, activityId, ...(error.activity ? { activity: error.activity } : {}), message: 'still running on the server' };
+        return { status: 'stillRunning' as const, activityId, ...(error.activity ? { activity: error.activity } : {}), message: vscode.l10n.t('still running on the server') };
       }
       const presented = presentError(error);
       if (presented.cancelled) return { status: 'stoppedFollowing' as const, activityId };
@@ -132,26 +133,26 @@ export async function runWrite(ctx: WriteContext, kind: ResourceKind, action: Ac
     case 'completed':
       ctx.logger.info(`${title} completed (activity ${activityId}${outcome.resultId ? `, result ${outcome.resultId}` : ''}).`);
       await showResult(ctx, kind, action, target, outcome.resultId);
-      void vscode.window.showInformationMessage(`Stratus: ${title} completed.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Stratus: {0} completed.', title));
       break;
     case 'failed':
       ctx.logger.error(`${title} failed: ${outcome.message ?? ''} (activity ${activityId}).`);
-      void vscode.window.showErrorMessage(`Stratus: ${title} failed: ${outcome.message ?? ''}`, 'Show Log', 'Retry').then((choice) => {
-        if (choice === 'Show Log') ctx.showLog();
-        else if (choice === 'Retry') void runWrite(ctx, kind, action, target, { input, confirmed: true });
+      void vscode.window.showErrorMessage(vscode.l10n.t('Stratus: {0} failed: {1}', title, outcome.message ?? ''), SHOW_LOG, RETRY).then((choice) => {
+        if (choice === SHOW_LOG) ctx.showLog();
+        else if (choice === RETRY) void runWrite(ctx, kind, action, target, { input, confirmed: true });
       });
       break;
     case 'stillRunning': {
       const waited = followTimeoutMs >= 60_000 ? `${Math.round(followTimeoutMs / 60_000)} min` : `${Math.round(followTimeoutMs / 1000)} s`;
       ctx.logger.info(`${title}: still running on the server after ${waited} (activity ${activityId}); stopped following.`);
-      void vscode.window.showInformationMessage(`Stratus: "${title}" is still running on the server after ${waited}. Stratus stopped following it; the Activities view shows its state.`, SHOW_IN_ACTIVITIES).then((choice) => {
+      void vscode.window.showInformationMessage(vscode.l10n.t('Stratus: "{0}" is still running on the server after {1}. Stratus stopped following it; the Activities view shows its state.', title, waited), SHOW_IN_ACTIVITIES).then((choice) => {
         if (choice === SHOW_IN_ACTIVITIES) void vscode.commands.executeCommand(Commands.activitiesShow, activityId);
       });
       break;
     }
     case 'stoppedFollowing':
       ctx.logger.warn(`Stopped following activity ${activityId}${outcome.message ? `: ${outcome.message}` : ''}.`);
-      void vscode.window.showInformationMessage(`Stratus: stopped following "${title}". The operation continues on the server; the Activities view shows its state.${outcome.message ? ` (${outcome.message})` : ''}`, SHOW_IN_ACTIVITIES).then((choice) => {
+      void vscode.window.showInformationMessage(vscode.l10n.t('Stratus: stopped following "{0}". The operation continues on the server; the Activities view shows its state.', title) + (outcome.message ? ` (${outcome.message})` : ''), SHOW_IN_ACTIVITIES).then((choice) => {
         if (choice === SHOW_IN_ACTIVITIES) void vscode.commands.executeCommand(Commands.activitiesShow, activityId);
       });
       break;

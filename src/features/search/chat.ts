@@ -16,19 +16,19 @@ export function searchChatCommand(service: SearchService): ChatSlashCommand {
     async handle(request, _context, stream, token) {
       const query = request.prompt.trim();
       if (query === '') {
-        stream.markdown('Ask a question about this workspace after `/search`, for example `/search where do we refresh the auth token?`');
+        stream.markdown(vscode.l10n.t('Ask a question about this workspace after `/search`, for example `/search where do we refresh the auth token?`'));
         return {};
       }
       const abort = toAbortSignal(token);
       try {
-        stream.progress(service.ready ? 'Searching the workspace…' : 'Searching (the index is still being built)…');
+        stream.progress(service.ready ? vscode.l10n.t('Searching the workspace…') : vscode.l10n.t('Searching (the index is still being built)…'));
         const result = await service.searchWorkspace(query, { signal: abort.signal });
         if (result.hits.length === 0) {
-          stream.markdown(`No place in the workspace matches **${inline(query)}**.`);
+          stream.markdown(vscode.l10n.t('No place in the workspace matches **{0}**.', inline(query)));
           for (const n of result.notes) stream.markdown(`\n\n> ${inline(n)}`);
           return { metadata: { command: 'search', hits: 0 } };
         }
-        stream.markdown(`${result.reranked ? 'Most relevant first (reranked)' : 'Best local matches'} for **${inline(query)}**:\n\n`);
+        stream.markdown(`${result.reranked ? vscode.l10n.t('Most relevant first (reranked) for **{0}**:', inline(query)) : vscode.l10n.t('Best local matches for **{0}**:', inline(query))}\n\n`);
         result.hits.forEach((hit, i) => {
           stream.markdown(`${i + 1}. `);
           stream.anchor(new vscode.Location(hit.uri, hit.range), `${hit.path}:${hit.startLine}-${hit.endLine}`);

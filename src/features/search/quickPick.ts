@@ -10,7 +10,7 @@ interface HitItem extends vscode.QuickPickItem {
 const TYPING_DEBOUNCE_MS = 150;
 const RERANK_DEBOUNCE_MS = 400;
 
-const copyLinkButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('link'), tooltip: 'Copy link to this range' };
+const copyLinkButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('link'), tooltip: vscode.l10n.t('Copy link to this range') };
 
 /** `path#L3-L9` relative to the workspace, and the full URI with the same fragment. */
 export function linkTo(hit: WorkspaceSearchHit): string {
@@ -20,7 +20,7 @@ export function linkTo(hit: WorkspaceSearchHit): string {
 function item(hit: WorkspaceSearchHit, reranked: boolean): HitItem {
   return {
     label: `${reranked ? '$(sparkle) ' : ''}${hit.path}`,
-    description: `lines ${hit.startLine}–${hit.endLine}${reranked && hit.rerankScore !== undefined ? ` · reranked ${hit.rerankScore.toFixed(2)}` : ''}`,
+    description: `${vscode.l10n.t('lines {0}–{1}', hit.startLine, hit.endLine)}${reranked && hit.rerankScore !== undefined ? ` · ${vscode.l10n.t('reranked {0}', hit.rerankScore.toFixed(2))}` : ''}`,
     detail: hit.preview,
     hit,
     buttons: [copyLinkButton],
@@ -40,8 +40,8 @@ export async function openHit(hit: WorkspaceSearchHit): Promise<void> {
  */
 export function showSearchPick(service: SearchService, logger: Logger, initialQuery = ''): Promise<WorkspaceSearchHit | undefined> {
   const pick = vscode.window.createQuickPick<HitItem>();
-  pick.title = 'Stratus: Search Workspace';
-  pick.placeholder = 'Ask in your own words, e.g. "where do we refresh the auth token?"';
+  pick.title = vscode.l10n.t('Stratus: Search Workspace');
+  pick.placeholder = vscode.l10n.t('Ask in your own words, e.g. "where do we refresh the auth token?"');
   pick.matchOnDescription = false;
   pick.matchOnDetail = false;
   // The order is ours: VS Code must not filter or sort the items by the typed text.
@@ -65,7 +65,7 @@ export function showSearchPick(service: SearchService, logger: Logger, initialQu
       return;
     }
     const local = service.lexical(query).slice(0, 50);
-    pick.items = local.length > 0 ? [...local.map((h) => item(h, false)), ...(service.ready ? [] : [note('The index is still being built: results are partial.')])] : [note(service.ready ? 'No match in the index.' : 'The index is still being built…')];
+    pick.items = local.length > 0 ? [...local.map((h) => item(h, false)), ...(service.ready ? [] : [note(vscode.l10n.t('The index is still being built: results are partial.'))])] : [note(service.ready ? vscode.l10n.t('No match in the index.') : vscode.l10n.t('The index is still being built…'))];
     if (local.length === 0) return;
     pick.busy = true;
     rerank = setTimeout(() => {
@@ -99,13 +99,13 @@ export function showSearchPick(service: SearchService, logger: Logger, initialQu
       typing = setTimeout(() => update(value), TYPING_DEBOUNCE_MS);
     });
     pick.onDidTriggerItemButton(({ item: it }) => {
-      if (it.hit) void vscode.env.clipboard.writeText(linkTo(it.hit)).then(() => vscode.window.setStatusBarMessage('Stratus: link copied', 3000));
+      if (it.hit) void vscode.env.clipboard.writeText(linkTo(it.hit)).then(() => vscode.window.setStatusBarMessage(vscode.l10n.t('Stratus: link copied'), 3000));
     });
     pick.onDidAccept(() => {
       const hit = pick.selectedItems[0]?.hit ?? pick.activeItems[0]?.hit;
       if (!hit) return;
       chosen = hit;
-      opening = openHit(hit).catch((error: unknown) => void vscode.window.showErrorMessage(`Stratus: cannot open ${hit.path}: ${presentError(error).message}`));
+      opening = openHit(hit).catch((error: unknown) => void vscode.window.showErrorMessage(vscode.l10n.t('Stratus: cannot open {0}: {1}', hit.path, presentError(error).message)));
       pick.hide();
     });
     pick.onDidHide(() => {

@@ -57,7 +57,7 @@ export class SearchService implements WorkspaceSearch, vscode.Disposable {
     private readonly storageUri: vscode.Uri | undefined,
   ) {
     this.statusBar = vscode.window.createStatusBarItem('stratus.search', vscode.StatusBarAlignment.Left, 0);
-    this.statusBar.name = 'Stratus Search Index';
+    this.statusBar.name = vscode.l10n.t('Stratus Search Index');
     this.statusBar.command = 'stratus.searchWorkspace';
     this.disposables.push(
       this.statusBar,
@@ -145,15 +145,15 @@ export class SearchService implements WorkspaceSearch, vscode.Disposable {
       const controller = new AbortController();
       const subs = [token.onCancellationRequested(() => controller.abort()), cancel.token.onCancellationRequested(() => controller.abort())];
       let last = 0;
-      this.statusBar.text = '$(sync~spin) Indexing…';
-      this.statusBar.tooltip = 'Stratus is indexing the workspace for search. Click to search what is indexed so far.';
+      this.statusBar.text = `$(sync~spin) ${vscode.l10n.t('Indexing…')}`;
+      this.statusBar.tooltip = vscode.l10n.t('Stratus is indexing the workspace for search. Click to search what is indexed so far.');
       this.statusBar.show();
       try {
         const onProgress = (p: { done: number; total: number }): void => {
           const pct = p.total === 0 ? 100 : (p.done / p.total) * 100;
-          report(`${p.done.toLocaleString('en')} / ${p.total.toLocaleString('en')} files`, pct - last);
+          report(vscode.l10n.t('{0} / {1} files', p.done.toLocaleString('en'), p.total.toLocaleString('en')), pct - last);
           last = pct;
-          this.statusBar.text = `$(sync~spin) Indexing ${p.done.toLocaleString('en')}/${p.total.toLocaleString('en')}`;
+          this.statusBar.text = `$(sync~spin) ${vscode.l10n.t('Indexing {0}/{1}', p.done.toLocaleString('en'), p.total.toLocaleString('en'))}`;
         };
         const stats = mode === 'rebuild' ? await engine.rebuild({ signal: controller.signal, onProgress }) : await engine.open({ signal: controller.signal, onProgress });
         this.settingsKey = engine.settingsKey();
@@ -163,12 +163,12 @@ export class SearchService implements WorkspaceSearch, vscode.Disposable {
         const presented = presentError(error);
         if (presented.cancelled) {
           this.deps.logger.info('Search indexing cancelled; searches use what was indexed so far. Run "Stratus: Rebuild Search Index" to index again.');
-          this.statusBar.text = '$(search-stop) Index incomplete';
-          this.statusBar.tooltip = 'Indexing was cancelled. Run "Stratus: Rebuild Search Index" to finish it.';
+          this.statusBar.text = `$(search-stop) ${vscode.l10n.t('Index incomplete')}`;
+          this.statusBar.tooltip = vscode.l10n.t('Indexing was cancelled. Run "Stratus: Rebuild Search Index" to finish it.');
           this.statusBar.command = 'stratus.rebuildSearchIndex';
         } else {
           this.deps.logger.error(`Search indexing failed: ${presented.message}`);
-          this.statusBar.text = '$(error) Index failed';
+          this.statusBar.text = `$(error) ${vscode.l10n.t('Index failed')}`;
           this.statusBar.tooltip = presented.message;
           this.statusBar.command = 'stratus.showLog';
         }
@@ -179,7 +179,7 @@ export class SearchService implements WorkspaceSearch, vscode.Disposable {
     };
     const done = firstTime
       ? Promise.resolve(
-          vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Stratus: indexing the workspace for search', cancellable: true }, (progress, token) =>
+          vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Stratus: indexing the workspace for search'), cancellable: true }, (progress, token) =>
             run((message, increment) => progress.report({ message, ...(increment !== undefined ? { increment } : {}) }), token),
           ),
         )
@@ -193,8 +193,8 @@ export class SearchService implements WorkspaceSearch, vscode.Disposable {
     const engine = this.engine;
     if (!engine) return;
     const { files, chunks } = engine.stats;
-    this.statusBar.text = `$(search) ${files.toLocaleString('en')} files`;
-    this.statusBar.tooltip = `Stratus search index: ${files.toLocaleString('en')} files, ${chunks.toLocaleString('en')} chunks. Click to search the workspace.`;
+    this.statusBar.text = `$(search) ${vscode.l10n.t('{0} files', files.toLocaleString('en'))}`;
+    this.statusBar.tooltip = vscode.l10n.t('Stratus search index: {0} files, {1} chunks. Click to search the workspace.', files.toLocaleString('en'), chunks.toLocaleString('en'));
     this.statusBar.command = 'stratus.searchWorkspace';
     this.statusBar.show();
   }
@@ -224,7 +224,7 @@ export class SearchService implements WorkspaceSearch, vscode.Disposable {
   async searchWorkspace(query: string, options: { signal?: AbortSignal; onLocal?: (hits: WorkspaceSearchHit[]) => void } = {}): Promise<WorkspaceSearchResult> {
     const engine = this.engine;
     const folder = this.folder;
-    if (!engine || !folder) return { query, hits: [], reranked: false, notes: ['No folder is open: open a folder to search it.'], searchUnits: 0 };
+    if (!engine || !folder) return { query, hits: [], reranked: false, notes: [vscode.l10n.t('No folder is open: open a folder to search it.')], searchUnits: 0 };
     const result: SearchResult = await engine.search(query, {
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.onLocal ? { onLocal: (hits: SearchHit[]) => options.onLocal?.(hits.map((h) => this.toHit(folder, h))) } : {}),

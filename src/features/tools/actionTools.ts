@@ -75,8 +75,8 @@ export class RunCommandTool implements vscode.LanguageModelTool<RunCommandInput>
     // run unconfirmed if the allowlist changes in between.
     const refusal = allowed.ok ? '' : `\n\n(It is not allowed and will be refused: ${allowed.reason})`;
     return {
-      invocationMessage: `Running command ${command}`,
-      confirmationMessages: { title: 'Run a VS Code command?', message: new vscode.MarkdownString(`Run the VS Code command \`${command}\`${argsText ? ' with these arguments:\n\n' + fence(short(argsText, 2000)) : ' with no arguments.'}${refusal}`) },
+      invocationMessage: vscode.l10n.t('Running command {0}', command),
+      confirmationMessages: { title: vscode.l10n.t('Run a VS Code command?'), message: new vscode.MarkdownString((argsText ? `${vscode.l10n.t('Run the VS Code command `{0}` with these arguments:', command)}\n\n${fence(short(argsText, 2000))}` : vscode.l10n.t('Run the VS Code command `{0}` with no arguments.', command)) + refusal) },
     };
   }
 
@@ -95,12 +95,12 @@ export class RunTaskTool implements vscode.LanguageModelTool<RunTaskInput> {
   async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<RunTaskInput>): Promise<vscode.PreparedToolInvocation> {
     const { task } = await findTask(String(options.input.task ?? ''));
     // Confirmed even when not found now: tasks.json may change before invoke looks again.
-    if (!task) return { invocationMessage: `Running task ${options.input.task}`, confirmationMessages: { title: 'Run a workspace task?', message: new vscode.MarkdownString(`Run the task **${options.input.task}** (not found now; it will be refused unless it appears).`) } };
+    if (!task) return { invocationMessage: vscode.l10n.t('Running task {0}', options.input.task), confirmationMessages: { title: vscode.l10n.t('Run a workspace task?'), message: new vscode.MarkdownString(vscode.l10n.t('Run the task **{0}** (not found now; it will be refused unless it appears).', options.input.task)) } };
     const exec = task.execution;
     const line = exec instanceof vscode.ShellExecution ? exec.commandLine ?? [exec.command, ...(exec.args ?? [])].map((a) => (typeof a === 'string' ? a : a?.value ?? '')).join(' ') : exec instanceof vscode.ProcessExecution ? [exec.process, ...exec.args].join(' ') : '';
     return {
-      invocationMessage: `Running task ${task.name}`,
-      confirmationMessages: { title: 'Run a workspace task?', message: new vscode.MarkdownString(`Run the task **${task.name}**${task.source ? ` (${task.source})` : ''}${line ? `:\n\n${fence(short(line, 1000))}` : '.'}`) },
+      invocationMessage: vscode.l10n.t('Running task {0}', task.name),
+      confirmationMessages: { title: vscode.l10n.t('Run a workspace task?'), message: new vscode.MarkdownString(`${vscode.l10n.t('Run the task **{0}**', task.name)}${task.source ? ` (${task.source})` : ''}${line ? `:\n\n${fence(short(line, 1000))}` : '.'}`) },
     };
   }
 
@@ -131,11 +131,11 @@ export class ProposeEditTool implements vscode.LanguageModelTool<ProposeEditInpu
     const { path, oldText, newText } = options.input;
     const creating = !oldText;
     const body = creating
-      ? `Create **${path}** with:\n\n${fence(short(newText, 3000))}`
-      : `In **${path}**, replace:\n\n${fence(short(oldText, 1500))}\n\nwith:\n\n${fence(short(newText, 1500))}`;
+      ? `${vscode.l10n.t('Create **{0}** with:', path)}\n\n${fence(short(newText, 3000))}`
+      : `${vscode.l10n.t('In **{0}**, replace:', path)}\n\n${fence(short(oldText, 1500))}\n\n${vscode.l10n.t('with:')}\n\n${fence(short(newText, 1500))}`;
     return {
-      invocationMessage: creating ? `Creating ${path}` : `Editing ${path}`,
-      confirmationMessages: { title: creating ? 'Create a file?' : 'Apply an edit?', message: new vscode.MarkdownString(body) },
+      invocationMessage: creating ? vscode.l10n.t('Creating {0}', path) : vscode.l10n.t('Editing {0}', path),
+      confirmationMessages: { title: creating ? vscode.l10n.t('Create a file?') : vscode.l10n.t('Apply an edit?'), message: new vscode.MarkdownString(body) },
     };
   }
 

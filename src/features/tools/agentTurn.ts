@@ -79,7 +79,7 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
   const referenced = (request.toolReferences ?? []).map((r) => r.name);
   const canUseTools = supportsToolCalling(model, toolCallingOverrides());
   if (!canUseTools) {
-    stream.markdown(`> _${model.id} is not known to support tool calls, so @stratus answers without tools. If it does, set \`"stratus.models.toolCalling": {"${model.id}": true}\`._\n\n`);
+    stream.markdown(`> _${vscode.l10n.t('{0} is not known to support tool calls, so @stratus answers without tools. If it does, set {1}.', model.id, `\`"stratus.models.toolCalling": {"${model.id}": true}\``)}_\n\n`);
   }
   // The tools' schemas take context too: offer fewer (Stratus' own first) rather than overflow it.
   const contextLength = model.maxModelLen ?? 32_768;
@@ -93,7 +93,7 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
     if (!fitted.fits) {
       tools = [];
       fitted = fit(tools);
-      stream.markdown(`> _The tools' descriptions do not fit in ${model.id}'s context, so @stratus answers without tools._\n\n`);
+      stream.markdown(`> _${vscode.l10n.t("The tools' descriptions do not fit in the context of {0}, so @stratus answers without tools.", model.id)}_\n\n`);
     }
   }
   const forced = referenced.length === 1 && tools.some((t) => t.name === referenced[0]) ? referenced[0] : undefined;
@@ -136,12 +136,12 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
             stream.markdown(event.text);
             break;
           case 'thinking':
-            if (!thinkingShown) stream.progress('Thinking…');
+            if (!thinkingShown) stream.progress(vscode.l10n.t('Thinking…'));
             thinkingShown = true;
             break;
           case 'tool_start':
             usedTools.add(event.invocation.name);
-            if (!request.toolInvocationToken) stream.progress(`Running ${event.invocation.name}…`);
+            if (!request.toolInvocationToken) stream.progress(vscode.l10n.t('Running {0}…', event.invocation.name));
             break;
           case 'tool_end':
             if (event.invocation && FILE_TOOLS.has(event.invocation.name) && !event.outcome.isError && !event.outcome.declined) {
@@ -164,17 +164,17 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
   }
 
   const signInNeeded = [...usedTools].some((name) => CLOUD_TOOLS.has(name)) && deps.console.state.kind !== 'signedIn';
-  if (signInNeeded) stream.button({ command: Commands.signIn, title: 'Sign In to Console' });
+  if (signInNeeded) stream.button({ command: Commands.signIn, title: vscode.l10n.t('Sign In to Console') });
   const metadata: TurnMetadata = { model: model.id, messages: outcome.messages, ...(outcome.finishReason ? { finishReason: outcome.finishReason } : {}) };
   switch (outcome.status) {
     case 'answered':
       deps.connectionStatus.set({ kind: 'connected', model: model.id });
-      if (outcome.finishReason === 'length') stream.markdown('\n\n_(The answer reached its length limit.)_');
+      if (outcome.finishReason === 'length') stream.markdown(`\n\n_(${vscode.l10n.t('The answer reached its length limit.')})_`);
       return { metadata };
     case 'round_limit':
     case 'repeated_failure':
       deps.connectionStatus.set({ kind: 'connected', model: model.id });
-      stream.markdown(`\n\n**${outcome.message ?? 'Stopped.'}**`);
+      stream.markdown(`\n\n**${outcome.message ?? vscode.l10n.t('Stopped.')}**`);
       return { metadata };
     case 'cancelled':
       return { metadata: { ...metadata, incomplete: 'cancelled' } satisfies TurnMetadata };

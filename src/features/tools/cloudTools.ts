@@ -75,7 +75,7 @@ export class ListResourcesTool implements vscode.LanguageModelTool<ListInput> {
   constructor(private readonly connection: ConsoleConnection) {}
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<ListInput>): vscode.PreparedToolInvocation {
-    return { invocationMessage: `Listing ${options.input.kind}${options.input.name ? ` named like "${options.input.name}"` : ''}` };
+    return { invocationMessage: options.input.name ? vscode.l10n.t('Listing {0} named like "{1}"', options.input.kind, options.input.name) : vscode.l10n.t('Listing {0}', options.input.kind) };
   }
 
   async invoke(options: vscode.LanguageModelToolInvocationOptions<ListInput>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
@@ -101,7 +101,7 @@ export class DescribeResourceTool implements vscode.LanguageModelTool<DescribeIn
   constructor(private readonly connection: ConsoleConnection) {}
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<DescribeInput>): vscode.PreparedToolInvocation {
-    return { invocationMessage: `Describing ${options.input.kind} ${options.input.id}` };
+    return { invocationMessage: vscode.l10n.t('Describing {0} {1}', options.input.kind, options.input.id) };
   }
 
   async invoke(options: vscode.LanguageModelToolInvocationOptions<DescribeInput>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
@@ -149,7 +149,7 @@ export class CloudActionTool implements vscode.LanguageModelTool<ActionInput> {
     // Every write is confirmed; when the details cannot be read now, the confirmation says what was asked.
     const generic: vscode.PreparedToolInvocation = {
       invocationMessage: `${actionId} ${kindId}${id ? ` ${id}` : ''}`,
-      confirmationMessages: { title: 'Change a cloud resource?', message: new vscode.MarkdownString(`Run \`${actionId}\` on ${kindId}${id ? ` \`${id}\`` : ''} in the cloud console.${input && Object.keys(input).length > 0 ? `\n\nWith: \`${JSON.stringify(input)}\`` : ''}`) },
+      confirmationMessages: { title: vscode.l10n.t('Change a cloud resource?'), message: new vscode.MarkdownString(`${vscode.l10n.t('Run `{0}` on {1} in the cloud console.', actionId, id ? `${kindId} \`${id}\`` : kindId)}${input && Object.keys(input).length > 0 ? `\n\n${vscode.l10n.t('With: {0}', `\`${JSON.stringify(input)}\``)}` : ''}`) },
     };
     if (this.connection.state.kind !== 'signedIn') return generic;
     const client = this.connection.client();
@@ -162,12 +162,13 @@ export class CloudActionTool implements vscode.LanguageModelTool<ActionInput> {
       const abort = toAbortSignal(token);
       target = await findResource(client, kindId, id, abort.signal).catch(() => undefined).finally(() => abort.dispose());
     }
-    const subject = target ? `${kind.label.singular.toLowerCase()} **${target.name}** (id \`${target.id}\`)` : action.target === 'item' ? `${kind.label.singular.toLowerCase()} with id \`${id ?? '?'}\`` : `a new ${kind.label.singular.toLowerCase()}`;
-    const inputText = input && Object.keys(input).length > 0 ? `\n\nWith: ${Object.entries(input).map(([k, v]) => `\`${k}\` = \`${JSON.stringify(v)}\``).join(', ')}` : '';
-    const warning = action.method === 'DELETE' ? '\n\nThis cannot be undone.' : '';
+    const singular = kind.label.singular.toLowerCase();
+    const subject = target ? vscode.l10n.t('{0} **{1}** (id `{2}`)', singular, target.name, target.id) : action.target === 'item' ? vscode.l10n.t('{0} with id `{1}`', singular, id ?? '?') : vscode.l10n.t('a new {0}', singular);
+    const inputText = input && Object.keys(input).length > 0 ? `\n\n${vscode.l10n.t('With: {0}', Object.entries(input).map(([k, v]) => `\`${k}\` = \`${JSON.stringify(v)}\``).join(', '))}` : '';
+    const warning = action.method === 'DELETE' ? `\n\n${vscode.l10n.t('This cannot be undone.')}` : '';
     return {
       invocationMessage: `${verb}: ${target?.name ?? id ?? kind.label.singular.toLowerCase()}`,
-      confirmationMessages: { title: `${verb}?`, message: new vscode.MarkdownString(`${verb} ${subject} in the cloud console.${inputText}${warning}`) },
+      confirmationMessages: { title: `${verb}?`, message: new vscode.MarkdownString(`${vscode.l10n.t('{0} {1} in the cloud console.', verb, subject)}${inputText}${warning}`) },
     };
   }
 

@@ -14,8 +14,10 @@ interface DiagnosticsInput { path?: string; severity?: 'error' | 'warning' | 'al
 
 export class ReadFileTool implements vscode.LanguageModelTool<ReadFileInput> {
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<ReadFileInput>): vscode.PreparedToolInvocation {
-    const range = options.input.startLine ? ` (lines ${options.input.startLine}–${options.input.endLine ?? 'end'})` : '';
-    return { invocationMessage: `Reading ${options.input.path}${range}` };
+    const invocationMessage = options.input.startLine
+      ? vscode.l10n.t('Reading {0} (lines {1}–{2})', options.input.path, options.input.startLine, options.input.endLine ?? vscode.l10n.t('end'))
+      : vscode.l10n.t('Reading {0}', options.input.path);
+    return { invocationMessage };
   }
 
   async invoke(options: vscode.LanguageModelToolInvocationOptions<ReadFileInput>): Promise<vscode.LanguageModelToolResult> {
@@ -44,7 +46,7 @@ export class ReadFileTool implements vscode.LanguageModelTool<ReadFileInput> {
 
 export class ListFilesTool implements vscode.LanguageModelTool<ListFilesInput> {
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<ListFilesInput>): vscode.PreparedToolInvocation {
-    return { invocationMessage: `Listing files matching ${options.input.glob}` };
+    return { invocationMessage: vscode.l10n.t('Listing files matching {0}', options.input.glob) };
   }
 
   async invoke(options: vscode.LanguageModelToolInvocationOptions<ListFilesInput>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
@@ -64,7 +66,7 @@ export class SearchTool implements vscode.LanguageModelTool<SearchInput> {
   constructor(private readonly engine: () => WorkspaceSearch) {}
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<SearchInput>): vscode.PreparedToolInvocation {
-    return { invocationMessage: `Searching the workspace for "${options.input.query}"` };
+    return { invocationMessage: vscode.l10n.t('Searching the workspace for "{0}"', options.input.query) };
   }
 
   async invoke(options: vscode.LanguageModelToolInvocationOptions<SearchInput>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
@@ -88,7 +90,7 @@ const SEVERITY: Record<number, string> = { 0: 'error', 1: 'warning', 2: 'info', 
 
 export class DiagnosticsTool implements vscode.LanguageModelTool<DiagnosticsInput> {
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<DiagnosticsInput>): vscode.PreparedToolInvocation {
-    return { invocationMessage: options.input.path ? `Getting the problems of ${options.input.path}` : 'Getting the problems of the workspace' };
+    return { invocationMessage: options.input.path ? vscode.l10n.t('Getting the problems of {0}', options.input.path) : vscode.l10n.t('Getting the problems of the workspace') };
   }
 
   async invoke(options: vscode.LanguageModelToolInvocationOptions<DiagnosticsInput>): Promise<vscode.LanguageModelToolResult> {
@@ -117,7 +119,7 @@ export class DiagnosticsTool implements vscode.LanguageModelTool<DiagnosticsInpu
 
 export class ActiveEditorTool implements vscode.LanguageModelTool<Record<string, never>> {
   prepareInvocation(): vscode.PreparedToolInvocation {
-    return { invocationMessage: 'Looking at the active editor' };
+    return { invocationMessage: vscode.l10n.t('Looking at the active editor') };
   }
 
   invoke(): vscode.LanguageModelToolResult {

@@ -70,25 +70,25 @@ function errorButtons(stream: vscode.ChatResponseStream, actions: readonly Trans
   for (const action of actions) {
     switch (action) {
       case 'setApiKey':
-        stream.button({ command: 'stratus.setApiKey', title: 'Set Inference API Key' });
+        stream.button({ command: 'stratus.setApiKey', title: vscode.l10n.t('Set Inference API Key') });
         break;
       case 'openSettings':
-        stream.button({ command: 'workbench.action.openSettings', title: 'Open Settings', arguments: ['stratus.inference'] });
+        stream.button({ command: 'workbench.action.openSettings', title: vscode.l10n.t('Open Settings'), arguments: ['stratus.inference'] });
         break;
       case 'openSizeSetting':
-        stream.button({ command: 'workbench.action.openSettings', title: 'Change the Limit', arguments: ['stratus.transcription.maxFileSizeMB'] });
+        stream.button({ command: 'workbench.action.openSettings', title: vscode.l10n.t('Change the Limit'), arguments: ['stratus.transcription.maxFileSizeMB'] });
         break;
       case 'pickSpeechModel':
       case 'changeOptions':
       case 'retry':
         // The command palette flow lets the user pick the model and options, then retries.
-        stream.button({ command: TranscriptionCommands.transcribeFile, title: action === 'retry' ? 'Retry' : action === 'pickSpeechModel' ? 'Pick Speech Model…' : 'Change Options…', arguments: attachment?.uri ? [attachment.uri] : [] });
+        stream.button({ command: TranscriptionCommands.transcribeFile, title: action === 'retry' ? vscode.l10n.t('Retry') : action === 'pickSpeechModel' ? vscode.l10n.t('Pick Speech Model…') : vscode.l10n.t('Change Options…'), arguments: attachment?.uri ? [attachment.uri] : [] });
         break;
       case 'showLog':
-        stream.button({ command: 'stratus.showLog', title: 'Show Log' });
+        stream.button({ command: 'stratus.showLog', title: vscode.l10n.t('Show Log') });
         break;
       case 'showUsage':
-        stream.button({ command: 'stratus.showUsage', title: 'Show Usage' });
+        stream.button({ command: 'stratus.showUsage', title: vscode.l10n.t('Show Usage') });
         break;
     }
   }
@@ -101,14 +101,14 @@ export function registerTranscribeChatCommand(deps: Deps, results: ResultStore, 
     async handle(request, _context, stream, token): Promise<vscode.ChatResult> {
       const configured = await deps.inference.isConfigured();
       if (!configured.apiKey || !configured.baseUrl) {
-        stream.markdown(configured.apiKey ? '**Stratus is not configured: set the inference base URL** (`stratus.inference.baseUrl`).' : '**Stratus is not configured: set your API key.**');
+        stream.markdown(configured.apiKey ? vscode.l10n.t('**Stratus is not configured: set the inference base URL** (`stratus.inference.baseUrl`).') : vscode.l10n.t('**Stratus is not configured: set your API key.**'));
         errorButtons(stream, [configured.apiKey ? 'openSettings' : 'setApiKey'], undefined);
         return { metadata: { command: 'transcribe', error: true } };
       }
       const attachment = findAttachment(request.references);
       if (!attachment) {
-        stream.markdown('Attach an audio file (wav, mp3, m4a, ogg, flac or webm) to `/transcribe`: drag it into the chat input or use **Add Context…**. Add `translate` to get English text, `lang:fr` (or a language name) to set the spoken language, and any other words as names and jargon to expect.');
-        stream.button({ command: TranscriptionCommands.transcribeFile, title: 'Transcribe Audio File…' });
+        stream.markdown(vscode.l10n.t('Attach an audio file (wav, mp3, m4a, ogg, flac or webm) to `/transcribe`: drag it into the chat input or use **Add Context…**. Add `translate` to get English text, `lang:fr` (or a language name) to set the spoken language, and any other words as names and jargon to expect.'));
+        stream.button({ command: TranscriptionCommands.transcribeFile, title: vscode.l10n.t('Transcribe Audio File…') });
         return { metadata: { command: 'transcribe', error: true } };
       }
       const asked = choiceFromPrompt(request.prompt, feature.lastOptions());
@@ -126,30 +126,30 @@ export function registerTranscribeChatCommand(deps: Deps, results: ResultStore, 
         }, abort.signal, deps.logger);
         const stored: StoredResult = results.add({ fileName: source.fileName, audioUri: attachment.uri, format: source.format, options, result });
         const facts = [
-          options.model ?? 'service default model',
-          options.language ? languageLabel(options.language) : `${languageLabel(result.language)}${result.language ? ', detected' : ''}`,
-          options.task === 'translate' ? 'translated to English' : undefined,
+          options.model ?? vscode.l10n.t('service default model'),
+          options.language ? languageLabel(options.language) : result.language ? vscode.l10n.t('{0}, detected', languageLabel(result.language)) : languageLabel(result.language),
+          options.task === 'translate' ? vscode.l10n.t('translated to English') : undefined,
           result.durationSeconds !== undefined ? formatDuration(result.durationSeconds) : undefined,
-          `${result.segments.length} segment(s)`,
+          vscode.l10n.t('{0} segment(s)', result.segments.length),
           formatBytes(source.size),
         ].filter(Boolean).join(' · ');
-        const text = result.text.trim() === '' ? '_(no speech recognised)_' : result.text.trim().split('\n').map((l) => `> ${l}`).join('\n');
-        stream.markdown(`**${options.task === 'translate' ? 'Translation' : 'Transcription'} of ${cell(source.fileName)}** (${facts})\n\n${text}\n\n`);
+        const text = result.text.trim() === '' ? `_(${vscode.l10n.t('no speech recognised')})_` : result.text.trim().split('\n').map((l) => `> ${l}`).join('\n');
+        stream.markdown(`**${options.task === 'translate' ? vscode.l10n.t('Translation of {0}', cell(source.fileName)) : vscode.l10n.t('Transcription of {0}', cell(source.fileName))}** (${facts})\n\n${text}\n\n`);
         if (result.segments.length > 0) {
           const rows = result.segments.map((s, i) => `| ${i + 1} | ${formatTimestamp(s.start, '.')} | ${formatTimestamp(s.end, '.')} | ${cell(s.text)} |`);
-          stream.markdown(['| # | Start | End | Text |', '|---:|---|---|---|', ...rows, ''].join('\n'));
+          stream.markdown([`| # | ${vscode.l10n.t('Start')} | ${vscode.l10n.t('End')} | ${vscode.l10n.t('Text')} |`, '|---:|---|---|---|', ...rows, ''].join('\n'));
         }
-        stream.button({ command: TranscriptionCommands.saveSrt, title: 'Save as SRT', arguments: [stored.id] });
-        stream.button({ command: TranscriptionCommands.saveVtt, title: 'Save as WebVTT', arguments: [stored.id] });
+        stream.button({ command: TranscriptionCommands.saveSrt, title: vscode.l10n.t('Save as SRT'), arguments: [stored.id] });
+        stream.button({ command: TranscriptionCommands.saveVtt, title: vscode.l10n.t('Save as WebVTT'), arguments: [stored.id] });
         return { metadata: { command: 'transcribe', resultId: stored.id, segments: result.segments.length } };
       } catch (error) {
         const shown = presentTranscriptionError(error, { fileName: attachment.name, format });
         if (shown.cancelled) {
-          stream.markdown('Transcription cancelled.');
+          stream.markdown(vscode.l10n.t('Transcription cancelled.'));
           return { metadata: { command: 'transcribe', cancelled: true } };
         }
         deps.logger.error(`/transcribe of ${attachment.name} failed: ${shown.message}`);
-        stream.markdown(`**Could not transcribe ${cell(attachment.name)}.** ${shown.message}`);
+        stream.markdown(`**${vscode.l10n.t('Could not transcribe {0}.', cell(attachment.name))}** ${shown.message}`);
         errorButtons(stream, shown.actions, attachment);
         return { metadata: { command: 'transcribe', error: true } };
       } finally {

@@ -32,19 +32,19 @@ export interface TranscriptionFeature {
   lastOptions(): TranscriptionOptionsChoice;
 }
 
-const ACTION_TITLES: Record<TranscriptionAction, string> = {
-  setApiKey: 'Set Inference API Key',
-  openSettings: 'Open Settings',
-  openSizeSetting: 'Change the Limit',
-  pickSpeechModel: 'Pick Speech Model',
-  changeOptions: 'Change Options',
-  retry: 'Retry',
-  showLog: 'Show Log',
-  showUsage: 'Show Usage',
-};
+const actionTitles = (): Record<TranscriptionAction, string> => ({
+  setApiKey: vscode.l10n.t('Set Inference API Key'),
+  openSettings: vscode.l10n.t('Open Settings'),
+  openSizeSetting: vscode.l10n.t('Change the Limit'),
+  pickSpeechModel: vscode.l10n.t('Pick Speech Model'),
+  changeOptions: vscode.l10n.t('Change Options'),
+  retry: vscode.l10n.t('Retry'),
+  showLog: vscode.l10n.t('Show Log'),
+  showUsage: vscode.l10n.t('Show Usage'),
+});
 
 export function actionTitle(action: TranscriptionAction): string {
-  return ACTION_TITLES[action];
+  return actionTitles()[action];
 }
 
 export function register(deps: Deps): vscode.Disposable {
@@ -125,9 +125,10 @@ export function register(deps: Deps): vscode.Disposable {
   const transcribeFile = async (uriArgument?: unknown, optionsArgument?: unknown, change: 'model' | 'options' | 'none' = 'none'): Promise<TranscribeCommandResult | undefined> => {
     const configured = await deps.inference.isConfigured();
     if (!configured.apiKey || !configured.baseUrl) {
-      const action = configured.apiKey ? 'Open Settings' : 'Set Inference API Key';
-      void vscode.window.showErrorMessage(`Stratus is not configured: ${configured.apiKey ? 'set stratus.inference.baseUrl' : 'set your API key'}.`, action).then((choice) => {
-        if (choice === 'Set Inference API Key') void vscode.commands.executeCommand('stratus.setApiKey');
+      const setApiKey = vscode.l10n.t('Set Inference API Key');
+      const action = configured.apiKey ? vscode.l10n.t('Open Settings') : setApiKey;
+      void vscode.window.showErrorMessage(configured.apiKey ? vscode.l10n.t('Stratus is not configured: set stratus.inference.baseUrl.') : vscode.l10n.t('Stratus is not configured: set your API key.'), action).then((choice) => {
+        if (choice === setApiKey) void vscode.commands.executeCommand('stratus.setApiKey');
         else if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'stratus.inference.baseUrl');
       });
       return undefined;
@@ -135,17 +136,17 @@ export function register(deps: Deps): vscode.Disposable {
     let uri = uriArgument instanceof vscode.Uri ? uriArgument : undefined;
     if (!uri) {
       const picked = await vscode.window.showOpenDialog({
-        title: 'Stratus: Transcribe Audio File',
-        openLabel: 'Transcribe',
+        title: vscode.l10n.t('Stratus: Transcribe Audio File'),
+        openLabel: vscode.l10n.t('Transcribe'),
         canSelectMany: false,
-        filters: { Audio: [...AUDIO_EXTENSIONS], 'All files': ['*'] },
+        filters: { [vscode.l10n.t('Audio')]: [...AUDIO_EXTENSIONS], [vscode.l10n.t('All files')]: ['*'] },
       });
       uri = picked?.[0];
       if (!uri) return undefined;
     }
     const fileName = path.basename(uri.path);
     if (uri.scheme !== 'file') {
-      void vscode.window.showErrorMessage(`Stratus: ${fileName} is not on this machine's disk (${uri.scheme}:); open a local audio file to transcribe it.`);
+      void vscode.window.showErrorMessage(vscode.l10n.t("Stratus: {0} is not on this machine's disk ({1}:); open a local audio file to transcribe it.", fileName, uri.scheme));
       return undefined;
     }
     const settings = readTranscriptionSettings();
@@ -161,11 +162,11 @@ export function register(deps: Deps): vscode.Disposable {
     let options = parseChoiceArgument(optionsArgument, base);
     if (!options || change !== 'none') {
       const start = options ?? base;
-      const summary = `Transcribe ${fileName} (${audio.format}, ${formatBytes(audio.size)}${audio.durationSeconds !== undefined ? `, ${formatDuration(audio.durationSeconds)}` : ''})`;
+      const summary = vscode.l10n.t('Transcribe {0} ({1})', fileName, [audio.format, formatBytes(audio.size), ...(audio.durationSeconds !== undefined ? [formatDuration(audio.durationSeconds)] : [])].join(', '));
       if (change === 'model') {
         const models = await listModels().catch(() => [] as ModelInfo[]);
         const choices = (speechModels(models).length > 0 ? speechModels(models) : models).map((m) => ({ label: m.id, description: m.kind }));
-        const model = await vscode.window.showQuickPick(choices, { title: 'Speech model', placeHolder: 'Model that transcribes the audio' });
+        const model = await vscode.window.showQuickPick(choices, { title: vscode.l10n.t('Speech model'), placeHolder: vscode.l10n.t('Model that transcribes the audio') });
         if (!model) return undefined;
         options = { ...start, model: model.label };
       } else {
@@ -178,7 +179,7 @@ export function register(deps: Deps): vscode.Disposable {
     const again = (next: 'model' | 'options' | 'none'): Promise<unknown> => transcribeFile(uri, chosen, next);
 
     return vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Stratus: ${chosen.task === 'translate' ? 'translating' : 'transcribing'} ${fileName}`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: chosen.task === 'translate' ? vscode.l10n.t('Stratus: translating {0}', fileName) : vscode.l10n.t('Stratus: transcribing {0}', fileName), cancellable: true },
       async (progress, token): Promise<TranscribeCommandResult | undefined> => {
         const abort = toAbortSignal(token);
         try {
@@ -187,11 +188,13 @@ export function register(deps: Deps): vscode.Disposable {
           const result = await runTranscription(deps.inference.client(), { fileName, size: audio.size, body: audio.blob, mimeType: audio.mimeType, durationSeconds: audio.durationSeconds, changedSinceProbe: audio.changedSinceProbe, watchChanges: audio.watchChanges }, used, (step) => progress.report({ message: step.message, ...(step.increment !== undefined ? { increment: step.increment } : {}) }), abort.signal, deps.logger);
           const stored = results.add({ fileName, audioUri: uri, format: audio.format, options: used, result });
           const document = await openResult(stored);
+          const saveSrt = vscode.l10n.t('Save as SRT');
+          const saveVtt = vscode.l10n.t('Save as WebVTT');
           void vscode.window
-            .showInformationMessage(`Stratus: ${fileName} transcribed: ${result.segments.length} segment(s).`, 'Save as SRT', 'Save as WebVTT')
+            .showInformationMessage(vscode.l10n.t('Stratus: {0} transcribed: {1} segment(s).', fileName, result.segments.length), saveSrt, saveVtt)
             .then((choice) => {
-              if (choice === 'Save as SRT') return vscode.commands.executeCommand(TranscriptionCommands.saveSrt, stored.id);
-              if (choice === 'Save as WebVTT') return vscode.commands.executeCommand(TranscriptionCommands.saveVtt, stored.id);
+              if (choice === saveSrt) return vscode.commands.executeCommand(TranscriptionCommands.saveSrt, stored.id);
+              if (choice === saveVtt) return vscode.commands.executeCommand(TranscriptionCommands.saveVtt, stored.id);
               return undefined;
             });
           return { resultId: stored.id, documentUri: document.uri.toString(), text: result.text, segments: result.segments.length, durationSeconds: result.durationSeconds };
@@ -208,7 +211,7 @@ export function register(deps: Deps): vscode.Disposable {
   const save = async (kind: 'srt' | 'vtt', argument: unknown, target: unknown): Promise<string | undefined> => {
     const stored = results.resolve(argument);
     if (!stored) {
-      void vscode.window.showWarningMessage('Stratus: no transcription to save here. Run "Stratus: Transcribe Audio File…" first, then save from its result document.');
+      void vscode.window.showWarningMessage(vscode.l10n.t('Stratus: no transcription to save here. Run "Stratus: Transcribe Audio File…" first, then save from its result document.'));
       return undefined;
     }
     const extension = kind === 'srt' ? 'srt' : 'vtt';
@@ -217,15 +220,16 @@ export function register(deps: Deps): vscode.Disposable {
     if (uri) {
       const exists = await vscode.workspace.fs.stat(uri).then(() => true, () => false);
       if (exists) {
-        const overwrite = await vscode.window.showWarningMessage(`${path.basename(uri.path)} already exists. Replace it?`, { modal: true }, 'Replace');
-        if (overwrite !== 'Replace') return undefined;
+        const replace = vscode.l10n.t('Replace');
+        const overwrite = await vscode.window.showWarningMessage(vscode.l10n.t('{0} already exists. Replace it?', path.basename(uri.path)), { modal: true }, replace);
+        if (overwrite !== replace) return undefined;
       }
     } else {
       const folder = stored.audioUri ? vscode.Uri.joinPath(stored.audioUri, '..') : vscode.workspace.workspaceFolders?.[0]?.uri;
       const defaultUri = folder ? vscode.Uri.joinPath(folder, `${stem}.${extension}`) : undefined;
       uri = await vscode.window.showSaveDialog({
-        title: kind === 'srt' ? 'Save as SRT subtitles' : 'Save as WebVTT subtitles',
-        filters: kind === 'srt' ? { 'SubRip subtitles': ['srt'] } : { 'WebVTT subtitles': ['vtt'] },
+        title: kind === 'srt' ? vscode.l10n.t('Save as SRT subtitles') : vscode.l10n.t('Save as WebVTT subtitles'),
+        filters: kind === 'srt' ? { [vscode.l10n.t('SubRip subtitles')]: ['srt'] } : { [vscode.l10n.t('WebVTT subtitles')]: ['vtt'] },
         ...(defaultUri ? { defaultUri } : {}),
       });
       if (!uri) return undefined;
@@ -235,12 +239,13 @@ export function register(deps: Deps): vscode.Disposable {
       await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(content));
     } catch (error) {
       const reason = error instanceof vscode.FileSystemError ? error.code : error instanceof Error ? error.message : String(error);
-      void vscode.window.showErrorMessage(`Stratus: could not save ${path.basename(uri.path)} (${reason}). Pick another place.`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Stratus: could not save {0} ({1}). Pick another place.', path.basename(uri.path), reason));
       return undefined;
     }
     const saved = uri;
-    void vscode.window.showInformationMessage(`Stratus: saved ${path.basename(saved.path)} (${stored.result.segments.length} segment(s)).`, 'Open').then((choice) => {
-      if (choice === 'Open') return vscode.window.showTextDocument(saved);
+    const open = vscode.l10n.t('Open');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Stratus: saved {0} ({1} segment(s)).', path.basename(saved.path), stored.result.segments.length), open).then((choice) => {
+      if (choice === open) return vscode.window.showTextDocument(saved);
       return undefined;
     });
     return saved.toString();

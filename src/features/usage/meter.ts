@@ -52,7 +52,7 @@ export function createUsageRuntime(context: vscode.ExtensionContext, logger: Log
       if (Date.now() - lastRefresh > FRESH_MS) await refresh().catch(() => undefined);
     },
     onWait: (block) => {
-      void vscode.window.setStatusBarMessage(`$(watch) Stratus: ${block.window === 'hour' ? 'hourly' : 'daily'} cap reached, waiting until ${block.resetsAtLabel}`, Math.max(1000, block.resetsAt - Date.now()));
+      void vscode.window.setStatusBarMessage(`$(watch) ${block.window === 'hour' ? vscode.l10n.t('Stratus: hourly cap reached, waiting until {0}', block.resetsAtLabel) : vscode.l10n.t('Stratus: daily cap reached, waiting until {0}', block.resetsAtLabel)}`, Math.max(1000, block.resetsAt - Date.now()));
     },
   });
   return {

@@ -41,21 +41,22 @@ export function register(deps: Deps, extensionUri: vscode.Uri, runtime: UsageRun
     const target = await vscode.window.showSaveDialog({
       defaultUri: vscode.Uri.joinPath(folder, `stratus-usage-${formatDate(Date.now(), meter.timeZone)}.csv`),
       filters: { CSV: ['csv'] },
-      saveLabel: 'Export Usage',
+      saveLabel: vscode.l10n.t('Export Usage'),
     });
     if (!target) return;
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(usageCsv(meter.ledgerCopy())));
     deps.logger.info(`Usage exported to ${target.fsPath}.`);
-    void vscode.window.showInformationMessage(`Stratus: usage exported to ${vscode.workspace.asRelativePath(target)}.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Stratus: usage exported to {0}.', vscode.workspace.asRelativePath(target)));
   };
 
   const reset = async (): Promise<void> => {
+    const resetItem = vscode.l10n.t('Reset');
     const choice = await vscode.window.showWarningMessage(
-      'Reset the Stratus usage statistics?',
-      { modal: true, detail: 'This empties the metered figures of every VS Code window (hour, day, month and history). The service keeps billing as before: only the local statistics are cleared.' },
-      'Reset',
+      vscode.l10n.t('Reset the Stratus usage statistics?'),
+      { modal: true, detail: vscode.l10n.t('This empties the metered figures of every VS Code window (hour, day, month and history). The service keeps billing as before: only the local statistics are cleared.') },
+      resetItem,
     );
-    if (choice !== 'Reset') return;
+    if (choice !== resetItem) return;
     await meter.reset();
     deps.logger.info('Usage statistics reset.');
   };
@@ -69,7 +70,7 @@ export function register(deps: Deps, extensionUri: vscode.Uri, runtime: UsageRun
     await meter.refresh().catch(() => undefined);
   }));
   store.add(vscode.commands.registerCommand(UsageCommands.exportCsv, () => exportCsv().catch((error: unknown) => {
-    void vscode.window.showErrorMessage(`Stratus: could not export the usage: ${presentError(error).message}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Stratus: could not export the usage: {0}', presentError(error).message));
   })));
   store.add(vscode.commands.registerCommand(UsageCommands.reset, () => reset()));
 
@@ -78,7 +79,7 @@ export function register(deps: Deps, extensionUri: vscode.Uri, runtime: UsageRun
     async handle(_request, _context, stream) {
       await meter.refresh().catch(() => undefined);
       stream.markdown(usageMarkdown(meter.snapshot()));
-      stream.button({ command: UsageCommands.show, title: 'Show Usage' });
+      stream.button({ command: UsageCommands.show, title: vscode.l10n.t('Show Usage') });
       return { metadata: { command: 'usage' } };
     },
   }));

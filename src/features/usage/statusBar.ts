@@ -13,7 +13,7 @@ export interface UsageStatusBar extends vscode.Disposable {
 /** Output tokens this hour against the cap; warning colour above 80 %, error colour at the cap. */
 export function createUsageStatusBar(meter: UsageMeter, command: string): UsageStatusBar {
   const item = vscode.window.createStatusBarItem('stratus.usage', vscode.StatusBarAlignment.Right, 99);
-  item.name = 'Stratus Usage';
+  item.name = vscode.l10n.t('Stratus Usage');
   item.command = command;
   const current = { text: '', level: 'normal' as UsageLevel, tooltip: '' };
   const render = (): void => {
@@ -21,13 +21,19 @@ export function createUsageStatusBar(meter: UsageMeter, command: string): UsageS
     const level = levelOf(s);
     const cap = s.hour.cap === undefined ? '' : `/${formatCompact(s.hour.cap)}`;
     item.text = `$(pulse) ${formatCompact(s.hour.used)}${cap}`;
-    const hourLine = s.hour.cap === undefined ? `${formatInt(s.hour.used)} output tokens this hour (no fixed cap)` : `${formatInt(s.hour.used)} / ${formatInt(s.hour.cap)} output tokens this hour (${(percent(s.hour.used, s.hour.cap) ?? 0).toFixed(0)} %), resets at ${s.hour.resetsAtLabel}`;
-    const dayLine = s.day.cap === undefined ? `${formatInt(s.day.used)} output tokens today` : `${formatInt(s.day.used)} / ${formatInt(s.day.cap)} output tokens today (${(percent(s.day.used, s.day.cap) ?? 0).toFixed(0)} %)`;
-    const monthLine = `${formatEur(s.month.costEur)} spent in ${s.month.label}${s.month.budgetEur === undefined ? '' : ` of a ${formatEur(s.month.budgetEur)} budget`}`;
-    const tooltip = `Stratus usage, ${s.tier.name}\n\n${hourLine}\n\n${dayLine}\n\n${monthLine}\n\nClick to open the Usage view.`;
+    const hourLine = s.hour.cap === undefined
+      ? vscode.l10n.t('{0} output tokens this hour (no fixed cap)', formatInt(s.hour.used))
+      : vscode.l10n.t('{0} / {1} output tokens this hour ({2} %), resets at {3}', formatInt(s.hour.used), formatInt(s.hour.cap), (percent(s.hour.used, s.hour.cap) ?? 0).toFixed(0), s.hour.resetsAtLabel);
+    const dayLine = s.day.cap === undefined
+      ? vscode.l10n.t('{0} output tokens today', formatInt(s.day.used))
+      : vscode.l10n.t('{0} / {1} output tokens today ({2} %)', formatInt(s.day.used), formatInt(s.day.cap), (percent(s.day.used, s.day.cap) ?? 0).toFixed(0));
+    const monthLine = s.month.budgetEur === undefined
+      ? vscode.l10n.t('{0} spent in {1}', formatEur(s.month.costEur), s.month.label)
+      : vscode.l10n.t('{0} spent in {1} of a {2} budget', formatEur(s.month.costEur), s.month.label, formatEur(s.month.budgetEur));
+    const tooltip = `${vscode.l10n.t('Stratus usage, {0}', s.tier.name)}\n\n${hourLine}\n\n${dayLine}\n\n${monthLine}\n\n${vscode.l10n.t('Click to open the Usage view.')}`;
     item.tooltip = new vscode.MarkdownString(tooltip);
     item.backgroundColor = level === 'error' ? new vscode.ThemeColor('statusBarItem.errorBackground') : level === 'warning' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
-    item.accessibilityInformation = { label: `Stratus usage: ${hourLine}`, role: 'button' };
+    item.accessibilityInformation = { label: vscode.l10n.t('Stratus usage: {0}', hourLine), role: 'button' };
     current.text = item.text;
     current.level = level;
     current.tooltip = tooltip;

@@ -115,10 +115,10 @@ export class UsageViewProvider implements vscode.WebviewViewProvider, vscode.Dis
         this.firstPaintMs ??= message.ms;
         return;
       case 'exportCsv':
-        void this.actions.exportCsv().catch((error: unknown) => this.notice(`Export failed: ${error instanceof Error ? error.message : String(error)}`));
+        void this.actions.exportCsv().catch((error: unknown) => this.notice(vscode.l10n.t('Export failed: {0}', error instanceof Error ? error.message : String(error))));
         return;
       case 'reset':
-        void this.actions.reset().catch((error: unknown) => this.notice(`Reset failed: ${error instanceof Error ? error.message : String(error)}`));
+        void this.actions.reset().catch((error: unknown) => this.notice(vscode.l10n.t('Reset failed: {0}', error instanceof Error ? error.message : String(error))));
         return;
       case 'openSettings':
         void vscode.commands.executeCommand('workbench.action.openSettings', 'stratus.usage');

@@ -8,10 +8,10 @@ import { ToolNames } from '../../../src/features/tools/names';
 
 interface ToolContribution { name: string; modelDescription: string; tags: string[]; inputSchema: { properties: Record<string, { enum?: string[] }> } }
 const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
-  contributes: { languageModelTools: ToolContribution[]; configuration: { properties: Record<string, { default?: unknown; scope?: string }> } };
+  contributes: { languageModelTools: ToolContribution[]; configuration: { properties: Record<string, { default?: unknown; scope?: string }> }[] };
 };
 const tools = pkg.contributes.languageModelTools;
-const settings = pkg.contributes.configuration.properties;
+const settings = Object.assign({}, ...pkg.contributes.configuration.map((section) => section.properties)) as Record<string, { default?: unknown; scope?: string }>;
 
 describe('agent: package.json tool contributions', () => {
   it('declares exactly the tools the feature registers, with compiling schemas and model descriptions', () => {

@@ -74,10 +74,11 @@ describe('http/transport retries', () => {
 
   it('honours Retry-After in seconds', async () => {
     handler = flaky(1, (_q, res) => sendJson(res, 429, {}, { 'retry-after': '0.3' }));
-    const started = performance.now();
-    await make({ random: () => 0 }).request({ method: 'POST', path: '/v1/chat/completions', json: {} });
-    const waited = performance.now() - started;
-    assert.ok(waited >= 280, `waited ${waited} ms`);
+    const logger = recordingLogger();
+    await make({ random: () => 0, logger }).request({ method: 'POST', path: '/v1/chat/completions', json: {} });
+    // The wait is the server's (300 ms), not the jittered backoff (0 with random = 0).
+    assert.ok(logger.lines.some((l) => /HTTP 429, retry 1\/\d in 300 ms/.test(l)), logger.lines.join('\n'));
+    assert.equal(server.requests.length, 2);
   });
 
   it('honours Retry-After as an HTTP date', async () => {
@@ -105,7 +106,6 @@ describe('http/transport retries', () => {
       sendJson(res, 429, { error: { message: 'Rate limit', type: 'rate_limit_error', code: 'rate_limit_exceeded' } }, {
         'x-ratelimit-reset-requests': String(reset),
       });
-    const started = performance.now();
     await assert.rejects(make().request({ method: 'POST', path: '/v1/chat/completions', json: {} }), (e: unknown) => {
       assert.ok(e instanceof RateLimitError);
       assert.equal(e.kind, 'rate_limit');
@@ -116,8 +116,7 @@ describe('http/transport retries', () => {
       assert.match(e.message, /retry in \d+ s/);
       return true;
     });
-    assert.ok(performance.now() - started < 1000);
-    assert.equal(server.requests.length, 1);
+    assert.equal(server.requests.length, 1, 'failed at once instead of sleeping an hour');
   });
 
   it('does not sleep through a Retry-After / delta reset over the cap either', async () => {
@@ -204,9 +203,8 @@ describe('http/transport retries', () => {
     const controller = new AbortController();
     const p = make().request({ method: 'GET', path: '/x', signal: controller.signal });
     setTimeout(() => controller.abort(), 100);
-    const started = performance.now();
+    // Without the abort the 1 s backoffs would end in an ApiError after 4 requests.
     await assert.rejects(p, (e: unknown) => e instanceof CancelledError && e.kind === 'cancelled');
-    assert.ok(performance.now() - started < 800);
     assert.equal(server.requests.length, 1);
   });
 

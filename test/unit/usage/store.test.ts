@@ -33,7 +33,8 @@ describe('usage store shared by windows', () => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'stratus-usage-'));
   });
   afterEach(async () => {
-    await fs.rm(dir, { recursive: true, force: true });
+    // A meter writes in the background; a write landing during the removal is retried, not fatal.
+    await fs.rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
   });
 
   it('persists across restarts and counts each event once after compaction', async () => {
@@ -142,6 +143,8 @@ describe('usage store shared by windows', () => {
     assert.equal(a.snapshot().hour.used, 4);
     a.record(chat('a', 1));
     assert.equal(changes, 2, 'own events notify at once');
+    // The record's append is written in the background: let it land before the folder goes.
+    await a.flush();
   });
 
   it('resets the statistics of every window', async () => {

@@ -1,5 +1,6 @@
 import { MalformedResponseError, ValidationError } from '../../errors';
 import type { HttpTransport } from '../../http/transport';
+import { AUDIO_FORMATS, mimeTypeOf } from '../../transcription/format';
 import type { MultipartField } from '../../http/types';
 import { arr, isRecord, num, str } from '../shared/json';
 import { responseMeta } from '../shared/meta';
@@ -11,18 +12,10 @@ export const TRANSCRIPTION_PATH = '/v1/audio/transcriptions';
 /** Transcribing takes about as long as the audio; allow for it before the first byte. */
 const TRANSCRIPTION_FIRST_BYTE_MS = 600_000;
 
-const AUDIO_TYPES: Record<string, string> = {
-  wav: 'audio/wav',
-  mp3: 'audio/mpeg',
-  m4a: 'audio/mp4',
-  ogg: 'audio/ogg',
-  flac: 'audio/flac',
-  webm: 'audio/webm',
-};
-
 function audioType(filename: string): string {
   const ext = /\.([a-z0-9]+)$/i.exec(filename)?.[1]?.toLowerCase();
-  return (ext && AUDIO_TYPES[ext]) || 'application/octet-stream';
+  const format = AUDIO_FORMATS.find((f) => f === ext);
+  return format ? mimeTypeOf(format) : 'application/octet-stream';
 }
 
 function segment(raw: unknown, position: number): TranscriptionSegment | undefined {

@@ -85,6 +85,6 @@ const png = Buffer.concat([
   chunk('IDAT', deflateSync(raw, { level: 9 })),
   chunk('IEND', Buffer.alloc(0)),
 ]);
-const out = join(__dirname, '..', 'icon.png');
+const out = join(__dirname, '..', 'media', 'icon.png');
 writeFileSync(out, png);
 process.stdout.write(`${out}: ${png.length} bytes\n`);

@@ -1,0 +1,40 @@
+// Fakes shared by the host suites that drive handlers and tools directly.
+import * as vscode from 'vscode';
+import { SecretKeys } from '../../src/platform/secrets';
+
+/** A chat response stream that records what a handler rendered. */
+export class RecordingStream {
+  readonly markdown: string[] = [];
+  readonly buttons: vscode.Command[] = [];
+  readonly anchors: Array<{ value: vscode.Location | vscode.Uri; title?: string }> = [];
+  readonly references: unknown[] = [];
+  readonly progress: string[] = [];
+
+  get text(): string {
+    return this.markdown.join('');
+  }
+
+  asStream(): vscode.ChatResponseStream {
+    return {
+      markdown: (value: string | vscode.MarkdownString) => void this.markdown.push(typeof value === 'string' ? value : value.value),
+      button: (command: vscode.Command) => void this.buttons.push(command),
+      anchor: (value: vscode.Location | vscode.Uri, title?: string) => void this.anchors.push({ value, ...(title ? { title } : {}) }),
+      reference: (value: unknown) => void this.references.push(value),
+      progress: (value: string) => void this.progress.push(value),
+      filetree: () => undefined,
+      push: () => undefined,
+    } as unknown as vscode.ChatResponseStream;
+  }
+}
+
+/** SecretStorage in memory: an API key, or the given values (shared with the caller). */
+export function memorySecrets(initial: string | Map<string, string>): vscode.SecretStorage {
+  const values = typeof initial === 'string' ? new Map<string, string>([[SecretKeys.inferenceApiKey, initial]]) : initial;
+  const changed = new vscode.EventEmitter<vscode.SecretStorageChangeEvent>();
+  return {
+    get: async (key: string) => values.get(key),
+    store: async (key: string, value: string) => void values.set(key, value),
+    delete: async (key: string) => void values.delete(key),
+    onDidChange: changed.event,
+  };
+}
