@@ -101,7 +101,7 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
       activities: explorer.activities as vscode.TreeDataProvider<unknown>,
       consoleState: () => deps.console.state.kind,
     },
-    ...(context.extensionMode === vscode.ExtensionMode.Test ? { usage: usageFeature.testApi } : {}),
+    usage: usageFeature.testApi,
     onboarding: onboardingFeature.testApi,
   };
 }
