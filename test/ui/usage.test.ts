@@ -82,8 +82,9 @@ describe('UI: the Usage view', function () {
     }
   }
 
+  /** The Usage view's content: the visible webview (VS Code may keep a hidden one, e.g. the walkthrough's or a released view's). */
   function webview(): FrameLocator {
-    return page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+    return page.frameLocator('iframe.webview.ready >> visible=true').frameLocator('iframe#active-frame');
   }
 
   it('opens with Stratus: Show Usage and draws the gauges, the charts and the tables (dark theme)', async () => {
