@@ -42,6 +42,22 @@ function counts(output) {
   return { passed: passing.at(-1), failed: failing.at(-1) ?? 0 };
 }
 
+/**
+ * The failure report mocha prints after "N failing" (titles and first lines of each error), so the
+ * summary at the very end still says WHICH test failed when a log is only read from its tail.
+ * @param {string} output
+ */
+function failureReport(output) {
+  const start = output.search(/^\s*\d+ failing/m);
+  if (start < 0) return [];
+  return output
+    .slice(start)
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !/^\s+at /.test(line))
+    .slice(0, 40)
+    .map((line) => `  ${line}`);
+}
+
 let passed = 0;
 let failed = 0;
 const lines = [];
@@ -61,6 +77,7 @@ for (const tier of tiers.filter((t) => only.length === 0 || only.includes(t.name
   passed += c.passed ?? 0;
   failed += tierFailed;
   lines.push(`${tier.name}: ${c.passed ?? 0} passed, ${tierFailed} failed in ${seconds} s`);
+  if (tierFailed > 0) lines.push(...failureReport(output));
 }
 console.log(`\n=== summary ===\n${lines.join('\n')}`);
 console.log(`${passed} passed, ${failed} failed`);
