@@ -60,8 +60,14 @@ export async function startCodeServer(options = {}) {
     workspace: join(root, 'workspace'),
   };
   for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
-  mkdirSync(join(dirs.userData, 'User'), { recursive: true });
-  writeFileSync(join(dirs.userData, 'User', 'settings.json'), JSON.stringify({ ...baseSettings, ...options.settings }, null, 2));
+  // The same settings as the user's and as the machine's: code-server's extension host is a remote
+  // one, which sees `machine`-scoped settings (e.g. workbench.welcomePage.walkthroughs.openOnInstall)
+  // only from the server's Machine/settings.json, as on Remote-SSH.
+  const settings = JSON.stringify({ ...baseSettings, ...options.settings }, null, 2);
+  for (const scope of ['User', 'Machine']) {
+    mkdirSync(join(dirs.userData, scope), { recursive: true });
+    writeFileSync(join(dirs.userData, scope, 'settings.json'), settings);
+  }
   if (!existsSync(join(dirs.workspace, 'README.md'))) {
     writeFileSync(join(dirs.workspace, 'README.md'), '# Stratus workspace\n\nA throwaway folder opened by code-server.\n');
   }
