@@ -31,7 +31,8 @@ const port = await portOr(Number(process.env.STRATUS_PORT ?? 8080));
 // Credentials reach the extension host through its environment (never settings or files);
 // the extension reads STRATUS_* only when nothing is stored in SecretStorage.
 const env = { STRATUS_API_KEY: sandbox.info.apiKey, STRATUS_PAT_ID: sandbox.info.patId, STRATUS_PAT_SECRET: sandbox.info.patSecret };
-const settings = { 'stratus.inference.baseUrl': sandbox.info.inference, 'stratus.console.baseUrl': sandbox.info.console };
+// The walkthrough opens on the demo's first start, as on a first install (test workbenches turn it off).
+const settings = { 'stratus.inference.baseUrl': sandbox.info.inference, 'stratus.console.baseUrl': sandbox.info.console, 'workbench.welcomePage.walkthroughs.openOnInstall': true };
 
 const server = await startCodeServer({ port, stateDir, settings, env, beforeStart: installVsix(join(repoRoot, `${name}-${version}.vsix`)) });
 

@@ -16,6 +16,7 @@ import * as chat from './features/chat/register';
 import * as completion from './features/completion/register';
 import * as diagnostics from './features/diagnostics/register';
 import * as models from './features/models/register';
+import * as onboarding from './features/onboarding/register';
 import * as resources from './features/resources/register';
 import * as search from './features/search/register';
 import * as tools from './features/tools/register';
@@ -39,6 +40,8 @@ export interface StratusApi {
     /** Current console sign-in state (`signedIn`, `rejected`, ...). */
     consoleState(): string;
   };
+  /** First-run walkthrough and its context keys: in ExtensionMode.Test only. */
+  readonly onboarding?: onboarding.OnboardingTestApi;
   /** Usage meter and view internals: in ExtensionMode.Test only. */
   readonly usage?: usage.UsageTestApi;
 }
@@ -82,6 +85,8 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
   store.add(explorer.disposable);
   const usageFeature = usage.register(deps, context.extensionUri, usageRuntime);
   store.add(usageFeature.disposable);
+  const onboardingFeature = onboarding.register(deps, { globalState: context.globalState, extensionId: context.extension.id, testMode });
+  store.add(onboardingFeature.disposable);
 
   const activationMs = performance.now() - started;
   logger.info(`Stratus ${String(context.extension.packageJSON.version)} activated in ${activationMs.toFixed(1)} ms.`);
@@ -96,7 +101,8 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
       activities: explorer.activities as vscode.TreeDataProvider<unknown>,
       consoleState: () => deps.console.state.kind,
     },
-    ...(context.extensionMode === vscode.ExtensionMode.Test ? { usage: usageFeature.testApi } : {}),
+    usage: usageFeature.testApi,
+    onboarding: onboardingFeature.testApi,
   };
 }
 

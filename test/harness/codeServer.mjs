@@ -8,6 +8,9 @@ import { writeLanguagePack } from './languagePack.mjs';
 import { freePort, spawnGroup, waitFor } from './processes.mjs';
 import { baseSettings } from './settings.mjs';
 
+/** Machine-scoped settings Stratus reads (its first-run walkthrough honours this one). */
+const MACHINE_SCOPED = ['workbench.welcomePage.walkthroughs.openOnInstall'];
+
 export const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
 /**
@@ -60,8 +63,15 @@ export async function startCodeServer(options = {}) {
     workspace: join(root, 'workspace'),
   };
   for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
+  const settings = { ...baseSettings, ...options.settings };
   mkdirSync(join(dirs.userData, 'User'), { recursive: true });
-  writeFileSync(join(dirs.userData, 'User', 'settings.json'), JSON.stringify({ ...baseSettings, ...options.settings }, null, 2));
+  writeFileSync(join(dirs.userData, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+  // code-server's extension host is a remote one: it reads `machine`-scoped settings only from the
+  // server's Machine/settings.json (as on Remote-SSH). Only the one Stratus reads goes there (the
+  // whole set there stops the server's file watcher from reporting new files).
+  const machine = Object.fromEntries(Object.entries(settings).filter(([key]) => MACHINE_SCOPED.includes(key)));
+  mkdirSync(join(dirs.userData, 'Machine'), { recursive: true });
+  writeFileSync(join(dirs.userData, 'Machine', 'settings.json'), JSON.stringify(machine, null, 2));
   if (!existsSync(join(dirs.workspace, 'README.md'))) {
     writeFileSync(join(dirs.workspace, 'README.md'), '# Stratus workspace\n\nA throwaway folder opened by code-server.\n');
   }

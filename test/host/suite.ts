@@ -10,4 +10,5 @@ import './search.test';
 import './usage.test';
 import './tools.test';
 import './transcription.test';
+import './onboarding.test';
 import './l10n.test';

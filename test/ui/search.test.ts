@@ -17,6 +17,9 @@ describe('UI: workspace search', function () {
 
   it('indexes new files (status bar), shows lexical then reranked results in the picker, Enter opens the range', async () => {
     const { page } = workbench();
+    // Stratus activates when first used (here, when the workbench helper showed its views): wait for
+    // its first index (the README alone) so its file watcher is listening before files arrive.
+    await page.locator('.statusbar-item', { hasText: /\b1 files?\b/ }).first().waitFor({ timeout: 60_000 });
     cpSync(join(repoRoot, 'test', 'fixtures', 'search', 'workspace'), workspaceDir(), { recursive: true });
     // The file watcher feeds the index; the status bar counts the files (README + 4 fixtures).
     await page.locator('.statusbar-item', { hasText: /\b5 files\b/ }).first().waitFor({ timeout: 60_000 });

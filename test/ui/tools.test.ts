@@ -32,7 +32,8 @@ describe('UI: @stratus as an agent with tools in the Chat view', function () {
     await skip.waitFor({ timeout: 60_000 });
     await page.getByText('Apply an edit?').filter({ visible: true }).first().waitFor({ timeout: 10_000 });
     await skip.click();
-    await page.waitForFunction((el) => /Tool result \(stratus_proposeEdit\)/.test(el?.textContent ?? ''), await response.elementHandle(), { timeout: 60_000 });
+    // The answer streams: wait for the whole sentence, not only its start.
+    await page.waitForFunction((el) => /Tool result \(stratus_proposeEdit\):.*(skip|declined)/i.test(el?.textContent ?? ''), await response.elementHandle(), { timeout: 60_000 });
     const text = await response.innerText();
     assert.match(text, /Tool result \(stratus_proposeEdit\): .*(skip|declined)/i);
     assert.doesNotMatch(text, /was applied/);

@@ -23,7 +23,7 @@ describe('UI: transcription', function () {
     const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: name }).first();
     // A watcher event can come late on a loaded machine: refresh the Explorer as a person would.
     if (!(await row.waitFor({ timeout: 20_000 }).then(() => true, () => false))) {
-      await runCommand(page, 'File: Refresh Explorer');
+      await runCommand(page, 'Refresh Explorer');
       await row.waitFor({ timeout: 40_000 });
     }
     // The menu lists extension items once the extension's contributions are registered (the

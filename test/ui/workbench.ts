@@ -41,7 +41,8 @@ export async function openWorkbench(options: { settings?: Record<string, unknown
     const vsix = join(repoRoot, `${name}-${version}.vsix`);
     const server = await startCodeServer({
       beforeStart: installVsix(vsix),
-      settings: { 'stratus.inference.baseUrl': sandbox.info.inference, 'stratus.console.baseUrl': sandbox.info.console, ...options.settings },
+      // The first-run walkthrough is the subject of screenshots.test.ts only (it turns this back on).
+      settings: { 'stratus.inference.baseUrl': sandbox.info.inference, 'stratus.console.baseUrl': sandbox.info.console, 'workbench.welcomePage.walkthroughs.openOnInstall': false, ...options.settings },
       // 'from-sandbox' stands for the sandbox's fake key, known only once it has started.
       env: Object.fromEntries(Object.entries(options.env ?? {}).map(([k, v]) => [k, v === 'from-sandbox' ? sandbox.info.apiKey : v])),
     });
@@ -51,6 +52,10 @@ export async function openWorkbench(options: { settings?: Record<string, unknown
     const page = browser.context.pages()[0] ?? (await browser.context.newPage());
     await page.goto(`${server.url}/?folder=${encodeURIComponent(server.dirs.workspace)}`);
     await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
+    // Stratus activates only when used (no start-up activation): open its views once, as a user
+    // starting with it would, then go back to the Explorer the suites start from.
+    await openStratusView(page);
+    await page.locator('.activitybar .action-item a[aria-label^="Explorer"], .activitybar .action-item[aria-label^="Explorer"]').first().click();
     return { page, sandbox: sandbox.info, close };
   } catch (error) {
     await close();

@@ -15,7 +15,7 @@ export function createStatusBarItem(status: ConnectionStatus): vscode.Disposable
         item.text = `$(cloud) ${vscode.l10n.t('Stratus: set up')}`;
         item.tooltip = state.missing === 'apiKey' ? vscode.l10n.t('Stratus: no inference API key. Click to set it.') : vscode.l10n.t('Stratus: no inference base URL. Click to open the setting.');
         item.command = state.missing === 'apiKey' ? Commands.setApiKey : { title: vscode.l10n.t('Open Settings'), command: 'workbench.action.openSettings', arguments: ['stratus.inference.baseUrl'] };
-        item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+        // Not set up yet is not a fault: a plain item, never the warning colour.
         break;
       case 'error':
         item.text = `$(cloud-offline) ${model}`;

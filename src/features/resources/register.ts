@@ -67,7 +67,17 @@ export function register(deps: Deps, options: ResourcesOptions): { disposable: v
     activities.reset();
   }));
   describe();
-  void connection.resume();
+  // The console sign-in waits for the Cloud or Activities view to first show (commands that need it
+  // sign in themselves): a window that never opens them sends nothing to the console.
+  let resumed = false;
+  const resumeWhenShown = (visible: boolean): void => {
+    if (!visible || resumed) return;
+    resumed = true;
+    void connection.resume();
+  };
+  store.add(view.onDidChangeVisibility((e) => resumeWhenShown(e.visible)));
+  store.add(activitiesView.onDidChangeVisibility((e) => resumeWhenShown(e.visible)));
+  resumeWhenShown(view.visible || activitiesView.visible);
 
   /** Resolves a command's target from a tree node or from (kindId, resourceId) arguments. */
   const target = async (arg: unknown, resourceId: unknown, actionId: string, title: string): Promise<{ kind: ResourceKind; item: ResourceItem } | undefined> => {
