@@ -2,7 +2,10 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { createStatusBarItem } from '../../src/features/models/statusBar';
 import type { OnboardingTestApi } from '../../src/features/onboarding/register';
+import { ConnectionStatus } from '../../src/platform/connectionStatus';
+import { onFirstVisible, type VisibleView } from '../../src/platform/firstVisible';
 import { stratus } from './extension';
 import { control, eventually, sandbox } from './sandbox';
 
@@ -126,3 +129,63 @@ describe('onboarding: first-run walkthrough', function () {
     await eventually(async () => (api.contextKeys().apiKeySet === false ? true : undefined), 'apiKeySet false again after Remove Inference API Key');
   });
 });
+
+describe('first run: nothing alarming and nothing sent before set-up', () => {
+  it('the status bar item of a window not set up is plain (no warning colour) and leads to the set-up; a fault is in the error colour', () => {
+    const status = new ConnectionStatus();
+    const bar = createStatusBarItem(status);
+    try {
+      status.set({ kind: 'notConfigured', missing: 'apiKey' });
+      assert.match(bar.item.text, /set up/i);
+      assert.equal(bar.item.command, 'stratus.setApiKey');
+      assert.equal(bar.item.backgroundColor, undefined, 'not set up yet is not a fault');
+      status.set({ kind: 'notConfigured', missing: 'baseUrl' });
+      assert.equal(bar.item.backgroundColor, undefined);
+      const openSetting: unknown = bar.item.command;
+      assert.deepEqual((openSetting as vscode.Command | undefined)?.arguments, ['stratus.inference.baseUrl']);
+      status.set({ kind: 'error', message: 'the service answered 503' });
+      assert.equal((bar.item.backgroundColor as vscode.ThemeColor | undefined)?.id, 'statusBarItem.errorBackground');
+      status.set({ kind: 'connected', model: 'gpt-oss:120b' });
+      assert.equal(bar.item.backgroundColor, undefined);
+    } finally {
+      bar.dispose();
+      status.dispose();
+    }
+  });
+
+  it('the console sign-in waits for the Cloud or Activities view to show, and happens once', () => {
+    const views = [fakeView(false), fakeView(false)];
+    let signIns = 0;
+    const subscription = onFirstVisible(views, () => (signIns += 1));
+    try {
+      views[1]?.setVisible(false);
+      assert.equal(signIns, 0, 'nothing while both views are hidden');
+      views[1]?.setVisible(true);
+      assert.equal(signIns, 1, 'the Activities view showing signs in');
+      views[0]?.setVisible(true);
+      views[1]?.setVisible(false);
+      views[1]?.setVisible(true);
+      assert.equal(signIns, 1, 'once only');
+    } finally {
+      subscription.dispose();
+    }
+    // A view already visible when Stratus activates (the Cloud view restored at start-up): at once.
+    let early = 0;
+    onFirstVisible([fakeView(true), fakeView(false)], () => (early += 1)).dispose();
+    assert.equal(early, 1);
+  });
+});
+
+/** A view whose visibility the test drives. */
+function fakeView(visible: boolean): VisibleView & { setVisible(value: boolean): void } {
+  const emitter = new vscode.EventEmitter<{ visible: boolean }>();
+  const view = {
+    visible,
+    onDidChangeVisibility: emitter.event,
+    setVisible(value: boolean): void {
+      view.visible = value;
+      emitter.fire({ visible: value });
+    },
+  };
+  return view;
+}

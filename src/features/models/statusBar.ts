@@ -3,8 +3,13 @@ import { readSettings } from '../../platform/settings';
 import { Commands } from '../commands';
 import type { ConnectionState, ConnectionStatus } from '../../platform/connectionStatus';
 
+export interface ModelStatusBar extends vscode.Disposable {
+  /** The item as shown (host tests read its text, command and colour). */
+  readonly item: vscode.StatusBarItem;
+}
+
 /** Status bar item: the current model and the connection state; a click picks a model or fixes the set-up. */
-export function createStatusBarItem(status: ConnectionStatus): vscode.Disposable {
+export function createStatusBarItem(status: ConnectionStatus): ModelStatusBar {
   const item = vscode.window.createStatusBarItem('stratus.status', vscode.StatusBarAlignment.Right, 100);
   item.name = 'Stratus';
   const render = (state: ConnectionState): void => {
@@ -37,5 +42,6 @@ export function createStatusBarItem(status: ConnectionStatus): vscode.Disposable
       if (e.affectsConfiguration('stratus.chat.model')) render(status.state);
     }),
   ];
-  return vscode.Disposable.from(item, ...subscriptions);
+  const disposable = vscode.Disposable.from(item, ...subscriptions);
+  return { item, dispose: () => disposable.dispose() };
 }

@@ -3,6 +3,7 @@ import type { ResourceKind } from '../../core/console/catalog-types';
 import type { ResourceItem } from '../../core/console/types';
 import { presentError } from '../../core/presentError';
 import { DisposableStore } from '../../platform/disposables';
+import { onFirstVisible } from '../../platform/firstVisible';
 import { Commands } from '../commands';
 import type { Deps } from '../deps';
 import { ActivitiesTree } from './activitiesTree';
@@ -69,15 +70,7 @@ export function register(deps: Deps, options: ResourcesOptions): { disposable: v
   describe();
   // The console sign-in waits for the Cloud or Activities view to first show (commands that need it
   // sign in themselves): a window that never opens them sends nothing to the console.
-  let resumed = false;
-  const resumeWhenShown = (visible: boolean): void => {
-    if (!visible || resumed) return;
-    resumed = true;
-    void connection.resume();
-  };
-  store.add(view.onDidChangeVisibility((e) => resumeWhenShown(e.visible)));
-  store.add(activitiesView.onDidChangeVisibility((e) => resumeWhenShown(e.visible)));
-  resumeWhenShown(view.visible || activitiesView.visible);
+  store.add(onFirstVisible([view, activitiesView], () => void connection.resume()));
 
   /** Resolves a command's target from a tree node or from (kindId, resourceId) arguments. */
   const target = async (arg: unknown, resourceId: unknown, actionId: string, title: string): Promise<{ kind: ResourceKind; item: ResourceItem } | undefined> => {
