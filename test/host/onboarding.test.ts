@@ -84,6 +84,8 @@ describe('onboarding: first-run walkthrough', function () {
     const api = await onboarding();
     await closeEditors();
     await api.reset();
+    // VS Code's default (the test workbench turns it off for the other suites).
+    await vscode.workspace.getConfiguration('workbench.welcomePage').update('walkthroughs.openOnInstall', true, vscode.ConfigurationTarget.Global);
     assert.equal(api.shown(), false);
     assert.equal(await api.firstRun(), true, 'the first run opens the walkthrough');
     assert.equal(api.shown(), true, 'the first run is remembered');

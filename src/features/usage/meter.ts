@@ -31,21 +31,30 @@ export interface UsageRuntime extends vscode.Disposable {
 
 /**
  * The meter of this window, persisted under globalStorageUri/usage (shared by every window),
- * in the system time zone. Loading happens in the background: activation does not wait for disk.
+ * in the system time zone. Built just after activation rather than during it (finding the time
+ * zone is the extension host's first Intl call, about 20 ms), or at its first use if that is
+ * sooner; loading happens in the background: activation does not wait for disk.
  */
 export function createUsageRuntime(context: vscode.ExtensionContext, logger: Logger): UsageRuntime {
-  const store = new UsageStore({ dir: vscode.Uri.joinPath(context.globalStorageUri, 'usage').fsPath, timeZone: systemTimeZone() });
-  const meter = new UsageMeter({ store, timeZone: systemTimeZone(), settings: readUsageSettings, logger });
+  let built: { meter: UsageMeter; timer: ReturnType<typeof setInterval> } | undefined;
   let lastRefresh = 0;
   const refresh = (compact = false): Promise<void> => {
     lastRefresh = Date.now();
-    return meter.refresh({ compact });
+    return meter().refresh({ compact });
   };
-  void refresh(true).catch(() => undefined);
-  const timer = setInterval(() => void refresh().catch(() => undefined), REFRESH_MS);
-  timer.unref?.();
+  const meter = (): UsageMeter => {
+    if (built) return built.meter;
+    const timeZone = systemTimeZone();
+    const store = new UsageStore({ dir: vscode.Uri.joinPath(context.globalStorageUri, 'usage').fsPath, timeZone });
+    const timer = setInterval(() => void refresh().catch(() => undefined), REFRESH_MS);
+    timer.unref?.();
+    built = { meter: new UsageMeter({ store, timeZone, settings: readUsageSettings, logger }), timer };
+    void refresh(true).catch(() => undefined);
+    return built.meter;
+  };
+  const warmUp = setTimeout(meter, 0);
   const beforeGeneration = createCapGuard({
-    snapshot: () => meter.snapshot(),
+    snapshot: () => meter().snapshot(),
     settings: readUsageSettings,
     logger,
     refresh: async () => {
@@ -56,11 +65,15 @@ export function createUsageRuntime(context: vscode.ExtensionContext, logger: Log
     },
   });
   return {
-    meter,
-    hooks: { onUsage: meter.listener, beforeGeneration },
+    get meter() {
+      return meter();
+    },
+    hooks: { onUsage: (event) => meter().listener(event), beforeGeneration },
     dispose: () => {
-      clearInterval(timer);
-      void meter.flush().catch(() => undefined);
+      clearTimeout(warmUp);
+      if (!built) return;
+      clearInterval(built.timer);
+      void built.meter.flush().catch(() => undefined);
     },
   };
 }

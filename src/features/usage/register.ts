@@ -7,6 +7,7 @@ import { formatDate } from '../../core/usage/time';
 import type { InferenceClient } from '../../core/inference/client';
 import { DisposableStore } from '../../platform/disposables';
 import type { Deps } from '../deps';
+import type { UsageMeter } from '../../core/usage/meter';
 import type { UsageRuntime } from './meter';
 import { createUsageStatusBar, type UsageLevel } from './statusBar';
 import { USAGE_VIEW_ID, UsageViewProvider } from './view';
@@ -33,18 +34,19 @@ export interface UsageTestApi {
 /** The Usage view, Show Usage, Export CSV, Reset Statistics (confirmed), the status bar item and `@stratus /usage`. */
 export function register(deps: Deps, extensionUri: vscode.Uri, runtime: UsageRuntime): { disposable: vscode.Disposable; testApi: UsageTestApi } {
   const store = new DisposableStore();
-  const { meter } = runtime;
+  // The meter is built just after activation (see createUsageRuntime): read it when needed.
+  const meter = (): UsageMeter => runtime.meter;
 
   const exportCsv = async (): Promise<void> => {
-    await meter.refresh();
+    await meter().refresh();
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(process.env.HOME ?? '/');
     const target = await vscode.window.showSaveDialog({
-      defaultUri: vscode.Uri.joinPath(folder, `stratus-usage-${formatDate(Date.now(), meter.timeZone)}.csv`),
+      defaultUri: vscode.Uri.joinPath(folder, `stratus-usage-${formatDate(Date.now(), meter().timeZone)}.csv`),
       filters: { CSV: ['csv'] },
       saveLabel: vscode.l10n.t('Export Usage'),
     });
     if (!target) return;
-    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(usageCsv(meter.ledgerCopy())));
+    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(usageCsv(meter().ledgerCopy())));
     deps.logger.info(`Usage exported to ${target.fsPath}.`);
     void vscode.window.showInformationMessage(vscode.l10n.t('Stratus: usage exported to {0}.', vscode.workspace.asRelativePath(target)));
   };
@@ -57,7 +59,7 @@ export function register(deps: Deps, extensionUri: vscode.Uri, runtime: UsageRun
       resetItem,
     );
     if (choice !== resetItem) return;
-    await meter.reset();
+    await meter().reset();
     deps.logger.info('Usage statistics reset.');
   };
 
@@ -67,7 +69,7 @@ export function register(deps: Deps, extensionUri: vscode.Uri, runtime: UsageRun
 
   store.add(vscode.commands.registerCommand(UsageCommands.show, async () => {
     await vscode.commands.executeCommand(`${USAGE_VIEW_ID}.focus`);
-    await meter.refresh().catch(() => undefined);
+    await meter().refresh().catch(() => undefined);
   }));
   store.add(vscode.commands.registerCommand(UsageCommands.exportCsv, () => exportCsv().catch((error: unknown) => {
     void vscode.window.showErrorMessage(vscode.l10n.t('Stratus: could not export the usage: {0}', presentError(error).message));
@@ -77,18 +79,18 @@ export function register(deps: Deps, extensionUri: vscode.Uri, runtime: UsageRun
   store.add(deps.chatCommands.register({
     name: 'usage',
     async handle(_request, _context, stream) {
-      await meter.refresh().catch(() => undefined);
-      stream.markdown(usageMarkdown(meter.snapshot()));
+      await meter().refresh().catch(() => undefined);
+      stream.markdown(usageMarkdown(meter().snapshot()));
       stream.button({ command: UsageCommands.show, title: vscode.l10n.t('Show Usage') });
       return { metadata: { command: 'usage' } };
     },
   }));
 
   const testApi: UsageTestApi = {
-    snapshot: () => meter.snapshot(),
-    flush: () => meter.flush(),
-    refresh: () => meter.refresh(),
-    reset: () => meter.reset(),
+    snapshot: () => meter().snapshot(),
+    flush: () => meter().flush(),
+    refresh: () => meter().refresh(),
+    reset: () => meter().reset(),
     view: {
       get ready() { return view.isReady; },
       get lastState() { return view.lastState; },

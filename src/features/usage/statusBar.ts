@@ -11,13 +11,13 @@ export interface UsageStatusBar extends vscode.Disposable {
 }
 
 /** Output tokens this hour against the cap; warning colour above 80 %, error colour at the cap. */
-export function createUsageStatusBar(meter: UsageMeter, command: string): UsageStatusBar {
+export function createUsageStatusBar(meter: () => UsageMeter, command: string): UsageStatusBar {
   const item = vscode.window.createStatusBarItem('stratus.usage', vscode.StatusBarAlignment.Right, 99);
   item.name = vscode.l10n.t('Stratus Usage');
   item.command = command;
   const current = { text: '', level: 'normal' as UsageLevel, tooltip: '' };
   const render = (): void => {
-    const s = meter.snapshot();
+    const s = meter().snapshot();
     const level = levelOf(s);
     const cap = s.hour.cap === undefined ? '' : `/${formatCompact(s.hour.cap)}`;
     item.text = `$(pulse) ${formatCompact(s.hour.used)}${cap}`;
@@ -39,8 +39,12 @@ export function createUsageStatusBar(meter: UsageMeter, command: string): UsageS
     current.tooltip = tooltip;
     item.show();
   };
-  render();
-  const sub = meter.onDidChange(render);
+  // First drawn just after activation: the snapshot's dates and numbers are the host's first Intl use.
+  let sub: { dispose(): void } | undefined;
+  const first = setTimeout(() => {
+    sub = meter().onDidChange(render);
+    render();
+  }, 0);
   // The hour rolls over without any event: re-render once a minute.
   const timer = setInterval(render, 60_000);
   timer.unref?.();
@@ -50,8 +54,9 @@ export function createUsageStatusBar(meter: UsageMeter, command: string): UsageS
   return {
     current,
     dispose: () => {
+      clearTimeout(first);
       clearInterval(timer);
-      sub.dispose();
+      sub?.dispose();
       config.dispose();
       item.dispose();
     },

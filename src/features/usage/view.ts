@@ -25,15 +25,15 @@ export class UsageViewProvider implements vscode.WebviewViewProvider, vscode.Dis
   /** Messages from the webview that were not part of the protocol (ignored). */
   ignoredMessages = 0;
   statesPosted = 0;
+  private meterSubscribed = false;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly meter: UsageMeter,
+    /** Read when needed: the meter is built after activation. */
+    private readonly meter: () => UsageMeter,
     private readonly actions: UsageViewActions,
     private readonly logger: Logger,
   ) {
-    const sub = meter.onDidChange(() => this.postState());
-    this.subscriptions.push({ dispose: () => sub.dispose() });
     this.subscriptions.push(vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('stratus.usage')) this.postState();
     }));
@@ -44,6 +44,11 @@ export class UsageViewProvider implements vscode.WebviewViewProvider, vscode.Dis
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
+    if (!this.meterSubscribed) {
+      this.meterSubscribed = true;
+      const sub = this.meter().onDidChange(() => this.postState());
+      this.subscriptions.push({ dispose: () => sub.dispose() });
+    }
     for (const d of this.viewSubscriptions.splice(0)) d.dispose();
     this.view = view;
     this.ready = false;
@@ -55,7 +60,7 @@ export class UsageViewProvider implements vscode.WebviewViewProvider, vscode.Dis
       view.onDidChangeVisibility(() => {
         if (view.visible) {
           // Other windows may have counted meanwhile.
-          void this.meter.refresh().catch(() => undefined);
+          void this.meter().refresh().catch(() => undefined);
           this.postState();
         }
       }),
@@ -137,7 +142,7 @@ export class UsageViewProvider implements vscode.WebviewViewProvider, vscode.Dis
 
   postState(): void {
     if (!this.view || !this.ready) return;
-    const snapshot = this.meter.snapshot();
+    const snapshot = this.meter().snapshot();
     this.lastState = snapshot;
     this.statesPosted++;
     this.post({ type: 'state', snapshot });
