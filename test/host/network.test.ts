@@ -64,7 +64,8 @@ describe('Trust: a workspace cannot send the secrets elsewhere', function () {
     const ids = await vscode.commands.executeCommand('stratus.refreshModels');
     const inspected = JSON.stringify(vscode.workspace.getConfiguration('stratus').inspect('inference.baseUrl'));
     assert.ok(Array.isArray(ids) && ids.length > 0, `the models were listed (${JSON.stringify(ids)}; decoy hits ${decoyHits}; before ${inspectedBefore}; after ${inspected}; get ${String(vscode.workspace.getConfiguration('stratus').get('inference.baseUrl'))})`);
-    assert.equal(await modelRequests(), before + 1, 'the models request went to the user-level URL');
+    // At least this refresh's request (a refresh the settings change started may add one).
+    assert.ok((await modelRequests()) > before, 'the models request went to the user-level URL');
     const authBefore = (await requests('/api/iam/v2/auth')).length;
     assert.equal(await vscode.commands.executeCommand('stratus.signIn', { id: sandbox().patId, secret: sandbox().patSecret }), true);
     assert.ok((await requests('/api/iam/v2/auth')).length > authBefore, 'the PAT went to the user-level console URL');
