@@ -10,15 +10,19 @@ import { baseSettings } from './settings.mjs';
 
 export const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
+/** The default install: the newest VS Code Stratus is tested on (code-server 4.139.1 = VS Code 1.139.1). */
+export const newestCompatDir = 'test/compat/vscode-1.139';
+
 /**
- * Where code-server is installed: the repository root (the newest VS Code, code-server 4.139.1) or
- * a compat folder with its own node_modules (test/compat/vscode-1.104: code-server 4.104.0, the
- * oldest VS Code `engines.vscode` claims), given as `dir` or STRATUS_CODE_SERVER_DIR.
+ * Where code-server is installed: a compat folder with its own package.json, package-lock.json and
+ * node_modules, so the root install stays lean: test/compat/vscode-1.139 (the default, the newest
+ * VS Code, code-server 4.139.1) or test/compat/vscode-1.104 (code-server 4.104.0, the oldest VS Code
+ * `engines.vscode` claims), given as `dir` or STRATUS_CODE_SERVER_DIR.
  * Each install brings the Node its code-server needs as the `node` devDependency.
  * @param {string} [dir] relative to the repository root, or absolute
  */
-export function codeServerInstall(dir = process.env.STRATUS_CODE_SERVER_DIR) {
-  const root = dir ? resolve(repoRoot, dir) : repoRoot;
+export function codeServerInstall(dir = process.env.STRATUS_CODE_SERVER_DIR || newestCompatDir) {
+  const root = resolve(repoRoot, dir);
   const pkg = join(root, 'node_modules', 'code-server', 'package.json');
   const entry = join(root, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
   if (!existsSync(pkg) || !existsSync(entry)) {
