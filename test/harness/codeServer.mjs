@@ -10,6 +10,12 @@ import { baseSettings } from './settings.mjs';
 
 export const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
+/** A compat folder without its code-server: the message (one sentence) says how to install it; show it without a stack. */
+export class CodeServerNotInstalledError extends Error {
+  /** @override */
+  name = 'CodeServerNotInstalledError';
+}
+
 /** The default install: the newest VS Code Stratus is tested on (code-server 4.139.1 = VS Code 1.139.1). */
 export const newestCompatDir = 'test/compat/vscode-1.139';
 

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { launchBrowser } from './browser.mjs';
-import { codeServerInstall, repoRoot, startCodeServer, workbenchUrl } from './codeServer.mjs';
+import { CodeServerNotInstalledError, codeServerInstall, repoRoot, startCodeServer, workbenchUrl } from './codeServer.mjs';
 import { hostGrep } from './grep.mjs';
 import { startSandboxProcess } from './sandbox.mjs';
 
@@ -86,7 +86,7 @@ try {
     }
   }
 } catch (error) {
-  console.error(error instanceof Error ? error.stack : error);
+  console.error(error instanceof CodeServerNotInstalledError ? error.message : error instanceof Error ? error.stack : error);
   console.log('\n  0 passing\n  1 failing');
   exitCode = 1;
 } finally {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { codeServerInstall, newestCompatDir, repoRoot } from '../../harness/codeServer.mjs';
+import { CodeServerNotInstalledError, codeServerInstall, newestCompatDir, repoRoot } from '../../harness/codeServer.mjs';
 
 /** A folder shaped like a code-server install (package.json, entry.js, cli.js), nothing runnable. */
 function fakeInstall(options: { version: string; cli: string; own?: unknown; withEntry?: boolean }): string {
@@ -50,7 +50,8 @@ describe('harness: which code-server a host run uses', () => {
     const root = fakeInstall({ version: '4.104.0', cli: '', withEntry: false });
     made.push(root);
     assert.throws(() => codeServerInstall(root), (error: Error) => {
-      assert.match(error.message, /code-server is not installed in .*: run `bash scripts\/setup.sh`/);
+      assert.ok(error instanceof CodeServerNotInstalledError, 'a typed error the scripts print without a stack');
+      assert.match(error.message, /^code-server is not installed in .*: run `bash scripts\/setup.sh` \([^.]*\)\.$/);
       return true;
     });
     assert.throws(() => codeServerInstall(join(root, 'nowhere')), /code-server is not installed in/);
