@@ -32,7 +32,7 @@ export function codeServerInstall(dir = process.env.STRATUS_CODE_SERVER_DIR || n
   const pkg = join(root, 'node_modules', 'code-server', 'package.json');
   const entry = join(root, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
   if (!existsSync(pkg) || !existsSync(entry)) {
-    throw new Error(`code-server is not installed in ${root}: run \`bash scripts/setup.sh\` (it installs the root and test/compat/* folders).`);
+    throw new CodeServerNotInstalledError(`code-server is not installed in ${root}: run \`bash scripts/setup.sh\` (it installs the root and every test/compat/* folder).`);
   }
   const local = join(root, 'node_modules', '.bin', 'node');
   const version = JSON.parse(readFileSync(pkg, 'utf8')).version;
