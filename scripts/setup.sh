@@ -23,13 +23,17 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
 
-# code-server's native addons are N-API: building them under the machine's Node 20 works and
-# they load under the Node 24 that the `node` devDependency puts first on npm scripts' PATH.
+# The root install is lean: build, lint, unit tests, packaging. Its `node` devDependency (Node 24)
+# is first on npm scripts' PATH.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "[setup] npm ci (about two minutes on a fresh machine)"
+  echo "[setup] npm ci"
   FORCE_NODE_VERSION="$(node -p 'process.versions.node.split(".")[0]')" npm ci --no-audit --no-fund --loglevel=error
 fi
 
-# The oldest supported VS Code (code-server 4.104.0 = VS Code 1.104.0) for the `host-1.104` tier, in
-# its own folder so the root install stays as it is.
+# Real VS Code (code-server), each in its own folder with its own Node so the root install stays
+# lean; code-server's native addons are N-API, built under the machine's Node, loaded under the
+# folder's. The newest (code-server 4.139.1 = VS Code 1.139.1) for the host, host-fr and UI tiers and
+# the demo, about two minutes on a fresh machine; then the oldest supported (code-server 4.104.0 =
+# VS Code 1.104.0) for the `host-1.104` tier, seeded with the newest one's ripgrep.
+bash test/compat/install.sh test/compat/vscode-1.139
 bash test/compat/install.sh test/compat/vscode-1.104

@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { installVsix, repoRoot, startCodeServer } from '../test/harness/codeServer.mjs';
+import { CodeServerNotInstalledError, codeServerInstall, installVsix, repoRoot, startCodeServer } from '../test/harness/codeServer.mjs';
 import { freePort } from '../test/harness/processes.mjs';
 import { startSandboxProcess } from '../test/harness/sandbox.mjs';
 
@@ -25,6 +25,17 @@ async function portOr(preferred) {
   });
 }
 
+// code-server lives in test/compat/vscode-1.139 (not in the root install): say how to install it.
+/** @type {ReturnType<typeof codeServerInstall>} */
+let install;
+try {
+  install = codeServerInstall();
+} catch (error) {
+  if (!(error instanceof CodeServerNotInstalledError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+}
+
 execFileSync('node', ['scripts/package.mjs'], { cwd: repoRoot, stdio: 'inherit' });
 const sandbox = await startSandboxProcess({ port: await portOr(Number(process.env.STRATUS_SANDBOX_PORT ?? 8787)), profile: process.env.STRATUS_PROFILE ?? 'contract' });
 const port = await portOr(Number(process.env.STRATUS_PORT ?? 8080));
@@ -34,7 +45,7 @@ const env = { STRATUS_API_KEY: sandbox.info.apiKey, STRATUS_PAT_ID: sandbox.info
 // The walkthrough opens on the demo's first start, as on a first install (test workbenches turn it off).
 const settings = { 'stratus.inference.baseUrl': sandbox.info.inference, 'stratus.console.baseUrl': sandbox.info.console, 'workbench.welcomePage.walkthroughs.openOnInstall': true };
 
-const server = await startCodeServer({ port, stateDir, settings, env, beforeStart: installVsix(join(repoRoot, `${name}-${version}.vsix`)) });
+const server = await startCodeServer({ install, port, stateDir, settings, env, beforeStart: installVsix(join(repoRoot, `${name}-${version}.vsix`)) });
 
 console.log(`
 Stratus is running.

@@ -1,9 +1,9 @@
 // `npm test`: the tiers in order, each in its own process, then one summary line
 // `N passed, N failed` summed over them. Any failure (or a tier that crashes) exits non-zero.
-// The host suite runs twice: `host` on the newest bundled VS Code (code-server 4.139.1 at the root)
-// and `host-1.104` on the oldest that engines.vscode claims (code-server 4.104.0 in
-// test/compat/vscode-1.104, installed by scripts/setup.sh). `node scripts/test-all.mjs host-1.104`
-// runs only the named tiers.
+// The host suite runs twice: `host` on the newest bundled VS Code (code-server 4.139.1 in
+// test/compat/vscode-1.139) and `host-1.104` on the oldest that engines.vscode claims (code-server
+// 4.104.0 in test/compat/vscode-1.104); scripts/setup.sh installs both.
+// `node scripts/test-all.mjs host-1.104` runs only the named tiers.
 import { spawn } from 'node:child_process';
 
 const tiers = [

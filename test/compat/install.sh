@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Installs one compat folder (e.g. test/compat/vscode-1.104: code-server 4.104.0 = VS Code 1.104.0,
-# the oldest VS Code Stratus supports) into its own node_modules, leaving the root install alone.
-# Called by scripts/setup.sh after the root install; idempotent (skips an install newer than its lock).
+# Installs one compat folder into its own node_modules, leaving the root install alone:
+# test/compat/vscode-1.139 (code-server 4.139.1 = VS Code 1.139.1, the newest, the default of the
+# host/UI tiers and the demo) or test/compat/vscode-1.104 (code-server 4.104.0 = VS Code 1.104.0, the
+# oldest VS Code Stratus supports). Called by scripts/setup.sh after the root install, vscode-1.139
+# first; idempotent (skips an install newer than its lock).
 #
 # code-server 4.104.0's VS Code still depends on @vscode/ripgrep 1.15.14, whose postinstall fetches
 # the rg binary from api.github.com (unreachable on machines that only reach the npm registry).
 # Its download cache is $TMPDIR/vscode-ripgrep-cache-1.15.14/<asset>: we seed it with the rg binary
-# of an npm package already installed at the root (code-server 4.139.1's @vscode/ripgrep-universal),
-# or the machine's rg, so nothing is fetched from GitHub.
+# of an npm package already installed (code-server 4.139.1's @vscode/ripgrep-universal in
+# test/compat/vscode-1.139), or the machine's rg, so nothing is fetched from GitHub. (VS Code 1.139
+# itself ships rg inside @vscode/ripgrep-universal and fetches nothing.)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 dir="${1:?usage: test/compat/install.sh test/compat/<folder>}"
@@ -21,10 +24,10 @@ case "$(uname -m)" in
   aarch64 | arm64) target=aarch64-unknown-linux-musl; platform=linux-arm64 ;;
   *) echo "[setup] $dir: no ripgrep for $(uname -m)" >&2; exit 1 ;;
 esac
-rg="node_modules/code-server/lib/vscode/node_modules/@vscode/ripgrep-universal/bin/$platform/rg"
+rg="test/compat/vscode-1.139/node_modules/code-server/lib/vscode/node_modules/@vscode/ripgrep-universal/bin/$platform/rg"
 [ -x "$rg" ] || rg="$(command -v rg || true)"
 if [ -z "$rg" ] || [ ! -x "$rg" ]; then
-  echo "[setup] $dir: no rg binary to seed @vscode/ripgrep with (install the root first, or Debian's ripgrep)" >&2
+  echo "[setup] $dir: no rg binary to seed @vscode/ripgrep with (install test/compat/vscode-1.139 first, or Debian's ripgrep)" >&2
   exit 1
 fi
 
@@ -35,9 +38,9 @@ cp "$rg" "$tmp/rg"
 tar -czf "$tmp/vscode-ripgrep-cache-1.15.14/ripgrep-v13.0.0-13-$target.tar.gz" -C "$tmp" rg
 
 # Native addons are N-API: built under the machine's Node, they load under the folder's own Node
-# (the `node` devDependency, Node 22 for code-server 4.104.0). code-server's postinstall refuses
-# to run as root without unsafe-perm; node-pty's postinstall runs `npx node-gyp`, which must not
-# stop at npx's install prompt (npm_config_yes).
+# (the `node` devDependency: Node 24 for code-server 4.139.1, Node 22 for 4.104.0). code-server's
+# postinstall refuses to run as root without unsafe-perm; node-pty's postinstall runs
+# `npx node-gyp`, which must not stop at npx's install prompt (npm_config_yes).
 echo "[setup] npm ci in $dir"
 (
   cd "$dir"

@@ -13,19 +13,29 @@ const MACHINE_SCOPED = ['workbench.welcomePage.walkthroughs.openOnInstall'];
 
 export const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
+/** A compat folder without its code-server: the message (one sentence) says how to install it; show it without a stack. */
+export class CodeServerNotInstalledError extends Error {
+  /** @override */
+  name = 'CodeServerNotInstalledError';
+}
+
+/** The default install: the newest VS Code Stratus is tested on (code-server 4.139.1 = VS Code 1.139.1). */
+export const newestCompatDir = 'test/compat/vscode-1.139';
+
 /**
- * Where code-server is installed: the repository root (the newest VS Code, code-server 4.139.1) or
- * a compat folder with its own node_modules (test/compat/vscode-1.104: code-server 4.104.0, the
- * oldest VS Code `engines.vscode` claims), given as `dir` or STRATUS_CODE_SERVER_DIR.
+ * Where code-server is installed: a compat folder with its own package.json, package-lock.json and
+ * node_modules, so the root install stays lean: test/compat/vscode-1.139 (the default, the newest
+ * VS Code, code-server 4.139.1) or test/compat/vscode-1.104 (code-server 4.104.0, the oldest VS Code
+ * `engines.vscode` claims), given as `dir` or STRATUS_CODE_SERVER_DIR.
  * Each install brings the Node its code-server needs as the `node` devDependency.
  * @param {string} [dir] relative to the repository root, or absolute
  */
-export function codeServerInstall(dir = process.env.STRATUS_CODE_SERVER_DIR) {
-  const root = dir ? resolve(repoRoot, dir) : repoRoot;
+export function codeServerInstall(dir = process.env.STRATUS_CODE_SERVER_DIR || newestCompatDir) {
+  const root = resolve(repoRoot, dir);
   const pkg = join(root, 'node_modules', 'code-server', 'package.json');
   const entry = join(root, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
   if (!existsSync(pkg) || !existsSync(entry)) {
-    throw new Error(`code-server is not installed in ${root}: run \`bash scripts/setup.sh\` (it installs the root and test/compat/* folders).`);
+    throw new CodeServerNotInstalledError(`code-server is not installed in ${root}: run \`bash scripts/setup.sh\` (it installs the root and every test/compat/* folder).`);
   }
   const local = join(root, 'node_modules', '.bin', 'node');
   const version = JSON.parse(readFileSync(pkg, 'utf8')).version;

@@ -1,12 +1,13 @@
 // Runs test/host inside a real VS Code extension host (code-server + Chromium), with the
 // standard extension-test protocol: the workbench calls codeAutomationExit(code) when done.
-// `--code-server <dir>` (or STRATUS_CODE_SERVER_DIR) runs it in another code-server install, e.g.
-// test/compat/vscode-1.104 (the oldest supported VS Code); results then go to test-results/host-1.104.
+// It runs in test/compat/vscode-1.139 (the newest VS Code); `--code-server <dir>` (or
+// STRATUS_CODE_SERVER_DIR) runs it in another code-server install, e.g. test/compat/vscode-1.104
+// (the oldest supported VS Code); results then go to test-results/host-1.104.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { launchBrowser } from './browser.mjs';
-import { codeServerInstall, repoRoot, startCodeServer, workbenchUrl } from './codeServer.mjs';
+import { CodeServerNotInstalledError, codeServerInstall, repoRoot, startCodeServer, workbenchUrl } from './codeServer.mjs';
 import { hostGrep } from './grep.mjs';
 import { startSandboxProcess } from './sandbox.mjs';
 
@@ -27,7 +28,7 @@ try {
   const sandbox = process.env.STRATUS_NO_SANDBOX ? { info: { inference: '', console: '' }, stop: async () => undefined } : await startSandboxProcess({ extraArgs: ['--activity-step-ms', '150'] });
   cleanups.push(sandbox.stop);
   const install = codeServerInstall(codeServerDir);
-  console.log(`${tier}: code-server ${install.version} (${install.root === repoRoot ? 'root install' : install.root.slice(repoRoot.length + 1)})`);
+  console.log(`${tier}: code-server ${install.version} (${relative(repoRoot, install.root) || 'root install'})`);
   if (install.excluded.tests.length > 0) {
     console.log(`${tier}: ${install.excluded.tests.length} host test(s) left out here: ${install.excluded.tests.map((t) => JSON.stringify(t)).join(', ')}. Why: ${install.excluded.why}`);
   }
@@ -85,7 +86,7 @@ try {
     }
   }
 } catch (error) {
-  console.error(error instanceof Error ? error.stack : error);
+  console.error(error instanceof CodeServerNotInstalledError ? error.message : error instanceof Error ? error.stack : error);
   console.log('\n  0 passing\n  1 failing');
   exitCode = 1;
 } finally {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { codeServerInstall, repoRoot } from '../../harness/codeServer.mjs';
+import { CodeServerNotInstalledError, codeServerInstall, newestCompatDir, repoRoot } from '../../harness/codeServer.mjs';
 
 /** A folder shaped like a code-server install (package.json, entry.js, cli.js), nothing runnable. */
 function fakeInstall(options: { version: string; cli: string; own?: unknown; withEntry?: boolean }): string {
@@ -50,7 +50,8 @@ describe('harness: which code-server a host run uses', () => {
     const root = fakeInstall({ version: '4.104.0', cli: '', withEntry: false });
     made.push(root);
     assert.throws(() => codeServerInstall(root), (error: Error) => {
-      assert.match(error.message, /code-server is not installed in .*: run `bash scripts\/setup.sh`/);
+      assert.ok(error instanceof CodeServerNotInstalledError, 'a typed error the scripts print without a stack');
+      assert.match(error.message, /^code-server is not installed in .*: run `bash scripts\/setup.sh` \([^.]*\)\.$/);
       return true;
     });
     assert.throws(() => codeServerInstall(join(root, 'nowhere')), /code-server is not installed in/);
@@ -58,5 +59,58 @@ describe('harness: which code-server a host run uses', () => {
 
   it('a relative folder is taken from the repository root', () => {
     assert.throws(() => codeServerInstall('test/compat/no-such-version'), (error: Error) => error.message.includes(join(repoRoot, 'test', 'compat', 'no-such-version')));
+  });
+
+  describe('the default install (the newest VS Code), outside the root install', () => {
+    let saved: string | undefined;
+    beforeEach(() => {
+      saved = process.env.STRATUS_CODE_SERVER_DIR;
+      delete process.env.STRATUS_CODE_SERVER_DIR;
+    });
+    afterEach(() => {
+      if (saved === undefined) delete process.env.STRATUS_CODE_SERVER_DIR;
+      else process.env.STRATUS_CODE_SERVER_DIR = saved;
+    });
+
+    it('without a folder or STRATUS_CODE_SERVER_DIR it is test/compat/vscode-1.139', () => {
+      const expected = join(repoRoot, 'test', 'compat', 'vscode-1.139');
+      assert.equal(join(repoRoot, newestCompatDir), expected);
+      if (existsSync(join(expected, 'node_modules', 'code-server', 'out', 'node', 'entry.js'))) {
+        const install = codeServerInstall();
+        assert.equal(install.root, expected);
+        assert.equal(install.version, '4.139.1');
+        assert.equal(install.node, join(expected, 'node_modules', '.bin', 'node'), 'the folder brings its own Node 24');
+      } else {
+        assert.throws(() => codeServerInstall(), (error: Error) => {
+          assert.ok(error.message.startsWith(`code-server is not installed in ${expected}: run \`bash scripts/setup.sh\``), error.message);
+          return true;
+        });
+      }
+    });
+
+    it('STRATUS_CODE_SERVER_DIR chooses the folder when none is given', () => {
+      const root = fakeInstall({ version: '4.104.0', cli: '' });
+      made.push(root);
+      process.env.STRATUS_CODE_SERVER_DIR = root;
+      assert.equal(codeServerInstall().root, root);
+    });
+
+    it('the root package does not install code-server; the vscode-1.139 package pins it with Node 24', () => {
+      type Manifest = { devDependencies?: Record<string, string>; dependencies?: Record<string, string> };
+      type Lock = { packages: Record<string, { version?: string; devDependencies?: Record<string, string> }> };
+      const read = <T>(...parts: string[]): T => JSON.parse(readFileSync(join(repoRoot, ...parts), 'utf8')) as T;
+      const rootManifest = read<Manifest>('package.json');
+      assert.equal(rootManifest.devDependencies?.['code-server'], undefined);
+      assert.equal(rootManifest.dependencies?.['code-server'], undefined);
+      assert.equal(read<Lock>('package-lock.json').packages['node_modules/code-server'], undefined, 'the root lock still installs code-server');
+
+      const compat = read<Manifest>(newestCompatDir, 'package.json');
+      assert.deepEqual(compat.devDependencies, { 'code-server': '4.139.1', node: compat.devDependencies?.node });
+      assert.match(compat.devDependencies?.node ?? '', /^24\.\d+\.\d+$/, 'code-server 4.139 needs Node 24, pinned');
+      const lock = read<Lock>(newestCompatDir, 'package-lock.json');
+      assert.deepEqual(lock.packages['']?.devDependencies, compat.devDependencies, 'package-lock.json is out of date');
+      assert.equal(lock.packages['node_modules/code-server']?.version, '4.139.1');
+      assert.equal(lock.packages['node_modules/node']?.version, compat.devDependencies?.node);
+    });
   });
 });
