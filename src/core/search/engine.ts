@@ -371,9 +371,9 @@ export class SearchEngine {
     return { source: 'built', files: this.index.fileCount, chunks: this.index.chunkCount, indexed, removed, skipped, skippedSample: sample, ms: 0 };
   }
 
-  private async walk(filter: PathFilter, useGitignore: boolean, skip: (path: string, reason: SkipReason) => void, signal: AbortSignal | undefined): Promise<string[]> {
+  private async walk(filter: PathFilter, useGitignore: boolean, skip: (path: string, reason: SkipReason) => void, signal: AbortSignal | undefined, from = ''): Promise<string[]> {
     const files: string[] = [];
-    const dirs: string[] = [''];
+    const dirs: string[] = [from];
     while (dirs.length > 0) {
       if (signal?.aborted) throw new CancelledError('Indexing cancelled');
       const dir = dirs.pop() ?? '';
@@ -560,9 +560,28 @@ export class SearchEngine {
       const outcome = await this.indexFile(path, settings, false);
       this.options.logger.trace(`Search index: ${path} ${outcome}`);
       touched.push(path);
+      // A folder created or copied in can be reported alone, without events for its files: index
+      // what it holds (a path that is no file may be a folder; list it).
+      if (outcome === 'gone') touched.push(...(await this.indexFolder(path, settings)));
     }
     this.scheduleSave();
     this.onDidUpdate?.(touched);
+  }
+
+  /** Indexes every file below `folder` (filters and .gitignore rules applied); [] when it is not a folder. */
+  private async indexFolder(folder: string, settings: SearchSettings): Promise<string[]> {
+    let files: string[];
+    try {
+      await this.options.fs.list(folder);
+      files = await this.walk(this.filter, settings.useGitignore, () => undefined, undefined, folder);
+    } catch {
+      return [];
+    }
+    for (const file of files) {
+      const outcome = await this.indexFile(file, settings, true);
+      this.options.logger.trace(`Search index: ${file} ${outcome} (in a new folder)`);
+    }
+    return files;
   }
 
   /** Writing a large index costs a moment: after file events it is written at most every 10 s. */

@@ -120,6 +120,21 @@ describe('search: incremental updates from file events', () => {
     assert.deepEqual(paths(engine.lexical('refresh auth token')), ['.gitignore'], 'src/auth.ts is now ignored (the rule file itself is text)');
   });
 
+  it('a folder copied in and reported alone (no event for its files) has its files indexed, rules applied', async () => {
+    const { engine } = engineFor(ws.root, { settings: { excludeGlobs: ['**/node_modules'] } });
+    await engine.open();
+    ws.write('lib/deep/util.ts', 'export function formatCurrency(amount) { return amount.toFixed(2); }\n');
+    ws.write('lib/billing.ts', 'export function issueInvoice(order) { return order.total; }\n');
+    ws.write('lib/node_modules/dep/index.js', 'export function formatCurrencyElsewhere() {}\n');
+    ws.write('lib/.gitignore', 'generated.ts\n');
+    ws.write('lib/generated.ts', 'export function formatCurrencyGenerated() {}\n');
+    engine.notifyChanged('lib');
+    await engine.flush();
+    assert.deepEqual(paths(engine.lexical('format currency')), ['lib/deep/util.ts'], 'excluded and gitignored files stay out');
+    assert.deepEqual(paths(engine.lexical('issue invoice')), ['lib/billing.ts']);
+    assert.equal(engine.stats.files, 5, 'src/auth.ts, src/cart.ts, lib/deep/util.ts, lib/billing.ts, lib/.gitignore');
+  });
+
   it('an event for a file that vanished before the update removes it', async () => {
     const { engine } = engineFor(ws.root);
     await engine.open();
