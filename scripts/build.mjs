@@ -1,10 +1,13 @@
 // Bundles the extension (node, cjs, `vscode` external) and the host test entry with esbuild.
 // Flags: --production (minify, no dev entries), --watch.
 import * as esbuild from 'esbuild';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+// Start from an empty dist/: a file an older build left there (dist/undici.js was one) must not
+// be mistaken for part of this build.
+rmSync('dist', { recursive: true, force: true });
 
 /** @type {import('esbuild').BuildOptions} */
 const common = {
