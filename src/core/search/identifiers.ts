@@ -74,76 +74,11 @@ for (let c = 0; c < 128; c++) ASCII_CLASS[c] = classOf(c);
 
 /**
  * Calls `emit(start, end)` with the offsets of every raw part of every word of `text[from, to)`
- * (at least 2 characters; words longer than MAX_WORD_LENGTH are skipped whole). The indexer's hot
- * loop: no string is made here.
+ * (at least 2 characters; words longer than MAX_WORD_LENGTH are skipped whole). The query side's
+ * view of the indexer's scanner (`forEachHashedPart`), so both split words the same way.
  */
 export function forEachPartRange(text: string, from: number, to: number, emit: (start: number, end: number) => void): void {
-  const n = to;
-  let i = from;
-  while (i < n) {
-    let c = text.charCodeAt(i);
-    let cls = c < 128 ? (ASCII_CLASS[c] ?? NONE) : classOf(c);
-    if (cls === NONE) {
-      i++;
-      continue;
-    }
-    const wordStart = i;
-    let parts = 0;
-    let partStart = -1;
-    let prev = SEP;
-    while (i < n) {
-      c = text.charCodeAt(i);
-      cls = c < 128 ? (ASCII_CLASS[c] ?? NONE) : classOf(c);
-      if (cls === NONE) break;
-      if (cls === SEP) {
-        if (partStart >= 0) {
-          if (parts <= MAX_WORD_LENGTH) {
-            starts[parts] = partStart;
-            ends[parts++] = i;
-          }
-          partStart = -1;
-        }
-      } else if (partStart < 0) {
-        partStart = i;
-      } else if (cls !== prev) {
-        if (prev === LOWER && cls === UPPER) {
-          if (parts <= MAX_WORD_LENGTH) {
-            starts[parts] = partStart;
-            ends[parts++] = i;
-          }
-          partStart = i;
-        } else if (prev === UPPER && cls === LOWER) {
-          // "HTTPServer": the last capital starts the next part.
-          if (i - 1 > partStart) {
-            if (parts <= MAX_WORD_LENGTH) {
-              starts[parts] = partStart;
-              ends[parts++] = i - 1;
-            }
-            partStart = i - 1;
-          }
-        } else if (cls === DIGIT || prev === DIGIT) {
-          if (parts <= MAX_WORD_LENGTH) {
-            starts[parts] = partStart;
-            ends[parts++] = i;
-          }
-          partStart = i;
-        }
-      }
-      prev = cls;
-      i++;
-    }
-    if (partStart >= 0 && parts <= MAX_WORD_LENGTH) {
-      starts[parts] = partStart;
-      ends[parts++] = i;
-    }
-    if (i - wordStart > MAX_WORD_LENGTH) continue;
-    for (let k = 0; k < parts; k++) {
-      const s = starts[k] ?? 0;
-      const e = ends[k] ?? 0;
-      if (e - s < 2) continue;
-      emit(s, e);
-    }
-  }
+  forEachHashedPart(text, from, to, { part: (start, end) => emit(start, end) });
 }
 
 /** FNV-1a over char codes: the hash `forEachHashedPart` gives a part (exported for tests). */
@@ -163,9 +98,9 @@ export interface PartSink {
 }
 
 /**
- * The parts `forEachPartRange` gives, with each part's `partHash` computed in the same pass over
- * the characters (the indexer looks parts up by hash without making strings). Kept equal to
- * `forEachPartRange` by a unit test.
+ * Every part of every word of `text[from, to)`, with each part's `partHash` computed in the same
+ * pass over the characters (the indexer looks parts up by hash without making strings; the query
+ * side reads the same parts through `forEachPartRange`).
  */
 export function forEachHashedPart(text: string, from: number, to: number, sink: PartSink): void {
   let i = from;

@@ -18,7 +18,7 @@ const SAMPLE = [
 ].join('\n');
 
 describe('search: the bulk build', () => {
-  it('the hashed scanner gives the parts of the plain one, each with its partHash', () => {
+  it('the indexer and the query side see the same parts, each with its partHash', () => {
     const plain: Array<[number, number]> = [];
     forEachPartRange(SAMPLE, 0, SAMPLE.length, (s, e) => plain.push([s, e]));
     const hashed: Array<[number, number]> = [];
