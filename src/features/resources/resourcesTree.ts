@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ResourceKind } from '../../core/console/catalog-types';
 import type { ResourceItem } from '../../core/console/types';
 import type { Logger } from '../../core/log';
+import { escapeMarkdown, inlineCode } from '../../core/markdown';
 import { presentError } from '../../core/presentError';
 import type { ConsoleConnection } from '../../platform/consoleConnection';
 import { Commands } from '../commands';
@@ -245,15 +246,11 @@ function resourceItem(connection: ConsoleConnection, kind: ResourceKind, resourc
   item.id = `resource/${kind.id}/${resource.id}`;
   item.description = presentation.description;
   const tooltip = new vscode.MarkdownString(`**${escapeMarkdown(presentation.label)}** — ${kind.label.singular}\n\n`);
-  for (const line of presentation.details) tooltip.appendMarkdown(`- ${escapeMarkdown(line.label)}: \`${line.value.replace(/`/g, "'")}\`\n`);
+  for (const line of presentation.details) tooltip.appendMarkdown(`- ${escapeMarkdown(line.label)}: ${inlineCode(line.value)}\n`);
   tooltip.appendMarkdown(`- ${vscode.l10n.t('ID: {0}', `\`${resource.id}\``)}`);
   item.tooltip = tooltip;
   item.iconPath = new vscode.ThemeIcon(presentation.icon);
   const actions = catalog.actionsFor(kind.id, resource).map((a) => a.id);
   item.contextValue = `stratus.resource;kind=${kind.id};${actions.join(';')};`;
   return item;
-}
-
-function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 }
