@@ -12,8 +12,7 @@ import { toAbortSignal } from '../../platform/cancellation';
 import type { Deps } from '../deps';
 import { defaultSpeechModel } from './defaults';
 import { TranscriptionCommands } from './ids';
-import type { TranscriptionFeature } from './register';
-import type { ResultStore, StoredResult } from './results';
+import type { ResultStore, StoredResult, TranscriptionFeature } from './results';
 import { readTranscriptionSettings } from './settings';
 
 /** Binary attachments (`ChatReferenceBinaryData`): audio dropped into the chat input. */

@@ -14,7 +14,7 @@ import { registerTranscribeChatCommand } from './chat';
 import { defaultOptions, defaultSpeechModel } from './defaults';
 import { AUDIO_EXTENSIONS, RESULT_ACTIVE_CONTEXT, TranscriptionCommands } from './ids';
 import { chooseOptions, speechModels } from './options';
-import { ResultStore, type StoredResult, type TranscriptionOptionsChoice } from './results';
+import { ResultStore, type StoredResult, type TranscriptionFeature, type TranscriptionOptionsChoice } from './results';
 import { readTranscriptionSettings } from './settings';
 
 /** What `stratus.transcribeFile` resolves to (for scripts and tests); undefined when nothing ran. */
@@ -24,12 +24,6 @@ export interface TranscribeCommandResult {
   readonly text: string;
   readonly segments: number;
   readonly durationSeconds: number | undefined;
-}
-
-export interface TranscriptionFeature {
-  readonly store: ResultStore;
-  /** Options the last run used: the next run starts from them. */
-  lastOptions(): TranscriptionOptionsChoice;
 }
 
 const actionTitles = (): Record<TranscriptionAction, string> => ({

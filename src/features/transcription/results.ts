@@ -54,3 +54,10 @@ export class ResultStore {
     return this.forDocument(vscode.window.activeTextEditor?.document.uri);
   }
 }
+
+/** What the feature shares with its chat command (passed in, so the command does not import the feature). */
+export interface TranscriptionFeature {
+  readonly store: ResultStore;
+  /** Options the last run used: the next run starts from them. */
+  lastOptions(): TranscriptionOptionsChoice;
+}
