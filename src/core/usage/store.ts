@@ -21,7 +21,8 @@ import { isCount, isRecord, isSerial, isTime, MAX_COUNTER, validEvent } from './
  * in. A writer deletes its own file only after the base holding it is in place, from its own
  * queue (no append of its own in flight). Partial or corrupt lines are skipped (a partial line
  * can only be a writer's last, and is read once complete); a corrupt base is set aside and
- * counting goes on from the files.
+ * counting goes on from the files. Every number is range-checked on read (validate.ts): a line or
+ * bucket out of range is skipped, a base whose version or high-water marks are is corrupt.
  */
 
 export const BASE_FILE = 'usage.json';
