@@ -11,7 +11,11 @@ export type UsageEvent =
       promptTokens: number;
       completionTokens: number;
       reasoningTokens: number;
-      /** True when the service sent no usage and the figures are estimated from the text. */
+      /**
+       * True when the service sent no usage and the figures are estimated from the text: answers
+       * without a usage chunk, and streams cancelled, interrupted or stopped early (counted from
+       * what arrived, since the provider bills what it generated).
+       */
       estimated: boolean;
     }
   | { kind: 'embeddings'; at: number; model: string; promptTokens: number; estimated: boolean }

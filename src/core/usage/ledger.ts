@@ -1,5 +1,6 @@
 import type { UsageEvent } from './events';
 import { DAY_MS, HOUR_MS, startOfDay, startOfHour, startOfMinute } from './time';
+import { isCalendarSafe } from './validate';
 
 /** What one bucket counts, for one model. Audio minutes are started minutes, summed per request. */
 export interface Counters {
@@ -103,7 +104,8 @@ export class Ledger {
 
   static from(buckets: readonly Bucket[], timeZone: string, rateLimit?: RateLimitEvent): Ledger {
     const ledger = new Ledger(timeZone);
-    for (const b of buckets) ledger.addTo(b.g, b.s, b.m, b.c);
+    // Callers validate; a start no calendar can place would make every fold throw.
+    for (const b of buckets) if (isCalendarSafe(b.s)) ledger.addTo(b.g, b.s, b.m, b.c);
     ledger.rateLimit = rateLimit;
     return ledger;
   }
@@ -126,7 +128,7 @@ export class Ledger {
       return;
     }
     const counters = countersOf(event);
-    if (!counters || !Number.isFinite(event.at)) return;
+    if (!counters || !isCalendarSafe(event.at)) return;
     this.addTo('m', startOfMinute(event.at), typeof event.model === 'string' ? event.model : '', counters);
   }
 

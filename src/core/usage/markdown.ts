@@ -54,6 +54,6 @@ export function usageMarkdown(s: UsageSnapshot): string {
     const rl = s.rateLimit;
     lines.push('', `Last rate-limit headers: limit ${rl.limitRequests ?? '?'}, remaining ${rl.remainingRequests ?? '?'}${rl.resetAtLabel ? `, resets at ${rl.resetAtLabel}` : ''}.`);
   }
-  if (s.estimatedRequests > 0) lines.push('', `_${formatInt(s.estimatedRequests)} request(s) this month had no usage from the service; their figures are estimated._`);
+  if (s.estimatedRequests > 0) lines.push('', `_${formatInt(s.estimatedRequests)} request(s) this month had no usage from the service (cancelled or interrupted answers included: what was generated is billed); their figures are estimated._`);
   return lines.join('\n');
 }

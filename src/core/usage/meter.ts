@@ -3,7 +3,8 @@ import { sleep as realSleep } from '../http/sleep';
 import type { UsageEvent, UsageListener } from './events';
 import { Ledger } from './ledger';
 import { DEFAULT_USAGE_SETTINGS, type UsageSettings } from './settings';
-import { validEvent, type UsageStore } from './store';
+import type { UsageStore } from './store';
+import { validEvent } from './validate';
 import { summarize, type UsageSnapshot } from './summary';
 
 /** Changes whenever a request is added, folded differently, or the rate-limit headers change. */

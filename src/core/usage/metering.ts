@@ -1,9 +1,9 @@
 import type { ChatStream } from '../inference/chat/chat';
-import type { ChatRequest, ChatResult, ChatStreamEvent } from '../inference/chat/types';
+import type { ChatRequest, ChatResult, ChatStreamEvent, Usage } from '../inference/chat/types';
 import type { InferenceClient } from '../inference/client';
 import { toChatRequest } from '../inference/completions/completions';
 import type { CompletionRequest } from '../inference/completions/types';
-import { estimateMessageTokens, estimateTextTokens, estimateToolsTokens } from '../inference/models/tokens';
+import { CHARS_PER_TOKEN, estimateMessageTokens, estimateTextTokens, estimateToolsTokens } from '../inference/models/tokens';
 import type { ResponseMeta } from '../inference/shared/meta';
 import type { UsageListener } from './events';
 import type { BeforeGeneration } from './guard';
@@ -23,6 +23,43 @@ function estimateCompletion(result: ChatResult): number {
   let text = result.text + result.thinking;
   for (const call of result.toolCalls) text += call.function.name + call.function.arguments;
   return estimateTextTokens(text);
+}
+
+/**
+ * What arrived of a stream, so that one that never completes (cancelled, interrupted, stalled, or
+ * stopped by the consumer) is still counted: the provider bills what it generated. One call per
+ * event, no allocation: the hot path stays a plain loop.
+ */
+class Arrived {
+  /** Characters of text, thinking and tool-call fragments. */
+  chars = 0;
+  any = false;
+  usage: Usage | undefined;
+  result: ChatResult | undefined;
+  /** Counted already (a stream is metered once). */
+  metered = false;
+
+  observe(e: ChatStreamEvent): void {
+    switch (e.type) {
+      case 'text':
+      case 'thinking':
+        this.chars += e.text.length;
+        this.any = true;
+        break;
+      case 'tool_call_delta':
+        this.chars += e.arguments.length + (e.name?.length ?? 0);
+        this.any = true;
+        break;
+      case 'usage':
+        this.usage = e.usage;
+        break;
+      case 'done':
+        this.result = e.result;
+        break;
+      default:
+        break;
+    }
+  }
 }
 
 /**
@@ -63,27 +100,66 @@ export function meterClient(client: InferenceClient, options: MeteringOptions): 
     if (beforeGeneration) await beforeGeneration({ model: request.model, maxTokens: request.max_tokens }, signal);
   };
 
+  /**
+   * A stream that ended without its result: counted from what arrived (the server's usage if it
+   * came, else estimated and marked so). Nothing arrived: nothing is counted (the request may
+   * never have reached the model).
+   */
+  const streamUsage = (request: ChatRequest, seen: Arrived): void => {
+    if (seen.metered) return;
+    seen.metered = true;
+    if (seen.result) {
+      chatUsage(request, seen.result);
+    } else if (seen.usage) {
+      const u = seen.usage;
+      emit({ kind: 'chat', at: now(), model: request.model, promptTokens: u.promptTokens, completionTokens: u.completionTokens, reasoningTokens: u.reasoningTokens ?? 0, estimated: false });
+    } else if (seen.any) {
+      emit({ kind: 'chat', at: now(), model: request.model, promptTokens: estimatePrompt(request), completionTokens: Math.ceil(seen.chars / CHARS_PER_TOKEN), reasoningTokens: 0, estimated: true });
+    }
+  };
+
   /** The stream sends nothing until consumed: the check runs then, and usage is taken from its result. */
   const meterStream = (inner: ChatStream, request: ChatRequest, signal: AbortSignal | undefined): ChatStream => ({
     async consume(onEvent) {
       await guard(request, signal);
-      const result = await inner.consume(onEvent);
-      chatUsage(request, result);
-      return result;
+      const seen = new Arrived();
+      try {
+        const result = await inner.consume((e) => {
+          seen.observe(e);
+          onEvent?.(e);
+        });
+        seen.result = result;
+        return result;
+      } finally {
+        streamUsage(request, seen);
+      }
     },
     [Symbol.asyncIterator](): AsyncIterator<ChatStreamEvent> {
       let it: AsyncIterator<ChatStreamEvent> | undefined;
+      const seen = new Arrived();
       return {
         async next(): Promise<IteratorResult<ChatStreamEvent>> {
           if (!it) {
             await guard(request, signal);
             it = inner[Symbol.asyncIterator]();
           }
-          const step = await it.next();
-          if (!step.done && step.value.type === 'done') chatUsage(request, step.value.result);
+          let step: IteratorResult<ChatStreamEvent>;
+          try {
+            step = await it.next();
+          } catch (error) {
+            streamUsage(request, seen);
+            throw error;
+          }
+          if (step.done) streamUsage(request, seen);
+          else {
+            seen.observe(step.value);
+            if (step.value.type === 'done') streamUsage(request, seen);
+          }
           return step;
         },
         async return(value?: unknown): Promise<IteratorResult<ChatStreamEvent>> {
+          // The consumer stopped early: what was generated until now is billed.
+          if (it) streamUsage(request, seen);
           if (it?.return) return it.return(value);
           return { done: true, value: undefined };
         },

@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { UsageEvent } from './events';
 import { COUNTER_KEYS, Ledger, type Bucket, type Grain, type RateLimitEvent } from './ledger';
+import { isCount, isRecord, isSerial, isTime, MAX_COUNTER, validEvent } from './validate';
 
 /**
  * Usage persisted under one directory shared by every VS Code window (globalStorageUri):
@@ -20,7 +21,8 @@ import { COUNTER_KEYS, Ledger, type Bucket, type Grain, type RateLimitEvent } fr
  * in. A writer deletes its own file only after the base holding it is in place, from its own
  * queue (no append of its own in flight). Partial or corrupt lines are skipped (a partial line
  * can only be a writer's last, and is read once complete); a corrupt base is set aside and
- * counting goes on from the files.
+ * counting goes on from the files. Every number is range-checked on read (validate.ts): a line or
+ * bucket out of range is skipped, a base whose version or high-water marks are is corrupt.
  */
 
 export const BASE_FILE = 'usage.json';
@@ -57,27 +59,18 @@ function emptyBase(): BaseFile {
   return { format: 1, version: 0, buckets: [], hwm: {} };
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 const GRAINS = new Set<Grain>(['m', 'h', 'd']);
 
 function validBucket(v: unknown): v is Bucket {
-  if (!isRecord(v) || !GRAINS.has(v.g as Grain) || typeof v.s !== 'number' || typeof v.m !== 'string' || !isRecord(v.c)) return false;
+  if (!isRecord(v) || !GRAINS.has(v.g as Grain) || !isTime(v.s) || typeof v.m !== 'string' || !isRecord(v.c)) return false;
   const c = v.c;
-  return COUNTER_KEYS.every((k) => typeof c[k] === 'number' && Number.isFinite(c[k]) && (c[k] as number) >= 0);
+  return COUNTER_KEYS.every((k) => isCount(c[k], MAX_COUNTER));
 }
 
-const EVENT_KINDS = new Set(['chat', 'embeddings', 'rerank', 'transcription', 'rateLimit']);
-
-/** Loose structural check of a stored event: enough that the ledger never sees garbage. */
-export function validEvent(v: unknown): v is UsageEvent {
-  if (!isRecord(v) || typeof v.kind !== 'string' || !EVENT_KINDS.has(v.kind) || typeof v.at !== 'number' || !Number.isFinite(v.at)) return false;
-  if (v.kind === 'rateLimit') return true;
-  return typeof v.model === 'string';
-}
-
+/**
+ * The base, range-checked. Its frame (format, version, high-water marks) must be whole, or the
+ * base is unreadable and set aside; a bucket or rate-limit record out of range is dropped alone.
+ */
 function parseBase(text: string): BaseFile | undefined {
   let raw: unknown;
   try {
@@ -85,10 +78,12 @@ function parseBase(text: string): BaseFile | undefined {
   } catch {
     return undefined;
   }
-  if (!isRecord(raw) || raw.format !== 1 || typeof raw.version !== 'number' || !Array.isArray(raw.buckets) || !isRecord(raw.hwm)) return undefined;
+  if (!isRecord(raw) || raw.format !== 1 || !isSerial(raw.version) || !Array.isArray(raw.buckets) || !isRecord(raw.hwm)) return undefined;
   const hwm: BaseFile['hwm'] = {};
   for (const [w, mark] of Object.entries(raw.hwm)) {
-    if (isRecord(mark) && typeof mark.seq === 'number' && typeof mark.at === 'number') hwm[w] = { seq: mark.seq, at: mark.at };
+    // A mark decides which lines count: a wrong one would count lines twice or never.
+    if (!isRecord(mark) || !isSerial(mark.seq) || !isTime(mark.at)) return undefined;
+    hwm[w] = { seq: mark.seq, at: mark.at };
   }
   const rateLimit = isRecord(raw.rateLimit) && raw.rateLimit.kind === 'rateLimit' && validEvent(raw.rateLimit) ? (raw.rateLimit as RateLimitEvent) : undefined;
   return {
@@ -97,7 +92,7 @@ function parseBase(text: string): BaseFile | undefined {
     buckets: raw.buckets.filter(validBucket),
     rateLimit,
     hwm,
-    resetAt: typeof raw.resetAt === 'number' ? raw.resetAt : undefined,
+    resetAt: isTime(raw.resetAt) ? raw.resetAt : undefined,
   };
 }
 
@@ -110,7 +105,7 @@ interface Line {
 function parseLine(text: string): Line | undefined {
   try {
     const v: unknown = JSON.parse(text);
-    if (isRecord(v) && typeof v.w === 'string' && typeof v.s === 'number' && validEvent(v.e)) return { w: v.w, s: v.s, e: v.e };
+    if (isRecord(v) && typeof v.w === 'string' && isSerial(v.s) && v.s > 0 && validEvent(v.e)) return { w: v.w, s: v.s, e: v.e };
   } catch {
     // skipped below
   }

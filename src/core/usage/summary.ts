@@ -1,7 +1,8 @@
 import { costByKind, quantities, totalCost } from './cost';
-import { cappedOutput, type Counters, type Ledger } from './ledger';
+import { cappedOutput, type Bucket, type Counters, type Ledger } from './ledger';
 import { COST_KINDS, RATES, type CostKind, type TierId } from './rates';
 import { budgetOf, creditOf, tierOf, type UsageSettings } from './settings';
+import { isTime } from './validate';
 import { formatClock, formatDate, HOUR_MS, startOfDay, startOfHour, startOfMonth, startOfNextDay, startOfNextMonth } from './time';
 
 /** When a limit will be reached at the current pace. */
@@ -56,6 +57,13 @@ function forecast(used: number, limit: number | undefined, ratePerHour: number, 
   if (ratePerHour <= 0) return { state: 'idle' };
   const at = now + ((limit - used) / ratePerHour) * HOUR_MS;
   return at >= windowEnd ? { state: 'notThisWindow' } : { state: 'at', at: Math.round(at), label: label(at) };
+}
+
+/** The first bucket's start (a loop: spreading thousands of buckets into Math.min overflows). */
+function earliest(buckets: readonly Bucket[]): number | undefined {
+  let first: number | undefined;
+  for (const b of buckets) if (first === undefined || b.s < first) first = b.s;
+  return first;
 }
 
 function modelRow(model: string, c: Counters): ModelRow {
@@ -141,7 +149,7 @@ export function summarize(ledger: Ledger, settings: UsageSettings, now: number):
     month: { label: formatDate(now, tz).slice(0, 7), costEur: monthCost, budgetEur: budget, creditEur: credit, outputTokens: cappedOutput(month), resetsAt: monthEnd },
     history: {
       costEur: historyCost,
-      since: all.length > 0 ? Math.min(...all.map((b) => b.s)) : undefined,
+      since: earliest(all),
       creditLeftEur: credit === undefined ? undefined : credit - historyCost,
     },
     costs: { byKind, byModel, totalEur: monthCost },
@@ -150,7 +158,7 @@ export function summarize(ledger: Ledger, settings: UsageSettings, now: number):
       limitRequests: rl.limitRequests,
       remainingRequests: rl.remainingRequests,
       resetAt: rl.resetAt,
-      resetAtLabel: rl.resetAt === undefined ? undefined : clock(rl.resetAt),
+      resetAtLabel: isTime(rl.resetAt) ? clock(rl.resetAt) : undefined,
     },
     forecast: {
       outputTokensPerHour: rate,

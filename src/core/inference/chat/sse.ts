@@ -5,9 +5,31 @@ import type { HttpResponse } from '../../http/types';
 /** Decoding options for body chunks: one object, not one per chunk. */
 const STREAM = { stream: true } as const;
 
+/**
+ * Fed once after the body ends. eventsource-parser's `reset({consume: true})` parses a last line
+ * that has no line end but never dispatches its event, and it holds back a final CR (it could be
+ * half of a CRLF). Two LFs end any pending line and then the event, whatever the framing (LF,
+ * CRLF or CR) and whether or not the server sent the final blank line; after a complete event
+ * they are only blank lines, which dispatch nothing.
+ */
+const END_OF_BODY = '\n\n';
+
+/** The body ended: decode its last bytes and dispatch an unterminated last event, if any. */
+function drain<R>(parser: EventSourceParser, utf8: InstanceType<typeof TextDecoder>, decoder: SseDecoder<R>): void {
+  decoder.ending();
+  parser.feed(utf8.decode());
+  parser.feed(END_OF_BODY);
+  parser.reset();
+}
+
 /** Receives each SSE event's data synchronously, then the end of the body. */
 export interface SseDecoder<R> {
   onEvent(data: string, event: string | undefined): void;
+  /**
+   * True once the stream's end marker arrived (`data: [DONE]`): the reader stops at once and
+   * releases the body, rather than waiting for a server or proxy that keeps the connection open.
+   */
+  readonly done: boolean;
   /** The body ended; an unterminated last event is dispatched next (it may be cut in half). */
   ending(): void;
   /** Called after the body ended: the result, or a typed error when the body stopped too early. */
@@ -36,6 +58,8 @@ export async function readSse<R>(res: HttpResponse, decoder: SseDecoder<R>): Pro
     for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
       reading = false;
       parser.feed(utf8.decode(chunk, STREAM));
+      // `[DONE]`: leaving the loop cancels the body (and the connection) without waiting for it.
+      if (decoder.done) return decoder.finish();
       reading = true;
     }
   } catch (error) {
@@ -44,9 +68,7 @@ export async function readSse<R>(res: HttpResponse, decoder: SseDecoder<R>): Pro
     if (failure) throw failure;
     return decoder.finish();
   }
-  decoder.ending();
-  parser.feed(utf8.decode());
-  parser.reset({ consume: true });
+  drain(parser, utf8, decoder);
   return decoder.finish();
 }
 
@@ -98,12 +120,16 @@ export function iterateSse<E, R>(
       try {
         if (step.done) {
           ended = true;
-          decoder.ending();
-          parser.feed(utf8.decode());
-          parser.reset({ consume: true });
+          drain(parser, utf8, decoder);
           queue.push(last(decoder.finish()));
         } else {
           parser.feed(utf8.decode(step.value, STREAM));
+          if (decoder.done) {
+            // `[DONE]`: release the body now; events already decoded are handed out first.
+            ended = true;
+            await reader.return?.();
+            queue.push(last(decoder.finish()));
+          }
         }
       } catch (error) {
         // A decoding failure (malformed event, error in the stream): stop reading and hang up.

@@ -21,7 +21,7 @@ export interface DecoderContext {
  * Only choice 0 is read (the contract has no `n`); unknown fields are ignored.
  */
 export class ChatStreamDecoder implements SseDecoder<ChatResult> {
-  /** `[DONE]` was received; later events are ignored. */
+  /** `[DONE]` was received: the reader stops and releases the body; later events are ignored. */
   done = false;
   private id: string | undefined;
   private model: string | undefined;
@@ -68,12 +68,8 @@ export class ChatStreamDecoder implements SseDecoder<ChatResult> {
     try {
       chunk = JSON.parse(data);
     } catch {
-      // Half an event at the end of the body: the body was cut, not garbled.
-      if (this.atEnd) throw this.endedEarly('in the middle of an event');
-      // The parser's message would quote the payload; position is enough to find it in a capture.
-      throw new MalformedResponseError(
-        `${this.ctx.label}: event ${this.eventCount} of the stream is not valid JSON`,
-      );
+      this.notJson(data);
+      return;
     }
     if (!isRecord(chunk)) return;
     const error = chunk.error;
@@ -158,6 +154,26 @@ export class ChatStreamDecoder implements SseDecoder<ChatResult> {
       },
       this.ctx.meta,
     );
+  }
+
+  /**
+   * An event whose data is not JSON (the cold path). `[DONE]` with stray spaces is `[DONE]`; an
+   * empty event carries nothing. After the finish reason the answer is whole, and anything a
+   * server or proxy adds (`data: ping`) is ignored rather than throwing the answer away. Before
+   * it, the event may have held part of the answer, so the stream is malformed (or, at the end of
+   * the body, cut in the middle of an event).
+   */
+  private notJson(data: string): void {
+    const trimmed = data.trim();
+    if (trimmed === '[DONE]') {
+      this.done = true;
+      return;
+    }
+    if (trimmed === '' || this.complete) return;
+    // Half an event at the end of the body: the body was cut, not garbled.
+    if (this.atEnd) throw this.endedEarly('in the middle of an event');
+    // The parser's message would quote the payload; position is enough to find it in a capture.
+    throw new MalformedResponseError(`${this.ctx.label}: event ${this.eventCount} of the stream is not valid JSON`);
   }
 
   /** The body ended before the answer did: interrupted if some of it arrived, else unreadable. */

@@ -28,15 +28,19 @@ export class ToolCallStreamAssembler {
   private readonly calls = new Map<number, PendingCall>();
   /** The call the previous fragment went to: fragments of one call usually come in a row. */
   private last: PendingCall | undefined;
+  /**
+   * For fragments without `index`: the call each position in `delta.tool_calls` currently goes to
+   * (by default the position itself). A fragment with a new `id` moves its position to a new call.
+   */
+  private positions: Map<number, number> | undefined;
 
   add(raw: unknown, position: number): ToolCallDeltaEvent | undefined {
     if (!isRecord(raw)) return undefined;
-    // Servers that send whole calls without `index` list them in order.
-    const index = typeof raw.index === 'number' ? raw.index : position;
     const fn = isRecord(raw.function) ? raw.function : undefined;
     const id = str(raw.id) || undefined;
     const name = str(fn?.name) || undefined;
     const args = str(fn?.arguments) ?? '';
+    const index = typeof raw.index === 'number' ? raw.index : this.unindexed(position, id);
     let call = this.last;
     if (call === undefined || call.index !== index) {
       call = this.calls.get(index);
@@ -57,6 +61,28 @@ export class ToolCallStreamAssembler {
 
   get size(): number {
     return this.calls.size;
+  }
+
+  /**
+   * The call a fragment without `index` belongs to. Servers that send whole calls this way list
+   * them in order (position = call); servers that stream them send each call's fragments in their
+   * own chunks, so a fragment carrying an id that is not its position's call's starts a new call
+   * (or goes back to the call with that id), and fragments without an id continue it.
+   */
+  private unindexed(position: number, id: string | undefined): number {
+    const positions = (this.positions ??= new Map());
+    const current = positions.get(position) ?? position;
+    if (id === undefined) return current;
+    const holder = this.calls.get(current);
+    if (!holder || !holder.id || holder.id === id) return current;
+    let index: number | undefined;
+    for (const [i, c] of this.calls) if (c.id === id) index = i;
+    if (index === undefined) {
+      index = 0;
+      for (const i of this.calls.keys()) if (i >= index) index = i + 1;
+    }
+    positions.set(position, index);
+    return index;
   }
 
   /** Calls in index order. A call the server sent without an id gets `call_<index>`. */
