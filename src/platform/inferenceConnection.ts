@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { createInferenceClient, type InferenceClient } from '../core/inference/client';
+import type { InferenceClient } from '../core/inference/api';
+import { createMeteredInferenceClient } from '../core/usage/meteredClient';
 import type { Logger } from '../core/log';
 import { networkKey, networkOptions, type SharedNetwork } from './networkOptions';
 import type { UsageListener } from '../core/usage/events';
@@ -50,7 +51,7 @@ export class InferenceConnection implements vscode.Disposable {
   }
 
   private build(settings: StratusSettings): InferenceClient {
-    return createInferenceClient({
+    return createMeteredInferenceClient({
       ...networkOptions(settings, this.network),
       baseUrl: settings.inferenceBaseUrl,
       apiKey: () => this.secrets.get(SecretKeys.inferenceApiKey),

@@ -1,21 +1,15 @@
 import { HttpTransport } from '../http/transport';
 import type { SecretProvider, TransportOptions } from '../http/types';
-import { chat, chatStream, type ChatStream, type ChatStreamOptions } from './chat/chat';
-import type { ChatRequest, ChatResult } from './chat/types';
+import { chat, chatStream } from './chat/chat';
 import { complete, completeStream } from './completions/completions';
-import type { CompletionRequest } from './completions/types';
 import { embed } from './embeddings/embeddings';
-import type { EmbeddingRequest, EmbeddingResult } from './embeddings/types';
 import { ModelCatalog } from './models/catalog';
 import type { ModelKindOverrides } from './models/types';
 import { rerank } from './rerank/rerank';
-import type { RerankRequest, RerankResult } from './rerank/types';
-import type { CallOptions } from './shared/call';
 import { transcribe } from './transcription/transcription';
-import type { TranscriptionOptions, TranscriptionRequest, TranscriptionResult } from './transcription/types';
-import type { UsageListener } from '../usage/events';
-import type { BeforeGeneration } from '../usage/guard';
-import { meterClient } from '../usage/metering';
+import type { InferenceClient } from './api';
+
+export type { InferenceClient } from './api';
 
 export interface InferenceClientOptions
   extends Omit<TransportOptions, 'auth' | 'secretName' | 'onUnauthorized'> {
@@ -27,31 +21,15 @@ export interface InferenceClientOptions
   modelCacheTtlMs?: number;
   /** Model kind overrides by id (a setting); a function is re-read on every use. */
   modelKindOverrides?: ModelKindOverrides | (() => ModelKindOverrides);
-  /** Told about the tokens, search units and audio minutes of every answer (the usage meter). */
-  onUsage?: UsageListener;
-  /** Awaited before a chat or completion request is sent: the usage cap check (may wait or throw). */
-  beforeGeneration?: BeforeGeneration;
-  /** Clock of the usage events (tests). */
-  usageNow?: () => number;
 }
 
-export interface InferenceClient {
-  chat(request: ChatRequest, options?: CallOptions): Promise<ChatResult>;
-  chatStream(request: ChatRequest, options?: ChatStreamOptions): ChatStream;
-  complete(request: CompletionRequest, options?: CallOptions): Promise<ChatResult>;
-  completeStream(request: CompletionRequest, options?: ChatStreamOptions): ChatStream;
-  embed(request: EmbeddingRequest, options?: CallOptions): Promise<EmbeddingResult>;
-  rerank(request: RerankRequest, options?: CallOptions): Promise<RerankResult>;
-  transcribe(request: TranscriptionRequest, options?: TranscriptionOptions): Promise<TranscriptionResult>;
-  readonly models: ModelCatalog;
-  readonly transport: HttpTransport;
-  /** Releases pooled connections. */
-  close(): Promise<void>;
-}
 
-/** The inference API over one transport (one connection pool). Creating it loads nothing. */
+/**
+ * The inference API over one transport (one connection pool). Creating it loads nothing. Usage
+ * metering is a decorator in core/usage (`createMeteredInferenceClient`), not part of the client.
+ */
 export function createInferenceClient(options: InferenceClientOptions): InferenceClient {
-  const { apiKey, secretName, modelCacheTtlMs, modelKindOverrides, onUsage, beforeGeneration, usageNow, ...transportOptions } = options;
+  const { apiKey, secretName, modelCacheTtlMs, modelKindOverrides, ...transportOptions } = options;
   const transport = new HttpTransport({
     ...transportOptions,
     baseUrlParam: transportOptions.baseUrlParam ?? 'stratus.inference.baseUrl',
@@ -62,7 +40,7 @@ export function createInferenceClient(options: InferenceClientOptions): Inferenc
     ...(modelCacheTtlMs !== undefined ? { ttlMs: modelCacheTtlMs } : {}),
     ...(modelKindOverrides !== undefined ? { overrides: modelKindOverrides } : {}),
   });
-  return meterClient({
+  return {
     chat: (request, opts) => chat(transport, request, opts),
     chatStream: (request, opts) => chatStream(transport, request, opts),
     complete: (request, opts) => complete(transport, request, opts),
@@ -73,5 +51,5 @@ export function createInferenceClient(options: InferenceClientOptions): Inferenc
     models,
     transport,
     close: () => transport.close(),
-  }, { onUsage, beforeGeneration, now: usageNow });
+  };
 }

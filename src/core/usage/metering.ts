@@ -1,6 +1,6 @@
 import type { ChatStream } from '../inference/chat/chat';
 import type { ChatRequest, ChatResult, ChatStreamEvent, Usage } from '../inference/chat/types';
-import type { InferenceClient } from '../inference/client';
+import type { InferenceClient } from '../inference/api';
 import { toChatRequest } from '../inference/completions/completions';
 import type { CompletionRequest } from '../inference/completions/types';
 import { CHARS_PER_TOKEN, estimateMessageTokens, estimateTextTokens, estimateToolsTokens } from '../inference/models/tokens';

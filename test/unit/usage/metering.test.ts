@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { UsageCapError } from '../../../src/core/errors';
-import { createInferenceClient, type InferenceClient, type InferenceClientOptions } from '../../../src/core/inference';
+import type { InferenceClient } from '../../../src/core/inference';
+import { createMeteredInferenceClient, type MeteredClientOptions } from '../../../src/core/usage/meteredClient';
 import type { UsageEvent } from '../../../src/core/usage/events';
 import { createCapGuard } from '../../../src/core/usage/guard';
 import { UsageMeter } from '../../../src/core/usage/meter';
@@ -31,8 +32,8 @@ for (const profile of ['contract', 'production'] as SandboxProfile[]) {
       sandbox.control.reset();
     });
 
-    function client(options: Partial<InferenceClientOptions> = {}): InferenceClient {
-      const c = createInferenceClient({
+    function client(options: Partial<MeteredClientOptions> = {}): InferenceClient {
+      const c = createMeteredInferenceClient({
         baseUrl: sandbox.inferenceUrl,
         apiKey: () => Promise.resolve(sandbox.credentials.apiKey),
         retry: { baseDelayMs: 1, maxDelayMs: 10 },

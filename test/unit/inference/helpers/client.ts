@@ -1,4 +1,5 @@
-import { createInferenceClient, type InferenceClient, type InferenceClientOptions } from '../../../../src/core/inference';
+import type { InferenceClient } from '../../../../src/core/inference';
+import { createMeteredInferenceClient, type MeteredClientOptions } from '../../../../src/core/usage/meteredClient';
 import { startServer, type Handler, type TestServer } from '../../http/helpers/server';
 
 export const API_KEY = 'sk-inference-test-9f8e7d6c5b4a';
@@ -7,7 +8,7 @@ export const API_KEY = 'sk-inference-test-9f8e7d6c5b4a';
 export interface Rig {
   server: TestServer;
   handler: Handler;
-  client(options?: Partial<InferenceClientOptions>): InferenceClient;
+  client(options?: Partial<MeteredClientOptions>): InferenceClient;
   reset(): Promise<void>;
   close(): Promise<void>;
 }
@@ -21,7 +22,7 @@ export async function startRig(): Promise<Rig> {
       res.end();
     },
     client(options = {}) {
-      const c = createInferenceClient({
+      const c = createMeteredInferenceClient({
         baseUrl: `${rig.server.url}/v1/`,
         apiKey: () => Promise.resolve(API_KEY),
         retry: { baseDelayMs: 1, maxDelayMs: 5 },
