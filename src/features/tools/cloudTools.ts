@@ -32,7 +32,7 @@ async function signedInClient(connection: ConsoleConnection): Promise<ConsoleCli
       return connection.client();
     case 'error':
       // The stored PAT is fine as far as anyone knows: signing in again would not help.
-      throw new ToolFailure(`Could not reach the cloud console to sign in: ${state.message} Nothing was done; the user's stored credentials were kept.`);
+      throw new ToolFailure(`Could not reach the cloud console to sign in: ${state.message.replace(/\.?\s*$/, '.')} Nothing was done; the stored credentials were kept, and the next request tries again.`);
     case 'notConfigured':
       throw new NotSignedInFailure('The cloud console is not set up: the user must set stratus.console.baseUrl and sign in (Stratus: Sign In to Console). Nothing was done.');
     case 'rejected':
