@@ -97,6 +97,25 @@ export class ConsoleConnection implements vscode.Disposable {
     return this.signIn();
   }
 
+  /**
+   * What every consumer (the views, the chat's cloud tools, the commands) calls before using the
+   * console: signs in from the stored PAT on first use, whoever asks first. Single-flight: callers
+   * that ask while a sign-in runs share it. A PAT the console rejected is not sent again on its own
+   * (the user signs in again, or the stored PAT changes); after an error (network, 5xx) the next
+   * use tries again.
+   */
+  ensureSignedIn(): Promise<ConsoleState> {
+    const state = this.stateValue;
+    if (state.kind === 'signedIn' || state.kind === 'rejected') return Promise.resolve(state);
+    if (state.kind === 'signingIn' && this.latest) return this.latest;
+    this.starting ??= this.resume().finally(() => {
+      this.starting = undefined;
+    });
+    return this.starting;
+  }
+
+  private starting: Promise<ConsoleState> | undefined;
+
   /** A PAT already tried (signed in, or rejected) is not sent again on its own: no sign-in loops. */
   private async resumeIfChanged(): Promise<void> {
     const pat = await this.storedPat();

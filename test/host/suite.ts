@@ -9,6 +9,8 @@ import './network.test';
 import './search.test';
 import './usage.test';
 import './tools.test';
+import './cloudSignIn.test';
+import './cloudMarkdown.test';
 import './transcription.test';
 import './onboarding.test';
 import './l10n.test';

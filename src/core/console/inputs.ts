@@ -61,6 +61,34 @@ export function initialInput(action: ActionSpec, target?: ResourceItem): Record<
 }
 
 /**
+ * Whether `value` (typed, picked or given by a model) is `initial` unchanged: `"1.5"` is 1.5,
+ * `" web "` is `"web"`, `"true"` is true.
+ */
+export function sameInputValue(initial: unknown, value: unknown): boolean {
+  if (initial === undefined || initial === null || value === undefined || value === null) return initial === value;
+  const a = String(initial).trim();
+  const b = String(value).trim();
+  if (a === b) return true;
+  if (typeof initial === 'number' || typeof value === 'number') {
+    return a !== '' && b !== '' && Number.isFinite(Number(a)) && Number(a) === Number(b);
+  }
+  return false;
+}
+
+/**
+ * The entries of `values` that differ from `initial` (the prefilled current values of a modify,
+ * or a create's defaults): a write sends only what the user changed, so an untouched value (a
+ * VM's 1.5 GiB of memory where a new value must be whole GiB) is never checked nor sent back.
+ */
+export function changedInput<T>(initial: Readonly<Record<string, unknown>>, values: Readonly<Record<string, T>>): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const [key, value] of Object.entries(values)) {
+    if (!Object.prototype.hasOwnProperty.call(initial, key) || !sameInputValue(initial[key], value)) out[key] = value;
+  }
+  return out;
+}
+
+/**
  * Builds the request body of an action from the user's input. Creates fill in defaults and
  * require required fields; modifies send only what was given (and refuse an empty change).
  */

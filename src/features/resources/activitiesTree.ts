@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Activity, ConcernedItem } from '../../core/console/types';
 import type { Logger } from '../../core/log';
+import { escapeMarkdown, inlineCode } from '../../core/markdown';
 import { presentError } from '../../core/presentError';
 import type { ConsoleConnection } from '../../platform/consoleConnection';
 import { Commands } from '../commands';
@@ -166,14 +167,15 @@ export class ActivitiesTree implements vscode.TreeDataProvider<ActivityNode>, vs
     if (!activity) return item;
     item.description = describeState(activity);
     item.iconPath = stateIcon(activity);
+    // Every value here comes from the server: shown as text or code, never as Markdown or HTML.
     item.tooltip = new vscode.MarkdownString([
-      `**${activity.description || activity.type}**`,
+      `**${escapeMarkdown(activity.description || activity.type || activity.id)}**`,
       '',
-      `- ${vscode.l10n.t('State: {0}', describeState(activity))}`,
-      `- ${vscode.l10n.t('Type: {0}', activity.type)}`,
-      `- ${vscode.l10n.t('ID: {0}', `\`${activity.id}\``)}`,
-      activity.creationDate ? `- ${vscode.l10n.t('Created: {0}', activity.creationDate)}` : '',
-      activity.concernedItems.length ? `- ${vscode.l10n.t('Concerns: {0}', activity.concernedItems.map((c) => `${c.type} \`${c.id}\``).join(', '))}` : '',
+      `- ${vscode.l10n.t('State: {0}', escapeMarkdown(describeState(activity)))}`,
+      `- ${vscode.l10n.t('Type: {0}', escapeMarkdown(activity.type))}`,
+      `- ${vscode.l10n.t('ID: {0}', inlineCode(activity.id))}`,
+      activity.creationDate ? `- ${vscode.l10n.t('Created: {0}', escapeMarkdown(activity.creationDate))}` : '',
+      activity.concernedItems.length ? `- ${vscode.l10n.t('Concerns: {0}', activity.concernedItems.map((c) => `${escapeMarkdown(c.type)} ${inlineCode(c.id)}`).join(', '))}` : '',
       entry.local ? `- ${vscode.l10n.t('Started from this window')}` : '',
     ].filter(Boolean).join('\n'));
     item.contextValue = `stratus.activity;${activity.state.kind};`;

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { inlineCode } from '../../core/markdown';
 import type { ConsoleConnection } from '../../platform/consoleConnection';
 import type { ActivitiesTree } from './activitiesTree';
 import type { ResourcesTree } from './resourcesTree';
@@ -56,7 +57,7 @@ export class DetailsProvider implements vscode.TextDocumentContentProvider {
   }
 
   private endpoints(): string {
-    const rows = this.connection.client().endpointsInUse().map((e) => `| ${e.module} | v${e.version} | ${e.method} | \`${e.path}\` | ${e.purpose} |`);
+    const rows = this.connection.client().endpointsInUse().map((e) => `| ${e.module} | v${e.version} | ${e.method} | ${inlineCode(e.path)} | ${e.purpose} |`);
     return [
       `# ${vscode.l10n.t('Console endpoints Stratus depends on')}`,
       '',

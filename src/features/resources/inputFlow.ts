@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { InputField } from '../../core/console/catalog-types';
+import { changedInput, sameInputValue } from '../../core/console/inputs';
 
 /** Checks typed text against a catalog field; a specific message, or undefined when fine. */
 export function validateField(field: InputField, text: string): string | undefined {
@@ -22,13 +23,16 @@ export function validateField(field: InputField, text: string): string | undefin
 
 /**
  * Asks for each field in turn (input boxes, a Yes/No pick for booleans), prefilled with `initial`.
- * Returns the values keyed by field key, or undefined when the user pressed Escape.
+ * Returns the values the user changed, keyed by field key (an untouched prefilled value is neither
+ * checked against the rule for new values nor sent), or undefined when the user pressed Escape.
  */
 export async function collectInput(title: string, fields: readonly InputField[], initial: Readonly<Record<string, string | number | boolean>>): Promise<Record<string, string | number | boolean> | undefined> {
   const values: Record<string, string | number | boolean> = {};
+  const presets: Record<string, string | number | boolean> = {};
   for (const [index, field] of fields.entries()) {
     const step = `${title} (${index + 1}/${fields.length})`;
     const preset = initial[field.key] ?? field.default;
+    if (preset !== undefined) presets[field.key] = preset;
     if (field.type === 'boolean') {
       const yes = vscode.l10n.t('Yes');
       const pick = await vscode.window.showQuickPick([yes, vscode.l10n.t('No')], { title: step, placeHolder: field.label, ignoreFocusOut: true });
@@ -42,11 +46,12 @@ export async function collectInput(title: string, fields: readonly InputField[],
       value: preset === undefined ? '' : String(preset),
       ...(field.placeholder ? { placeHolder: field.placeholder } : {}),
       ignoreFocusOut: true,
-      validateInput: (v) => validateField(field, v),
+      // The current value as it is (1.5 GiB where new values are whole GiB) is not a change to check.
+      validateInput: (v) => (preset !== undefined && sameInputValue(preset, v) ? undefined : validateField(field, v)),
     });
     if (text === undefined) return undefined;
     if (text.trim() === '') continue;
     values[field.key] = field.type === 'integer' ? Number(text.trim()) : text.trim();
   }
-  return values;
+  return changedInput(presets, values);
 }

@@ -68,9 +68,9 @@ export function register(deps: Deps, options: ResourcesOptions): { disposable: v
     activities.reset();
   }));
   describe();
-  // The console sign-in waits for the Cloud or Activities view to first show (commands that need it
-  // sign in themselves): a window that never opens them sends nothing to the console.
-  store.add(onFirstVisible([view, activitiesView], () => void connection.resume()));
+  // The views are one consumer of the console among others (the chat's cloud tools, the commands):
+  // their first show signs in from the stored PAT, unless another consumer already did.
+  store.add(onFirstVisible([view, activitiesView], () => void connection.ensureSignedIn()));
 
   /** Resolves a command's target from a tree node or from (kindId, resourceId) arguments. */
   const target = async (arg: unknown, resourceId: unknown, actionId: string, title: string): Promise<{ kind: ResourceKind; item: ResourceItem } | undefined> => {
@@ -156,6 +156,7 @@ export function register(deps: Deps, options: ResourcesOptions): { disposable: v
     vscode.window.setStatusBarMessage(vscode.l10n.t('Copied the ID of {0}', arg.item.name), 3000);
   }));
   store.add(vscode.commands.registerCommand(Commands.resourcesOpenDetails, async (arg?: unknown, resourceId?: unknown) => {
+    if (!(await ensureSignedIn(deps))) return;
     const resolved = await target(arg, resourceId, 'details', vscode.l10n.t('Stratus: Open Resource Details'));
     if (!resolved) return;
     const document = await vscode.workspace.openTextDocument(DetailsProvider.resourceUri(resolved.kind.id, resolved.item.id));
@@ -170,6 +171,7 @@ export function register(deps: Deps, options: ResourcesOptions): { disposable: v
   /** Brings the Activities view up to date and into sight, selecting `id` when it is listed. */
   store.add(vscode.commands.registerCommand(Commands.activitiesShow, async (id?: unknown) => {
     await vscode.commands.executeCommand(`${ACTIVITIES_VIEW_ID}.focus`);
+    await connection.ensureSignedIn();
     await activities.refresh();
     if (typeof id === 'string' && connection.state.kind === 'signedIn') {
       // The tenant's list may not hold it (paged, or not yet consistent): read this one.
@@ -197,8 +199,7 @@ function isNode(value: unknown): value is ResourceNode {
 }
 
 async function ensureSignedIn(deps: Deps): Promise<boolean> {
-  if (deps.console.state.kind === 'signedIn') return true;
-  const state = await deps.console.resume();
+  const state = await deps.console.ensureSignedIn();
   if (state.kind === 'signedIn') return true;
   void vscode.window.showErrorMessage(vscode.l10n.t('Stratus: sign in to the console first.'), vscode.l10n.t('Sign In to Console')).then((choice) => choice && vscode.commands.executeCommand(Commands.signIn));
   return false;

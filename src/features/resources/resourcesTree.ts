@@ -247,7 +247,7 @@ function resourceItem(connection: ConsoleConnection, kind: ResourceKind, resourc
   item.description = presentation.description;
   const tooltip = new vscode.MarkdownString(`**${escapeMarkdown(presentation.label)}** — ${kind.label.singular}\n\n`);
   for (const line of presentation.details) tooltip.appendMarkdown(`- ${escapeMarkdown(line.label)}: ${inlineCode(line.value)}\n`);
-  tooltip.appendMarkdown(`- ${vscode.l10n.t('ID: {0}', `\`${resource.id}\``)}`);
+  tooltip.appendMarkdown(`- ${vscode.l10n.t('ID: {0}', inlineCode(resource.id))}`);
   item.tooltip = tooltip;
   item.iconPath = new vscode.ThemeIcon(presentation.icon);
   const actions = catalog.actionsFor(kind.id, resource).map((a) => a.id);

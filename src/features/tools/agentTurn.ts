@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { runAgent, toolDefinitions, type AgentOutcome, type AgentTool, type ToolInvoker } from '../../core/agent';
+import { clampMaxRounds } from '../../core/agent/settings';
 import type { ChatMessage, ToolChoice } from '../../core/inference/chat/types';
 import { supportsToolCalling, type ToolCallingOverrides } from '../../core/inference/models/capabilities';
 import { fitConversation } from '../../core/inference/models/fit';
@@ -119,7 +120,7 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
       maxResultChars: Math.min(24_000, Math.max(2_000, contextLength)),
       invoker,
       ...(toolChoice ? { toolChoice } : {}),
-      maxRounds: settings.get<number>('agent.maxRounds', 15),
+      maxRounds: clampMaxRounds(settings.get<unknown>('agent.maxRounds')),
       ...(fitted.maxTokens > 0 ? { maxTokens: fitted.maxTokens } : {}),
       signal,
       onEvent: (event) => {

@@ -1,11 +1,14 @@
 import * as vscode from 'vscode';
 import type { ConsoleClient } from '../../core/console';
-import { ActivityFailedError } from '../../core/console/errors';
-import type { Activity, ListPage, ResourceItem } from '../../core/console/types';
+import { changedInput } from '../../core/console/inputs';
+import type { ListPage, ResourceItem } from '../../core/console/types';
 import { isStratusError } from '../../core/errors';
+import { escapeMarkdown, inlineCode } from '../../core/markdown';
 import { presentError } from '../../core/presentError';
 import { toAbortSignal } from '../../platform/cancellation';
 import type { ConsoleConnection } from '../../platform/consoleConnection';
+import { ACTIVITY_TIMEOUT_SETTING, activityTimeoutMs } from '../resources/followDeadline';
+import { followForTool, stateText } from '../resources/followReport';
 import type { ToolProgress } from './progress';
 import { textResult, ToolFailure } from './workspace';
 
@@ -18,11 +21,18 @@ interface ActionInput { kind: string; action: string; id?: string; input?: Recor
 /** Thrown when the console is not signed in; the @stratus turn offers Sign In for it. */
 export class NotSignedInFailure extends ToolFailure {}
 
-function signedInClient(connection: ConsoleConnection): ConsoleClient {
-  const state = connection.state;
+/**
+ * The console client, signed in from the stored PAT on first use (whoever asks first: these tools,
+ * the Cloud view or a command). Only a missing, rejected or unconfigured PAT asks the user to sign in.
+ */
+async function signedInClient(connection: ConsoleConnection): Promise<ConsoleClient> {
+  const state = await connection.ensureSignedIn();
   switch (state.kind) {
     case 'signedIn':
       return connection.client();
+    case 'error':
+      // The stored PAT is fine as far as anyone knows: signing in again would not help.
+      throw new ToolFailure(`Could not reach the cloud console to sign in: ${state.message.replace(/\.?\s*$/, '.')} Nothing was done; the stored credentials were kept, and the next request tries again.`);
     case 'notConfigured':
       throw new NotSignedInFailure('The cloud console is not set up: the user must set stratus.console.baseUrl and sign in (Stratus: Sign In to Console). Nothing was done.');
     case 'rejected':
@@ -79,7 +89,7 @@ export class ListResourcesTool implements vscode.LanguageModelTool<ListInput> {
   }
 
   async invoke(options: vscode.LanguageModelToolInvocationOptions<ListInput>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
-    const client = signedInClient(this.connection);
+    const client = await signedInClient(this.connection);
     const kind = kindOf(client, options.input.kind);
     const limit = Math.min(200, Math.max(1, options.input.limit ?? 50));
     const abort = toAbortSignal(token);
@@ -105,7 +115,7 @@ export class DescribeResourceTool implements vscode.LanguageModelTool<DescribeIn
   }
 
   async invoke(options: vscode.LanguageModelToolInvocationOptions<DescribeInput>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
-    const client = signedInClient(this.connection);
+    const client = await signedInClient(this.connection);
     const abort = toAbortSignal(token);
     try {
       const item = await findResource(client, options.input.kind, String(options.input.id ?? ''), abort.signal);
@@ -124,24 +134,12 @@ function describe(client: ConsoleClient, kindId: string, item: ResourceItem): st
   return [`${kind.label.singular} ${item.name} (id ${item.id})`, ...details, `Actions available now: ${actions.join(', ') || 'none'}`].join('\n');
 }
 
-function stateText(activity: Activity): string {
-  const s = activity.state;
-  switch (s.kind) {
-    case 'waiting':
-      return 'waiting';
-    case 'running':
-      return `running${s.progression !== undefined ? ` ${Math.round(s.progression)}%` : ''}${s.status ? ` (${s.status})` : ''}`;
-    case 'completed':
-      return 'completed';
-    case 'failed':
-      return `failed${s.reason ? `: ${s.reason}` : ''}`;
-  }
-}
-
 export class CloudActionTool implements vscode.LanguageModelTool<ActionInput> {
   constructor(
     private readonly connection: ConsoleConnection,
     private readonly progress: ToolProgress,
+    /** Overall deadline of following an activity: the tree's `stratus.console.activityTimeoutMinutes`. */
+    private readonly followTimeoutMs: () => number = () => activityTimeoutMs(vscode.workspace.getConfiguration().get<unknown>(ACTIVITY_TIMEOUT_SETTING)),
   ) {}
 
   async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<ActionInput>, token: vscode.CancellationToken): Promise<vscode.PreparedToolInvocation> {
@@ -149,9 +147,10 @@ export class CloudActionTool implements vscode.LanguageModelTool<ActionInput> {
     // Every write is confirmed; when the details cannot be read now, the confirmation says what was asked.
     const generic: vscode.PreparedToolInvocation = {
       invocationMessage: `${actionId} ${kindId}${id ? ` ${id}` : ''}`,
-      confirmationMessages: { title: vscode.l10n.t('Change a cloud resource?'), message: new vscode.MarkdownString(`${vscode.l10n.t('Run `{0}` on {1} in the cloud console.', actionId, id ? `${kindId} \`${id}\`` : kindId)}${input && Object.keys(input).length > 0 ? `\n\n${vscode.l10n.t('With: {0}', `\`${JSON.stringify(input)}\``)}` : ''}`) },
+      confirmationMessages: { title: vscode.l10n.t('Change a cloud resource?'), message: new vscode.MarkdownString(`${vscode.l10n.t('Run {0} on {1} in the cloud console.', inlineCode(String(actionId)), id ? `${escapeMarkdown(String(kindId))} ${inlineCode(String(id))}` : escapeMarkdown(String(kindId)))}${inputMarkdown(input)}`) },
     };
-    if (this.connection.state.kind !== 'signedIn') return generic;
+    // Reading the target for a precise confirmation signs in from the stored PAT, like any use.
+    if ((await this.connection.ensureSignedIn()).kind !== 'signedIn') return generic;
     const client = this.connection.client();
     const kind = client.catalog.kinds.find((k) => k.id === kindId);
     const action = kind?.actions.find((a) => a.id === actionId);
@@ -163,17 +162,18 @@ export class CloudActionTool implements vscode.LanguageModelTool<ActionInput> {
       target = await findResource(client, kindId, id, abort.signal).catch(() => undefined).finally(() => abort.dispose());
     }
     const singular = kind.label.singular.toLowerCase();
-    const subject = target ? vscode.l10n.t('{0} **{1}** (id `{2}`)', singular, target.name, target.id) : action.target === 'item' ? vscode.l10n.t('{0} with id `{1}`', singular, id ?? '?') : vscode.l10n.t('a new {0}', singular);
-    const inputText = input && Object.keys(input).length > 0 ? `\n\n${vscode.l10n.t('With: {0}', Object.entries(input).map(([k, v]) => `\`${k}\` = \`${JSON.stringify(v)}\``).join(', '))}` : '';
+    const subject = target
+      ? vscode.l10n.t('{0} **{1}** (id {2})', escapeMarkdown(singular), escapeMarkdown(target.name), inlineCode(target.id))
+      : action.target === 'item' ? vscode.l10n.t('{0} with id {1}', escapeMarkdown(singular), inlineCode(String(id ?? '?'))) : vscode.l10n.t('a new {0}', escapeMarkdown(singular));
     const warning = action.method === 'DELETE' ? `\n\n${vscode.l10n.t('This cannot be undone.')}` : '';
     return {
       invocationMessage: `${verb}: ${target?.name ?? id ?? kind.label.singular.toLowerCase()}`,
-      confirmationMessages: { title: `${verb}?`, message: new vscode.MarkdownString(`${vscode.l10n.t('{0} {1} in the cloud console.', verb, subject)}${inputText}${warning}`) },
+      confirmationMessages: { title: `${verb}?`, message: new vscode.MarkdownString(`${vscode.l10n.t('{0} {1} in the cloud console.', escapeMarkdown(verb), subject)}${inputMarkdown(input)}${warning}`) },
     };
   }
 
   async invoke(options: vscode.LanguageModelToolInvocationOptions<ActionInput>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
-    const client = signedInClient(this.connection);
+    const client = await signedInClient(this.connection);
     const { kind: kindId, action: actionId, id, input } = options.input;
     const kind = kindOf(client, kindId);
     const action = kind.actions.find((a) => a.id === actionId);
@@ -191,7 +191,9 @@ export class CloudActionTool implements vscode.LanguageModelTool<ActionInput> {
       }
       const verb = action.label.replace(/(\.\.\.|…)$/, '');
       const title = `${verb}${target ? ` ${target.name}` : ''}`;
-      const values = { ...(action.fields?.length ? client.catalog.initialInput(kindId, actionId, target) : {}), ...(input ?? {}) };
+      // Only what the model asked to change is sent: a current value repeated (a VM's 1.5 GiB of
+      // memory) is never checked against the stricter rule of a new value, nor sent back.
+      const values = changedInput(action.fields?.length ? client.catalog.initialInput(kindId, actionId, target) : {}, input ?? {});
       let activityId: string;
       try {
         activityId = (await client.perform(kindId, actionId, { ...(target ? { target } : {}), input: values, signal: abort.signal })).activityId;
@@ -200,18 +202,13 @@ export class CloudActionTool implements vscode.LanguageModelTool<ActionInput> {
         return failure(error, title);
       }
       this.progress.report(`${title}: activity ${activityId} waiting…`);
-      let activity: Activity;
-      try {
-        activity = await client.activities.follow(activityId, { signal: abort.signal, onUpdate: (a) => this.progress.report(`${title}: ${stateText(a)}`) });
-      } catch (error) {
-        if (error instanceof ActivityFailedError) {
-          return textResult(`${title} FAILED. Activity ${activityId} ended in state failed: ${error.reason ?? 'no reason given'}. Nothing more was done.`);
-        }
-        if (isStratusError(error) && error.kind === 'cancelled') {
-          return textResult(`${title}: stopped waiting (cancelled). Activity ${activityId} continues on the server; its state is in the Activities view.`);
-        }
-        return failure(error, `Following activity ${activityId}`);
-      }
+      const followed = await followForTool((activity, o) => client.activities.follow(activity, o), activityId, title, {
+        signal: abort.signal,
+        timeoutMs: this.followTimeoutMs(),
+        report: (text) => this.progress.report(text),
+      }).catch((error: unknown) => failure(error, `Following activity ${activityId}`));
+      if (followed.status === 'ended') return textResult(followed.text);
+      const activity = followed.activity;
       const resultId = activity.state.kind === 'completed' ? activity.state.result : undefined;
       const lines = [`${title}: completed. Activity ${activityId} final state: ${stateText(activity)}.`];
       if (action.target === 'collection' && resultId) lines.push(`Created id: ${resultId}`);
@@ -225,4 +222,11 @@ export class CloudActionTool implements vscode.LanguageModelTool<ActionInput> {
       abort.dispose();
     }
   }
+}
+
+/** The input of a write, for a confirmation: every key and value shown as code, never as Markdown. */
+function inputMarkdown(input: Record<string, unknown> | undefined): string {
+  if (!input || typeof input !== 'object' || Object.keys(input).length === 0) return '';
+  const pairs = Object.entries(input).map(([k, v]) => `${inlineCode(k)} = ${inlineCode(JSON.stringify(v) ?? String(v))}`);
+  return `\n\n${vscode.l10n.t('With: {0}', pairs.join(', '))}`;
 }
