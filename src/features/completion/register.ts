@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { FenceStripper } from '../../core/completion/fenceStripper';
+import { FenceStripper } from '../../core/inference/completions/fenceStripper';
 import { presentError } from '../../core/presentError';
 import { toAbortSignal } from '../../platform/cancellation';
 import { DisposableStore } from '../../platform/disposables';

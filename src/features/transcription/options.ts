@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ModelInfo } from '../../core/inference/models/types';
-import { findLanguage, LANGUAGES, languageLabel } from '../../core/transcription/languages';
+import { findLanguage, LANGUAGES, languageLabel } from '../../core/inference/transcription/languages';
 import type { TranscriptionOptionsChoice } from './results';
 
 type Step = 'start-transcribe' | 'start-translate' | 'model' | 'language' | 'prompt' | 'temperature';

@@ -1,12 +1,12 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ModelInfo } from '../../core/inference/models/types';
-import { probeAudioFile, type AudioFile } from '../../core/transcription/audioFile';
-import { parseChoiceArgument } from '../../core/transcription/choice';
-import { formatBytes, presentTranscriptionError, type TranscriptionAction } from '../../core/transcription/errors';
-import { formatDuration, transcriptMarkdown } from '../../core/transcription/markdown';
-import { runTranscription } from '../../core/transcription/run';
-import { toSrt, toWebVtt } from '../../core/transcription/subtitles';
+import { probeAudioFile, type AudioFile } from '../../core/inference/transcription/audioFile';
+import { parseChoiceArgument } from '../../core/inference/transcription/choice';
+import { formatBytes, presentTranscriptionError, type TranscriptionAction } from '../../core/inference/transcription/errors';
+import { formatDuration, transcriptMarkdown } from '../../core/inference/transcription/markdown';
+import { runTranscription } from '../../core/inference/transcription/run';
+import { toSrt, toWebVtt } from '../../core/inference/transcription/subtitles';
 import { toAbortSignal } from '../../platform/cancellation';
 import { DisposableStore } from '../../platform/disposables';
 import type { Deps } from '../deps';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { TranscriptionResult } from '../../core/inference/transcription/types';
-import type { TranscriptionChoice } from '../../core/transcription/choice';
-import type { AudioFormat } from '../../core/transcription/format';
+import type { TranscriptionChoice } from '../../core/inference/transcription/choice';
+import type { AudioFormat } from '../../core/inference/transcription/format';
 
 export type TranscriptionOptionsChoice = TranscriptionChoice;
 

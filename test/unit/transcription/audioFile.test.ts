@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkAudioBytes, probeAudioFile } from '../../../src/core/transcription/audioFile';
-import { AudioFileError, presentTranscriptionError, type AudioFileProblem } from '../../../src/core/transcription/errors';
+import { checkAudioBytes, probeAudioFile } from '../../../src/core/inference/transcription/audioFile';
+import { AudioFileError, presentTranscriptionError, type AudioFileProblem } from '../../../src/core/inference/transcription/errors';
 import { SIGNATURES, toneWav } from './audio';
 
 describe('transcription: checking the audio file before upload', () => {

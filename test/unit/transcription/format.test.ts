@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describeContent, detectAudioFormat, headerDurationSeconds } from '../../../src/core/transcription/format';
+import { describeContent, detectAudioFormat, headerDurationSeconds } from '../../../src/core/inference/transcription/format';
 import { flacHeader, SIGNATURES, toneWav } from './audio';
 
 describe('transcription: audio format by content', () => {

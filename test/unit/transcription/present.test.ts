@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { ApiError, CancelledError, NetworkError, OutcomeUnknownError, RateLimitError, TimeoutError, ValidationError } from '../../../src/core/errors';
-import { choiceFromPrompt, parseChoiceArgument, type TranscriptionChoice } from '../../../src/core/transcription/choice';
-import { transcriptMarkdown } from '../../../src/core/transcription/markdown';
-import { presentTranscriptionError } from '../../../src/core/transcription/errors';
-import { findLanguage, LANGUAGES, languageLabel } from '../../../src/core/transcription/languages';
-import { UploadProgress, type ProgressStep } from '../../../src/core/transcription/progress';
+import { choiceFromPrompt, parseChoiceArgument, type TranscriptionChoice } from '../../../src/core/inference/transcription/choice';
+import { transcriptMarkdown } from '../../../src/core/inference/transcription/markdown';
+import { presentTranscriptionError } from '../../../src/core/inference/transcription/errors';
+import { findLanguage, LANGUAGES, languageLabel } from '../../../src/core/inference/transcription/languages';
+import { UploadProgress, type ProgressStep } from '../../../src/core/inference/transcription/progress';
 
 describe('transcription: presenting errors', () => {
   const ctx = { fileName: 'talk.wav', format: 'wav' as const };

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { formatTimestamp, toSrt, toWebVtt, wrapLines } from '../../../src/core/transcription/subtitles';
+import { formatTimestamp, toSrt, toWebVtt, wrapLines } from '../../../src/core/inference/transcription/subtitles';
 
 describe('transcription: SRT and WebVTT', () => {
   describe('timestamps', () => {

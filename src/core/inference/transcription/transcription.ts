@@ -1,6 +1,6 @@
 import { MalformedResponseError, ValidationError } from '../../errors';
 import type { HttpTransport } from '../../http/transport';
-import { AUDIO_FORMATS, mimeTypeOf } from '../../transcription/format';
+import { AUDIO_FORMATS, mimeTypeOf } from './format';
 import type { MultipartField } from '../../http/types';
 import { arr, isRecord, num, str } from '../shared/json';
 import { responseMeta } from '../shared/meta';

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { FenceStripper } from '../../../src/core/completion/fenceStripper';
+import { FenceStripper } from '../../../src/core/inference/completions/fenceStripper';
 
 function run(deltas: string[]): string {
   const stripper = new FenceStripper();

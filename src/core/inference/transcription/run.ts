@@ -1,7 +1,7 @@
-import { isStratusError } from '../errors';
-import type { InferenceClient } from '../inference/client';
-import type { TranscriptionOptions, TranscriptionRequest, TranscriptionResult } from '../inference/transcription/types';
-import type { Logger } from '../log';
+import { isStratusError } from '../../errors';
+import type { InferenceClient } from '../api';
+import type { TranscriptionOptions, TranscriptionRequest, TranscriptionResult } from './types';
+import type { Logger } from '../../log';
 import type { TranscriptionChoice } from './choice';
 import { AudioFileError, formatBytes } from './errors';
 import { UploadProgress, type ProgressStep } from './progress';

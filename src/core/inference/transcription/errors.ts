@@ -1,5 +1,5 @@
-import { ApiError, isStratusError, NotFoundError, TimeoutError, ValidationError } from '../errors';
-import { presentError, type ErrorAction } from '../presentError';
+import { ApiError, isStratusError, NotFoundError, TimeoutError, ValidationError } from '../../errors';
+import { presentError, type ErrorAction } from '../../presentError';
 import { AUDIO_FORMATS, CONTRACT_FORMATS, type AudioFormat } from './format';
 
 export type AudioFileProblem = 'not_found' | 'not_a_file' | 'unreadable' | 'empty' | 'too_large' | 'unsupported_format' | 'changed';
