@@ -20,6 +20,8 @@ export const DEFAULT_COMMAND_ALLOWLIST: readonly string[] = [
 ];
 
 const COMMAND_ID = /^[A-Za-z0-9_.:-]{1,200}$/;
+/** Longest argument list (as JSON) a command may take: its confirmation shows all of it. */
+export const MAX_ARGS_JSON = 20_000;
 
 export type CommandCheck = { ok: true } | { ok: false; reason: string };
 
@@ -53,6 +55,7 @@ export function checkCommand(allowlist: readonly string[], id: string, args: rea
   }
   const plain = checkPlainJson(args);
   if (!plain.ok) return { ok: false, reason: `The command "${id}" was not run: ${plain.reason}. Arguments must be plain JSON values (strings, numbers, booleans, null, arrays and objects of those), plus {"$uri": "path"} and {"$position": {"line": 0, "character": 0}}.` };
+  if (JSON.stringify(args).length > MAX_ARGS_JSON) return { ok: false, reason: `The command "${id}" was not run: its arguments are longer than ${MAX_ARGS_JSON.toLocaleString('en')} characters of JSON (the user must be able to read them all before confirming).` };
   const found = smuggled(args);
   if (found) return { ok: false, reason: `The command "${id}" was not run: ${found}, which could run another command.` };
   return { ok: true };

@@ -13,6 +13,8 @@ export interface ProcessSpec {
   readonly args: readonly string[];
   readonly cwd?: string | undefined;
   readonly env?: NodeJS.ProcessEnv | undefined;
+  /** Windows: pass the arguments as they are (cmd.exe parses its own command line). */
+  readonly verbatim?: boolean | undefined;
 }
 
 export type ProcessEndReason = 'exited' | 'cancelled' | 'timeout' | 'failedToStart';
@@ -64,7 +66,7 @@ export function runProcessGroup(spec: ProcessSpec, options: ProcessOptions = {})
       resolve({ reason: 'cancelled', exitCode: undefined });
       return;
     }
-    const child = spawn(spec.command, [...spec.args], { cwd: spec.cwd, env: spec.env, detached: platform !== 'win32', windowsHide: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(spec.command, [...spec.args], { cwd: spec.cwd, env: spec.env, detached: platform !== 'win32', windowsHide: true, windowsVerbatimArguments: spec.verbatim === true, stdio: ['ignore', 'pipe', 'pipe'] });
     let ending: ProcessEndReason | undefined;
     let exitCode: number | undefined;
     let startError: string | undefined;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { sensitivePathReason } from '../../../src/core/agent/sensitivePaths';
+import { hiddenCharacters } from '../../../src/core/agent/hiddenText';
 
 describe('agent: sensitive paths (edits always shown in full with a warning)', () => {
   for (const path of [
@@ -20,5 +21,12 @@ describe('agent: sensitive paths (edits always shown in full with a warning)', (
   it('says why, naming what runs', () => {
     assert.match(sensitivePathReason('.vscode/tasks.json') ?? '', /inside \.vscode\/: .*run programs/);
     assert.match(sensitivePathReason('package.json') ?? '', /npm scripts/);
+  });
+});
+
+describe('agent: hidden characters in proposed text', () => {
+  it('names bidi controls, zero-width and tag characters, once each, and nothing in plain text', () => {
+    assert.deepEqual(hiddenCharacters('if (isAdmin) {\u202E } \u2066// check\u2069 \u200B\u200B \u{E0041}'), ['U+202E', 'U+2066', 'U+2069', 'U+200B', 'U+E0041']);
+    assert.deepEqual(hiddenCharacters('plain text, accents é, emoji 🎉, CJK 漢字\n\ttabs'), []);
   });
 });
