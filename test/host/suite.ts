@@ -9,6 +9,7 @@ import './network.test';
 import './search.test';
 import './usage.test';
 import './tools.test';
+import './runTask.test';
 import './transcription.test';
 import './onboarding.test';
 import './l10n.test';
