@@ -88,7 +88,7 @@ function isRunning(pid: number): boolean {
 
   it('runs dependsOn first, shows every command in the confirmation, and stops at a failed dependency', async () => {
     const shown = await confirmation('rt-main');
-    assert.match(shown, /in this order:\n\n1\\\. \*\*rt\\-dep\\-a\*\*\n\n```\necho dep-a-ran\n```\n\n2\\\. \*\*rt\\-dep\\-b\*\*\n\n```\nsh -c "echo dep-b-ran"\n```\n\n3\\\. \*\*rt\\-main\*\*\n\n```\necho main-ran\n```/);
+    assert.match(shown, /in this order:\n\n1\. \*\*rt\\-dep\\-a\*\*\n\n```\necho dep-a-ran\n```\n\n2\. \*\*rt\\-dep\\-b\*\*\n\n```\nsh -c "echo dep-b-ran"\n```\n\n3\. \*\*rt\\-main\*\*\n\n```\necho main-ran\n```/);
     const result = text(await new RunTaskTool().invoke(invokeOptions({ task: 'rt-main' }), new vscode.CancellationTokenSource().token));
     assert.match(result, /^Task rt-main succeeded \(exit code 0\)\.\nOutput \(tail\):\ndep-a-ran\ndep-b-ran\nmain-ran$/);
     const failed = text(await new RunTaskTool().invoke(invokeOptions({ task: 'rt-after-fail' }), new vscode.CancellationTokenSource().token));
@@ -100,6 +100,6 @@ function isRunning(pid: number): boolean {
     if (!existsSync('/bin/bash')) this.skip();
     const result = text(await new RunTaskTool().invoke(invokeOptions({ task: 'rt-bash' }), new vscode.CancellationTokenSource().token));
     assert.match(result, /shell:\[\d+\.\d+/);
-    assert.match(await confirmation('rt-bash'), /Shell: \/bin\/bash -c/);
+    assert.match(await confirmation('rt-bash'), /Shell: `\/bin\/bash -c`/);
   });
 });

@@ -10,6 +10,7 @@ import './search.test';
 import './usage.test';
 import './tools.test';
 import './runTask.test';
+import './proposeEdit.test';
 import './transcription.test';
 import './onboarding.test';
 import './l10n.test';

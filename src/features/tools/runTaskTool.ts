@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { codeFence, escapeMarkdown } from '../../core/markdown';
+import { codeFence, escapeMarkdown, inlineCode } from '../../core/markdown';
 import { findTask, planTask, runTaskPlan, taskTimeoutMs, type TaskOutcome, type TaskPlan } from './taskRunner';
 import { textResult, ToolFailure } from './workspace';
 
@@ -11,8 +11,8 @@ export function taskConfirmation(requested: string, plan: TaskPlan | undefined):
   if (plan.kind === 'refused') return `${vscode.l10n.t('Run the task **{0}**?', escapeMarkdown(plan.name))}\n\n${vscode.l10n.t('It will be refused: {0}', escapeMarkdown(plan.reason))}`;
   if (plan.kind === 'vscode') return vscode.l10n.t('Run the task **{0}** (run by VS Code; its commands are defined by the extension that provides it).', escapeMarkdown(plan.name));
   const steps = plan.steps.map((step, i) => {
-    const shell = step.shell ? `${vscode.l10n.t('Shell: {0}', escapeMarkdown(step.shell))}\n\n` : '';
-    const heading = plan.steps.length > 1 ? `${i + 1}\. **${escapeMarkdown(step.label)}**\n\n` : '';
+    const shell = step.shell ? `${vscode.l10n.t('Shell: {0}', inlineCode(step.shell))}\n\n` : '';
+    const heading = plan.steps.length > 1 ? `${i + 1}. **${escapeMarkdown(step.label)}**\n\n` : '';
     return `${heading}${shell}${codeFence(step.display)}`;
   });
   const intro = plan.steps.length > 1 ? vscode.l10n.t('Run the task **{0}**, which runs these commands in this order:', escapeMarkdown(plan.name)) : vscode.l10n.t('Run the task **{0}**:', escapeMarkdown(plan.name));
