@@ -86,6 +86,19 @@ function isRunning(pid: number): boolean {
     assert.match(await confirmation('rt-vars'), new RegExp(`echo "vars:from-env\\|${basename(root)}\\|200000"`), 'the confirmation shows the command as it runs');
   });
 
+  it('runs only what the user was shown: a task whose commands changed after the confirmation is refused', async () => {
+    const tool = new RunTaskTool();
+    await tool.prepareInvocation(prepareOptions({ task: 'rt-vars' }));
+    process.env.STRATUS_RT_VAR = 'changed-since';
+    try {
+      await assert.rejects(Promise.resolve(tool.invoke(invokeOptions({ task: 'rt-vars' }), new vscode.CancellationTokenSource().token)), /changed after the user confirmed it/);
+    } finally {
+      process.env.STRATUS_RT_VAR = 'from-env';
+    }
+    await tool.prepareInvocation(prepareOptions({ task: 'rt-vars' }));
+    assert.match(text(await tool.invoke(invokeOptions({ task: 'rt-vars' }), new vscode.CancellationTokenSource().token)), /vars:from-env/);
+  });
+
   it('runs dependsOn first, shows every command in the confirmation, and stops at a failed dependency', async () => {
     const shown = await confirmation('rt-main');
     assert.match(shown, /in this order:\n\n1\. \*\*rt\\-dep\\-a\*\*\n\n```\necho dep-a-ran\n```\n\n2\. \*\*rt\\-dep\\-b\*\*\n\n```\nsh -c "echo dep-b-ran"\n```\n\n3\. \*\*rt\\-main\*\*\n\n```\necho main-ran\n```/);
