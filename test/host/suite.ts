@@ -11,6 +11,8 @@ import './usage.test';
 import './tools.test';
 import './cloudSignIn.test';
 import './cloudMarkdown.test';
+import './runTask.test';
+import './proposeEdit.test';
 import './transcription.test';
 import './onboarding.test';
 import './l10n.test';

@@ -178,14 +178,14 @@ describe('tools: Stratus language-model tools and the @stratus agent (against th
     assert.equal(new ReadFileTool().prepareInvocation(prepareOptions({ path: 'notes.txt' })).confirmationMessages, undefined);
     assert.equal(new ListFilesTool().prepareInvocation(prepareOptions({ glob: '**' })).confirmationMessages, undefined);
     const command = new RunCommandTool().prepareInvocation(prepareOptions({ command: 'workbench.actions.view.problems', args: [1] }));
-    assert.match(String((command.confirmationMessages?.message as vscode.MarkdownString).value), /`workbench\.actions\.view\.problems` with these arguments:\n\n```\n\[1\]/);
+    assert.match(String((command.confirmationMessages?.message as vscode.MarkdownString).value), /`workbench\.actions\.view\.problems` with these arguments:\n\n```json\n\[\n 1\n\]/);
     const task = await new RunTaskTool().prepareInvocation(prepareOptions({ task: 'stratus-echo' }));
-    assert.match((task.confirmationMessages?.message as vscode.MarkdownString).value, /Run the task \*\*stratus-echo\*\*.*\n\n```\necho task-says-hello/s);
+    assert.match((task.confirmationMessages?.message as vscode.MarkdownString).value, /Run the task \*\*stratus\\-echo\*\*:\n\n```\necho task-says-hello/);
     const edit = await new ProposeEditTool().prepareInvocation(prepareOptions({ path: 'notes.txt', oldText: 'beta line', newText: 'BETA' }));
-    assert.match((edit.confirmationMessages?.message as vscode.MarkdownString).value, /In \*\*notes\.txt\*\*, replace:\n\n```\nbeta line\n```\n\nwith:\n\n```\nBETA/);
+    assert.match((edit.confirmationMessages?.message as vscode.MarkdownString).value, /In \*\*notes\\\.txt\*\*, replace:\n\n```\nbeta line\n```\n\nwith:\n\n```\nBETA/);
     // Nothing with a side effect runs unconfirmed, even what will be refused.
     const refused = new RunCommandTool().prepareInvocation(prepareOptions({ command: 'workbench.action.terminal.new' }));
-    assert.match((refused.confirmationMessages?.message as vscode.MarkdownString).value, /will be refused: The command "workbench\.action\.terminal\.new" is not in the allowlist/);
+    assert.match((refused.confirmationMessages?.message as vscode.MarkdownString).value, /will be refused: The command "workbench\\\.action\\\.terminal\\\.new" is not in the allowlist/);
     const missingTask = await new RunTaskTool().prepareInvocation(prepareOptions({ task: 'nope' }));
     assert.ok(missingTask.confirmationMessages);
     assert.deepEqual([...SIDE_EFFECT_TOOLS].sort(), [ToolNames.cloudAction, ToolNames.proposeEdit, ToolNames.runCommand, ToolNames.runTask].sort());
@@ -196,6 +196,8 @@ describe('tools: Stratus language-model tools and the @stratus agent (against th
     assert.match(symbols, /^Command vscode\.executeDocumentSymbolProvider ran\./);
     await assert.rejects(Promise.resolve(new RunCommandTool().invoke(invokeOptions({ command: 'workbench.action.terminal.new' }))), /not in the allowlist/);
     await assert.rejects(Promise.resolve(new RunCommandTool().invoke(invokeOptions({ command: 'workbench.actions.view.problems', args: ['command:workbench.action.terminal.new'] }))), /could run another command/);
+    // A {"$mid": ...} object would be revived by VS Code into a URI or another object.
+    await assert.rejects(Promise.resolve(new RunCommandTool().invoke(invokeOptions({ command: 'vscode.executeDocumentSymbolProvider', args: [{ $mid: 1, scheme: 'file', path: '/etc/passwd' }] }))), /must be plain JSON values/);
   });
 
   it('runs a task and returns its exit code and the tail of its output', async function () {

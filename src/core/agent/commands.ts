@@ -4,6 +4,8 @@
  * (a `command:` URI, or an object naming a command), whatever the allowed command does with it.
  */
 
+import { checkPlainJson } from './plainJson';
+
 /** Read-only commands offered by default. */
 export const DEFAULT_COMMAND_ALLOWLIST: readonly string[] = [
   'vscode.executeDocumentSymbolProvider',
@@ -18,27 +20,28 @@ export const DEFAULT_COMMAND_ALLOWLIST: readonly string[] = [
 ];
 
 const COMMAND_ID = /^[A-Za-z0-9_.:-]{1,200}$/;
-const MAX_ARG_DEPTH = 8;
+/** Longest argument list (as JSON) a command may take: its confirmation shows all of it. */
+export const MAX_ARGS_JSON = 20_000;
 
 export type CommandCheck = { ok: true } | { ok: false; reason: string };
 
-function smuggled(value: unknown, depth: number): string | undefined {
-  if (depth > MAX_ARG_DEPTH) return 'the arguments are nested too deeply';
+/** Run after checkPlainJson, so `value` is plain JSON of bounded depth. */
+function smuggled(value: unknown): string | undefined {
   if (typeof value === 'string') {
     if (/^\s*command:/i.test(value)) return 'an argument is a command: URI';
     return undefined;
   }
   if (Array.isArray(value)) {
     for (const item of value) {
-      const found = smuggled(item, depth + 1);
+      const found = smuggled(item);
       if (found) return found;
     }
     return undefined;
   }
   if (typeof value === 'object' && value !== null) {
     for (const [key, item] of Object.entries(value)) {
-      if (/^(command|commandId|__proto__|constructor)$/i.test(key)) return `an argument has a "${key}" property`;
-      const found = smuggled(item, depth + 1);
+      if (/^(command|commandId)$/i.test(key)) return `an argument has a "${key}" property`;
+      const found = smuggled(item);
       if (found) return found;
     }
   }
@@ -50,7 +53,10 @@ export function checkCommand(allowlist: readonly string[], id: string, args: rea
   if (!allowlist.includes(id)) {
     return { ok: false, reason: `The command "${id}" is not in the allowlist (setting stratus.tools.commandAllowlist), so it was not run. Allowed: ${allowlist.join(', ') || '(none)'}.` };
   }
-  const found = smuggled(args, 0);
+  const plain = checkPlainJson(args);
+  if (!plain.ok) return { ok: false, reason: `The command "${id}" was not run: ${plain.reason}. Arguments must be plain JSON values (strings, numbers, booleans, null, arrays and objects of those), plus {"$uri": "path"} and {"$position": {"line": 0, "character": 0}}.` };
+  if (JSON.stringify(args).length > MAX_ARGS_JSON) return { ok: false, reason: `The command "${id}" was not run: its arguments are longer than ${MAX_ARGS_JSON.toLocaleString('en')} characters of JSON (the user must be able to read them all before confirming).` };
+  const found = smuggled(args);
   if (found) return { ok: false, reason: `The command "${id}" was not run: ${found}, which could run another command.` };
   return { ok: true };
 }

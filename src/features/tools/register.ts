@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { DisposableStore } from '../../platform/disposables';
 import type { Deps } from '../deps';
-import { ProposeEditTool, RunCommandTool, RunTaskTool } from './actionTools';
+import { EditPreviews, ProposeEditTool, RunCommandTool, RunTaskTool } from './actionTools';
 import { CloudActionTool, DescribeResourceTool, ListResourcesTool } from './cloudTools';
 import { ActiveEditorTool, DiagnosticsTool, ListFilesTool, ReadFileTool, SearchTool } from './fileTools';
 import { ToolNames } from './names';
@@ -12,6 +12,8 @@ import { RankedWorkspaceSearch, type RankedSearchSource } from './rankedSearch';
 export function register(deps: Deps, options: { rankedSearch?: RankedSearchSource } = {}): vscode.Disposable {
   const store = new DisposableStore();
   const context = toolsContext(deps);
+  const editPreviews = new EditPreviews();
+  store.add(editPreviews.register());
   if (options.rankedSearch) context.search = new RankedWorkspaceSearch(options.rankedSearch, context.search);
   const tools: Array<[string, vscode.LanguageModelTool<never>]> = [
     [ToolNames.readFile, new ReadFileTool()],
@@ -21,7 +23,7 @@ export function register(deps: Deps, options: { rankedSearch?: RankedSearchSourc
     [ToolNames.getActiveEditor, new ActiveEditorTool()],
     [ToolNames.runCommand, new RunCommandTool()],
     [ToolNames.runTask, new RunTaskTool()],
-    [ToolNames.proposeEdit, new ProposeEditTool()],
+    [ToolNames.proposeEdit, new ProposeEditTool(editPreviews)],
     [ToolNames.listResources, new ListResourcesTool(deps.console)],
     [ToolNames.describeResource, new DescribeResourceTool(deps.console)],
     [ToolNames.cloudAction, new CloudActionTool(deps.console, context.progress)],

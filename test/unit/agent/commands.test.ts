@@ -23,10 +23,18 @@ describe('agent: command allowlist', () => {
     });
   }
 
-  for (const args of [['command:workbench.action.terminal.new'], [{ nested: [' COMMAND:x'] }], [{ command: 'x' }], [{ a: { commandId: 'y' } }], [JSON.parse('{"__proto__": {"x": 1}}')]]) {
+  for (const args of [['command:workbench.action.terminal.new'], [{ nested: [' COMMAND:x'] }], [{ command: 'x' }], [{ a: { commandId: 'y' } }]]) {
     it(`refuses smuggling arguments ${JSON.stringify(args)}`, () => {
       const r = checkCommand(allow, 'workbench.actions.view.problems', args);
       assert.ok(!r.ok && /could run another command/.test(r.reason), JSON.stringify(r));
+    });
+  }
+
+  // Regression (issue 24): VS Code revives {"$mid": ...} objects into URIs and other objects.
+  for (const args of [[{ $mid: 1, scheme: 'command', path: 'workbench.action.terminal.new' }], [{ a: [{ $mid: 21 }] }], [JSON.parse('{"__proto__": {"x": 1}}')], [Number.NaN], [new Date(0)]]) {
+    it(`refuses arguments that are not plain JSON ${String(JSON.stringify(args))}`, () => {
+      const r = checkCommand(allow, 'workbench.actions.view.problems', args);
+      assert.ok(!r.ok && /must be plain JSON values/.test(r.reason), JSON.stringify(r));
     });
   }
 

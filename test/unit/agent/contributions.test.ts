@@ -38,4 +38,11 @@ describe('agent: package.json tool contributions', () => {
     assert.equal(allowlist?.scope, 'application');
     assert.equal(settings['stratus.agent.maxRounds']?.default, 15);
   });
+
+  // Regression (issue 24): a cloned repository's .vscode/settings.json could turn the edit review off.
+  it('the edit review preview is a user setting only, on by default', () => {
+    assert.equal(settings['stratus.tools.editPreview']?.scope, 'application');
+    assert.equal(settings['stratus.tools.editPreview']?.default, true);
+    assert.equal(settings['stratus.tools.taskTimeoutSeconds']?.default, 600);
+  });
 });
