@@ -189,6 +189,16 @@ export class ValidationError extends StratusError {
   }
 }
 
+/**
+ * An id that would change the shape of a URL path if placed in it (empty, `.`, `..`, a separator,
+ * control characters, or any of those once percent-decoded): refused before any request is built.
+ */
+export class UnsafePathIdError extends ValidationError {
+  constructor(message: string, param: string) {
+    super(message, param);
+  }
+}
+
 /** The server answered 2xx with a body we cannot understand (bad JSON, truncated stream). */
 export class MalformedResponseError extends StratusError {
   readonly kind = 'malformed_response' as const;

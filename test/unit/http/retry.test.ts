@@ -152,12 +152,12 @@ describe('http/transport retries', () => {
     assert.equal(server.requests.length, 1, 'sent exactly once');
   });
 
-  it('retries a connection reset for an idempotent request', async () => {
+  it('retries a connection reset for a request marked idempotent', async () => {
     handler = flaky(2, (req) => {
       req.socket.destroy();
     });
     const logger = recordingLogger();
-    const res = await make({ logger }).request({ method: 'PUT', path: '/v1/things/1', json: { a: 1 } });
+    const res = await make({ logger }).request({ method: 'PUT', path: '/v1/things/1', json: { a: 1 }, idempotent: true });
     assert.deepEqual(await res.json(), { n: 3 });
     assert.ok(logger.lines.some((l) => /failed after \d+ ms: network/.test(l)));
     assert.ok(logger.lines.some((l) => /retry 1\/3/.test(l)));
