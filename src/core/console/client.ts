@@ -23,12 +23,13 @@ const DEFAULT_RETRY = { attempts: 4, statuses: [429, 500, 503] };
 /** Builds the console client; nothing is loaded or sent until the first call. */
 export function createConsoleClient(options: ConsoleClientOptions): ConsoleClient {
   const logger = options.logger ?? silentLogger;
-  const catalog = new ResourceCatalog(resolveCatalog(options.resourcePaths));
+  const catalog = new ResourceCatalog(resolveCatalog(options.resourcePaths, options.catalog));
   const context = new RequestContext();
   const deprecations = new DeprecationWatcher(logger, options.onDeprecation);
   const {
     pat,
     resourcePaths: _paths,
+    catalog: _catalog,
     onDeprecation: _onDeprecation,
     rateLimits,
     rateLimiter,
