@@ -10,6 +10,7 @@ import { endpointPath, endpointsInUse } from './endpoints';
 import { exchangePat } from './exchange';
 import { followActivity } from './follow';
 import { ConsoleHttp } from './http';
+import { checkPathId } from './path-ids';
 import { buildBody } from './inputs';
 import { collectionBase, getResource, listResources } from './lists';
 import { createConsoleRateLimiter } from './rate-limits';
@@ -104,6 +105,8 @@ export function createConsoleClient(options: ConsoleClientOptions): ConsoleClien
         throw new ValidationError(`${action.label} needs a ${kind.label.singular.toLowerCase()}`, 'target');
       }
       const idInPath = placeholdersOf(action.path).includes('id');
+      // Before anything else (input checks, sign-in): an id that would leave its collection.
+      if (idInPath && target) checkPathId(target.id);
       const json = buildBody(action, input, target, idInPath);
       const expanded = expand(action.path, {
         ...(await vars(action.path, signal)),
