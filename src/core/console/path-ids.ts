@@ -8,6 +8,7 @@ import { UnsafePathIdError } from '../errors';
 
 const MAX_ID_LENGTH = 512;
 // C0, DEL and C1 controls, and the Unicode line and paragraph separators.
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 const SEPARATOR = /[/\\]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
