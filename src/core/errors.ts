@@ -88,10 +88,9 @@ export class RateLimitError extends ApiError {
 
   constructor(details: ApiErrorDetails, options?: { cause?: unknown; now?: number }) {
     super(details, options);
-    this.retryAt =
-      details.retryAfterMs === undefined
-        ? undefined
-        : new Date((options?.now ?? Date.now()) + details.retryAfterMs);
+    const at = details.retryAfterMs === undefined ? NaN : (options?.now ?? Date.now()) + details.retryAfterMs;
+    // Range-checked: a wait that is not a real time (NaN, beyond the Date range) is no retry time.
+    this.retryAt = Number.isFinite(at) && Math.abs(at) <= 8.64e15 ? new Date(at) : undefined;
   }
 }
 

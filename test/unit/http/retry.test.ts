@@ -73,11 +73,12 @@ describe('http/transport retries', () => {
   });
 
   it('honours Retry-After in seconds', async () => {
-    handler = flaky(1, (_q, res) => sendJson(res, 429, {}, { 'retry-after': '0.3' }));
+    handler = flaky(1, (_q, res) => sendJson(res, 429, {}, { 'retry-after': '0' }));
     const logger = recordingLogger();
-    await make({ random: () => 0, logger }).request({ method: 'POST', path: '/v1/chat/completions', json: {} });
-    // The wait is the server's (300 ms), not the jittered backoff (0 with random = 0).
-    assert.ok(logger.lines.some((l) => /HTTP 429, retry 1\/\d in 300 ms/.test(l)), logger.lines.join('\n'));
+    const retry = { attempts: 4, baseDelayMs: 10_000, maxDelayMs: 10_000, maxWaitMs: 2_000 };
+    await make({ random: () => 0.5, logger, retry }).request({ method: 'POST', path: '/v1/chat/completions', json: {} });
+    // The wait is the server's (0 s; delta-seconds are whole seconds), not the jittered backoff (5 s).
+    assert.ok(logger.lines.some((l) => /HTTP 429, retry 1\/\d in 0 ms/.test(l)), logger.lines.join('\n'));
     assert.equal(server.requests.length, 2);
   });
 
