@@ -45,6 +45,7 @@ export function createConsoleClient(options: ConsoleClientOptions): ConsoleClien
   // declared below: these hooks only run once a request is made.)
   const transport = createTransport({
     baseUrlParam: 'stratus.console.baseUrl',
+    tokenSlot: 'consoleAccessToken',
     ...transportOptions,
     retry: { ...DEFAULT_RETRY, ...options.retry },
     secretName: 'console access token',
@@ -61,7 +62,15 @@ export function createConsoleClient(options: ConsoleClientOptions): ConsoleClien
     },
   });
   const http = new ConsoleHttp(transport, context, deprecations);
-  const session = new ConsoleAuth({ pat, logger, refreshMarginMs, ...(now ? { now } : {}), exchange: (p) => exchangePat(http, p) });
+  const session = new ConsoleAuth({
+    pat,
+    logger,
+    refreshMarginMs,
+    ...(now ? { now } : {}),
+    exchange: (p) => exchangePat(http, p),
+    registerSecret: (secret) => transport.registerSecret(secret),
+    registerToken: (jwt) => transport.registerToken(jwt),
+  });
 
   async function vars(template: string, signal: AbortSignal | undefined): Promise<PathVars> {
     if (!needsSession(template)) return {};

@@ -209,9 +209,22 @@ export class HttpTransport {
     if (!token) {
       throw new AuthError(`No ${name} is set`, { reason: 'missing', secretName: name });
     }
-    if (this.options.tokenSlot) this.redactor.setSlot(this.options.tokenSlot, token);
-    else this.redactor.add(value);
+    this.registerToken(token);
     return token;
+  }
+
+  /**
+   * Registers a secret the core received (a PAT's id and secret) with this transport's redactor,
+   * encoded forms included, before it is sent anywhere.
+   */
+  registerSecret(secret: string | undefined): void {
+    this.redactor.add(secret);
+  }
+
+  /** Registers a bearer token: in `tokenSlot` when it rotates (only its current value), else pinned. */
+  registerToken(token: string): void {
+    if (this.options.tokenSlot) this.redactor.setSlot(this.options.tokenSlot, token);
+    else this.redactor.add(token);
   }
 
   private headers(req: RequestOptions, contentType: string | undefined, token: string | undefined): Record<string, string> {
