@@ -61,7 +61,7 @@ export function presentError(error: unknown, now: number = Date.now()): Presente
     case 'interrupted':
       return plain(`The answer was cut off: ${interruption(error)} after part of it arrived. Retry to get the whole answer.`, ['retry', 'showLog']);
     case 'outcome_unknown':
-      return plain('The connection broke after the request was sent, so Stratus cannot tell whether the service acted on it. It was not sent again: check the result before retrying.', ['showLog']);
+      return plain('The request may have reached the service, but the connection broke or no answer came in time, so Stratus cannot tell whether the service acted on it. It was not sent again: check the result before retrying.', ['showLog']);
     case 'usage_cap': {
       const seconds = waitSeconds(error.resetsAt.getTime() - now) ?? 1;
       return {
