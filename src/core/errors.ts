@@ -88,10 +88,9 @@ export class RateLimitError extends ApiError {
 
   constructor(details: ApiErrorDetails, options?: { cause?: unknown; now?: number }) {
     super(details, options);
-    this.retryAt =
-      details.retryAfterMs === undefined
-        ? undefined
-        : new Date((options?.now ?? Date.now()) + details.retryAfterMs);
+    const at = details.retryAfterMs === undefined ? NaN : (options?.now ?? Date.now()) + details.retryAfterMs;
+    // Range-checked: a wait that is not a real time (NaN, beyond the Date range) is no retry time.
+    this.retryAt = Number.isFinite(at) && Math.abs(at) <= 8.64e15 ? new Date(at) : undefined;
   }
 }
 
@@ -186,6 +185,16 @@ export class ValidationError extends StratusError {
     readonly param: string,
   ) {
     super(message);
+  }
+}
+
+/**
+ * An id that would change the shape of a URL path if placed in it (empty, `.`, `..`, a separator,
+ * control characters, or any of those once percent-decoded): refused before any request is built.
+ */
+export class UnsafePathIdError extends ValidationError {
+  constructor(message: string, param: string) {
+    super(message, param);
   }
 }
 

@@ -34,7 +34,7 @@ export function presentError(error: unknown, now: number = Date.now()): Presente
         : plain(`Not found (404): ${error.message}`);
     case 'rate_limit': {
       const retryAt = error instanceof RateLimitError ? error.retryAt : undefined;
-      const seconds = retryAt ? Math.max(1, Math.ceil((retryAt.getTime() - now) / 1000)) : undefined;
+      const seconds = retryAt ? waitSeconds(retryAt.getTime() - now) : undefined;
       return {
         message: seconds === undefined
           ? 'Rate limit reached (429). Wait a little and retry, or move to a higher tier.'
@@ -61,9 +61,9 @@ export function presentError(error: unknown, now: number = Date.now()): Presente
     case 'interrupted':
       return plain(`The answer was cut off: ${interruption(error)} after part of it arrived. Retry to get the whole answer.`, ['retry', 'showLog']);
     case 'outcome_unknown':
-      return plain('The connection broke after the request was sent, so Stratus cannot tell whether the service acted on it. It was not sent again: check the result before retrying.', ['showLog']);
+      return plain('The request may have reached the service, but the connection broke or no answer came in time, so Stratus cannot tell whether the service acted on it. It was not sent again: check the result before retrying.', ['showLog']);
     case 'usage_cap': {
-      const seconds = Math.max(1, Math.ceil((error.resetsAt.getTime() - now) / 1000));
+      const seconds = waitSeconds(error.resetsAt.getTime() - now) ?? 1;
       return {
         message: `${error.window === 'hour' ? 'Hourly' : 'Daily'} cap reached, resets at ${error.resetsAtLabel}: ${error.message}`,
         actions: ['showUsage', 'openSettings'],
@@ -77,7 +77,16 @@ export function presentError(error: unknown, now: number = Date.now()): Presente
 }
 
 function seconds(ms: number | undefined): string {
-  return ms === undefined ? 'a while' : `${Math.max(1, Math.round(ms / 1000))} s`;
+  return ms === undefined || !Number.isFinite(ms) ? 'a while' : `${Math.max(1, Math.round(ms / 1000))} s`;
+}
+
+/** Longest wait ever shown: a day (a header cannot ask for more, see http/retry-after.ts). */
+const MAX_SHOWN_WAIT_S = 86_400;
+
+/** Whole seconds to wait, at least 1 and at most a day; undefined when `ms` is not a number. */
+function waitSeconds(ms: number): number | undefined {
+  if (Number.isNaN(ms)) return undefined;
+  return Math.min(MAX_SHOWN_WAIT_S, Math.max(1, Math.ceil(ms / 1000)));
 }
 
 /** What broke an answer midway, in words; the reason is typed, the code comes from the cause. */

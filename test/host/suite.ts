@@ -5,6 +5,7 @@ import './chat.test';
 import './completion.test';
 import './chatHandler.test';
 import './resources.test';
+import './writeOutcome.test';
 import './network.test';
 import './search.test';
 import './usage.test';

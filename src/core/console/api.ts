@@ -2,6 +2,7 @@ import type { RateLimiter } from '../http/rate-limiter';
 import type { HttpTransport } from '../http/transport';
 import type { TransportOptions } from '../http/types';
 import type { PatProviders } from './auth';
+import type { ResourceKindSpec } from './catalog-types';
 import type { ConsoleRateLimits } from './rate-limits';
 import type { ResourceCatalog } from './resource-catalog';
 import type {
@@ -24,6 +25,8 @@ export interface ConsoleClientOptions
   extends Omit<TransportOptions, 'auth' | 'secretName' | 'onUnauthorized' | 'rateLimiter'> {
   /** The PAT's id and secret, read from the secret store on each exchange. */
   pat: PatProviders;
+  /** The catalog to start from (default: the built-in one); `resourcePaths` applies on top. */
+  catalog?: readonly ResourceKindSpec[];
   /** The `stratus.console.resourcePaths` setting; invalid values throw a ValidationError here. */
   resourcePaths?: unknown;
   /** Called once per endpoint per client when a response carries Deprecation or Sunset. */

@@ -23,6 +23,10 @@ export interface ConsoleAuthOptions {
   /** Refresh this long before `exp` (capped at half the token's lifetime). Default 30 s. */
   refreshMarginMs?: number;
   now?: () => number;
+  /** Registers the PAT's id and secret with the redactor as soon as they are read. */
+  registerSecret?: (secret: string) => void;
+  /** Registers each access token received with the redactor (a rotating slot). */
+  registerToken?: (jwt: string) => void;
 }
 
 interface CachedToken {
@@ -132,6 +136,7 @@ export class ConsoleAuth {
       }
       throw error;
     }
+    this.options.registerToken?.(jwt);
     if (generation !== this.generation) {
       throw new AuthError('Signed out of the console', { reason: 'missing', secretName: PAT_NAME });
     }
@@ -181,6 +186,9 @@ export class ConsoleAuth {
         secretName: PAT_NAME,
       });
     }
+    // Where the core receives them: whoever stores the PAT, an echo of it is redacted.
+    this.options.registerSecret?.(id);
+    this.options.registerSecret?.(secret);
     return { id, secret };
   }
 

@@ -10,6 +10,7 @@ import { endpointPath, endpointsInUse } from './endpoints';
 import { exchangePat } from './exchange';
 import { followActivity } from './follow';
 import { ConsoleHttp } from './http';
+import { checkPathId } from './path-ids';
 import { buildBody } from './inputs';
 import { collectionBase, getResource, listResources } from './lists';
 import { createConsoleRateLimiter } from './rate-limits';
@@ -23,12 +24,13 @@ const DEFAULT_RETRY = { attempts: 4, statuses: [429, 500, 503] };
 /** Builds the console client; nothing is loaded or sent until the first call. */
 export function createConsoleClient(options: ConsoleClientOptions): ConsoleClient {
   const logger = options.logger ?? silentLogger;
-  const catalog = new ResourceCatalog(resolveCatalog(options.resourcePaths));
+  const catalog = new ResourceCatalog(resolveCatalog(options.resourcePaths, options.catalog));
   const context = new RequestContext();
   const deprecations = new DeprecationWatcher(logger, options.onDeprecation);
   const {
     pat,
     resourcePaths: _paths,
+    catalog: _catalog,
     onDeprecation: _onDeprecation,
     rateLimits,
     rateLimiter,
@@ -43,6 +45,7 @@ export function createConsoleClient(options: ConsoleClientOptions): ConsoleClien
   // declared below: these hooks only run once a request is made.)
   const transport = createTransport({
     baseUrlParam: 'stratus.console.baseUrl',
+    tokenSlot: 'consoleAccessToken',
     ...transportOptions,
     retry: { ...DEFAULT_RETRY, ...options.retry },
     secretName: 'console access token',
@@ -59,7 +62,15 @@ export function createConsoleClient(options: ConsoleClientOptions): ConsoleClien
     },
   });
   const http = new ConsoleHttp(transport, context, deprecations);
-  const session = new ConsoleAuth({ pat, logger, refreshMarginMs, ...(now ? { now } : {}), exchange: (p) => exchangePat(http, p) });
+  const session = new ConsoleAuth({
+    pat,
+    logger,
+    refreshMarginMs,
+    ...(now ? { now } : {}),
+    exchange: (p) => exchangePat(http, p),
+    registerSecret: (secret) => transport.registerSecret(secret),
+    registerToken: (jwt) => transport.registerToken(jwt),
+  });
 
   async function vars(template: string, signal: AbortSignal | undefined): Promise<PathVars> {
     if (!needsSession(template)) return {};
@@ -103,6 +114,8 @@ export function createConsoleClient(options: ConsoleClientOptions): ConsoleClien
         throw new ValidationError(`${action.label} needs a ${kind.label.singular.toLowerCase()}`, 'target');
       }
       const idInPath = placeholdersOf(action.path).includes('id');
+      // Before anything else (input checks, sign-in): an id that would leave its collection.
+      if (idInPath && target) checkPathId(target.id);
       const json = buildBody(action, input, target, idInPath);
       const expanded = expand(action.path, {
         ...(await vars(action.path, signal)),

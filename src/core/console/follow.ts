@@ -2,6 +2,7 @@ import { CancelledError, isStratusError, type AnyStratusError } from '../errors'
 import { sleep } from '../http/sleep';
 import type { Logger } from '../log';
 import { ActivityFailedError, ActivityStillRunningError } from './errors';
+import { checkPathId } from './path-ids';
 import type { Activity, ActivityState, FollowOptions } from './types';
 
 export const FOLLOW_DEFAULTS = { initialDelayMs: 1_000, maxDelayMs: 30_000, notFoundTries: 4 } as const;
@@ -53,6 +54,7 @@ export async function followActivity(
   logger: Logger,
 ): Promise<Activity> {
   const { signal: outer, timeoutMs } = options;
+  checkPathId(id, 'id', 'activity id'); // before the first read: `..` would read the parent collection
   if (outer?.aborted) throw new CancelledError(`Stopped following activity ${id}`);
   if (timeoutMs === undefined || !(timeoutMs > 0) || !Number.isFinite(timeoutMs)) return poll(read, id, options, outer, logger, { last: undefined });
 

@@ -17,6 +17,8 @@ export interface ConsoleCall {
   /** Send the bearer token (default true); false for the PAT exchange. */
   auth?: boolean;
   retry?: Partial<RetryOptions> | false;
+  /** A write (creates an activity): the transport's write-safety policy applies (http/writeSafety.ts). */
+  write?: boolean;
   /** The body carries a secret (the PAT exchange): the plain-http gate applies. */
   sendsSecret?: boolean;
 }
@@ -40,6 +42,7 @@ export class ConsoleHttp {
         signal: call.signal,
         auth: call.auth ?? true,
         retry: call.retry,
+        ...(call.write ? { write: true } : {}),
         rateLimitKey: rateLimitKeyOf(call.path),
         ...(call.sendsSecret ? { sendsSecret: true } : {}),
       }),

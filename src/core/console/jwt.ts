@@ -20,10 +20,16 @@ export function looksLikeJwt(token: string): boolean {
   return JWT_SHAPE.test(token);
 }
 
+/**
+ * Latest `exp`/`iat` read as seconds since the epoch: 8.64e12 s is the end of the Date range, so
+ * anything larger (a claim sent in milliseconds or microseconds, or garbage) is no time at all.
+ * Out-of-range claims are dropped (undefined) so the token falls back to the default lifetime.
+ */
+export const MAX_CLAIM_SECONDS = 8.64e12;
+
 function num(value: unknown): number | undefined {
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
-  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
-  return undefined;
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  return Number.isFinite(n) && n >= 0 && n < MAX_CLAIM_SECONDS ? n : undefined;
 }
 
 function str(value: unknown): string | undefined {

@@ -1,4 +1,5 @@
 /** Fixed console routes and the path-template helpers shared by the catalog, lists and writes. */
+import { checkPathId } from './path-ids';
 
 export const AUTH_PATH = '/api/iam/v2/auth/personal_access_token';
 export const ACTIVITIES_PATH = '/api/activity/v1/activities';
@@ -52,14 +53,16 @@ export function needsSession(template: string): boolean {
 }
 
 /**
- * Expands a template. `{collection}` is inserted verbatim (it is itself a path); every other value
- * is URI-encoded so an id can never add path segments. A missing value throws (a catalog bug).
+ * Expands a template. `{collection}` is inserted verbatim (it is itself a path, from the validated
+ * catalog); every other value must pass `checkPathId` (no empty, `.`, `..`, separator or control
+ * character, also once decoded: UnsafePathIdError before any request is built) and is URI-encoded.
+ * A missing value throws (a catalog bug).
  */
 export function expand(template: string, vars: PathVars): string {
   return template.replace(PLACEHOLDER, (whole, name: string) => {
     const value = (vars as Record<string, string | undefined>)[name];
     if (value === undefined) throw new Error(`No value for ${whole} in ${template}`);
-    return name === 'collection' ? value : encodeURIComponent(value);
+    return name === 'collection' ? value : encodeURIComponent(checkPathId(value, name, name === 'id' ? 'id' : `${name} claim`));
   });
 }
 

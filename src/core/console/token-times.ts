@@ -4,6 +4,11 @@ import type { JwtClaims } from './jwt';
 export const FALLBACK_LIFETIME_MS = 5 * 60_000;
 /** Never treat a token as shorter-lived than this, so a bad clock cannot cause an exchange storm. */
 const MIN_LIFETIME_MS = 1_000;
+/**
+ * Never treat a token as longer-lived than this: a far-future `exp` (a claim in the wrong unit)
+ * must still give a real date, and a day-old token is exchanged again anyway.
+ */
+export const MAX_LIFETIME_MS = 24 * 3_600_000;
 /** Beyond this disagreement, our clock and the server's are skewed and `exp - iat` is trusted. */
 const SKEW_TOLERANCE_MS = 5_000;
 
@@ -30,7 +35,8 @@ function lifetimeMs(claims: JwtClaims | undefined, receivedAt: number): number {
  * most half the lifetime, so a short-lived token is still used between exchanges.
  */
 export function tokenTimes(claims: JwtClaims | undefined, receivedAt: number, marginMs: number): TokenTimes {
-  const lifetime = Math.max(MIN_LIFETIME_MS, lifetimeMs(claims, receivedAt));
+  const raw = lifetimeMs(claims, receivedAt);
+  const lifetime = Number.isFinite(raw) ? Math.min(MAX_LIFETIME_MS, Math.max(MIN_LIFETIME_MS, raw)) : FALLBACK_LIFETIME_MS;
   const margin = Math.min(Math.max(0, marginMs), lifetime / 2);
   return { expiresAt: receivedAt + lifetime, refreshAt: receivedAt + lifetime - margin };
 }

@@ -1,7 +1,6 @@
 import {
   CancelledError,
   NetworkError,
-  OutcomeUnknownError,
   StratusError,
   StreamStalledError,
   TimeoutError,
@@ -20,21 +19,6 @@ export interface FailureContext {
   signal: AbortSignal | undefined;
   redact: (text: string) => string;
 }
-
-// Failures that prove no byte of the request reached the server: the connection never opened.
-const NEVER_SENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ENETUNREACH',
-  'EHOSTUNREACH',
-  'EADDRNOTAVAIL',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
-// Of those, the ones worth another try (a missing host name is not).
-const TRANSIENT_NEVER_SENT = new Set(['ECONNREFUSED', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
-// The connection broke while the request was in flight: the server may have acted on it.
-const BROKEN_IN_FLIGHT = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 
 export function errorCode(error: unknown): string | undefined {
   for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
@@ -89,36 +73,4 @@ function idleError(ctx: FailureContext): AnyStratusError {
   return ctx.streaming
     ? new StreamStalledError(`${ctx.target}: the stream stalled (nothing received for ${ctx.idleMs} ms)`, ctx.idleMs)
     : new TimeoutError(`${ctx.target}: the response body stalled for ${ctx.idleMs} ms`, 'body', ctx.idleMs);
-}
-
-/** True when the failure proves the request never reached the server. */
-export function neverSent(error: AnyStratusError): boolean {
-  if (error.kind === 'network') return error.code !== undefined && NEVER_SENT_CODES.has(error.code);
-  return error.kind === 'timeout' && error.phase === 'connect';
-}
-
-/**
- * Whether a failure before the response headers may be retried. A request that provably never
- * left may always be sent again; one that may have reached the server only when idempotent.
- */
-export function isRetryableFailure(error: AnyStratusError, idempotent: boolean): boolean {
-  if (error.kind === 'network' && error.code !== undefined && TRANSIENT_NEVER_SENT.has(error.code)) return true;
-  if (error.kind === 'timeout' && error.phase === 'connect') return true;
-  if (!idempotent) return false;
-  if (error.kind === 'network') return error.code !== undefined && BROKEN_IN_FLIGHT.has(error.code);
-  return error.kind === 'timeout' && error.phase === 'first_byte';
-}
-
-/**
- * A non-idempotent request whose connection broke in flight: it may have been applied, so it is
- * reported as such (never retried, never presented as "cannot reach the service").
- */
-export function outcomeUnknown(error: AnyStratusError, idempotent: boolean, target: string): AnyStratusError {
-  if (idempotent || error.kind !== 'network' || error.code === undefined || !BROKEN_IN_FLIGHT.has(error.code)) return error;
-  return new OutcomeUnknownError(
-    `${target}: the connection broke after the request was sent (${error.code}); it may or may not have been applied, and was not sent again`,
-    target,
-    error.code,
-    { cause: error },
-  );
 }

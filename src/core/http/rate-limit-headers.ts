@@ -9,12 +9,15 @@ export interface RateLimitInfo {
   resetRequestsAt?: Date;
 }
 
+// A request budget is a count: digits only, and no larger than any real limit could be.
+const MAX_COUNT = 1e9;
+
 function int(headers: ResponseHeaders, name: string): number | undefined {
   const raw = headers[name];
-  const v = Array.isArray(raw) ? raw[0] : raw;
-  if (v === undefined || v.trim() === '') return undefined;
+  const v = (Array.isArray(raw) ? raw[0] : raw)?.trim();
+  if (v === undefined || !/^\d{1,15}$/.test(v)) return undefined;
   const n = Number(v);
-  return Number.isFinite(n) ? n : undefined;
+  return n <= MAX_COUNT ? n : undefined;
 }
 
 export function parseRateLimitHeaders(

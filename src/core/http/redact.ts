@@ -21,33 +21,79 @@ export function redact(text: string, secrets: Iterable<string | undefined> = [])
   return out.replace(BEARER, `$1 ${REDACTED}`).replace(URL_USERINFO, `$1${REDACTED}@`);
 }
 
+// Base64 needles shorter than this (6 bytes of the secret) could match ordinary text.
+const MIN_BASE64_BYTES = 6;
+
 /**
- * The one set of secrets every log line and error message is cleaned of. Long-lived secrets (API
- * key, PAT, proxy password) are pinned and never forgotten; a rotating credential (the console's
- * JWT) lives in a named slot that holds only its current value, so rotation cannot push a pinned
- * secret out.
+ * The forms a secret takes when a server echoes it: as is, JSON-escaped, percent-encoded (either
+ * hex case, `+` for spaces), and base64 / base64url. A secret inside a longer encoded value (the
+ * `id:secret` of a Basic header, a JSON body sent back in base64) shows as one of three fixed runs
+ * of characters, one per alignment of its first byte in the 3-byte groups: those runs are
+ * matched too (at most two characters at each edge stay, which carry no whole byte of it).
+ * Longest first, so a whole encoding is removed before any part of it.
+ */
+export function encodedForms(secret: string): string[] {
+  const forms = new Set<string>([secret]);
+  const json = JSON.stringify(secret).slice(1, -1);
+  forms.add(json);
+  forms.add(json.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  try {
+    const percent = encodeURIComponent(secret);
+    forms.add(percent);
+    forms.add(percent.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()));
+    forms.add(percent.replace(/%20/g, '+'));
+  } catch {
+    // A lone surrogate has no percent-encoding; it cannot be echoed that way either.
+  }
+  const bytes = Buffer.from(secret, 'utf8');
+  forms.add(bytes.toString('base64'));
+  forms.add(bytes.toString('base64url'));
+  for (let start = 0; start < 3; start++) {
+    const usable = Math.floor((bytes.length - start) / 3) * 3;
+    if (usable < MIN_BASE64_BYTES) continue;
+    const run = bytes.subarray(start, start + usable);
+    forms.add(run.toString('base64'));
+    forms.add(run.toString('base64url'));
+  }
+  return [...forms].filter((f) => f.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
+}
+
+/**
+ * The one set of secrets every log line and error message is cleaned of, each with its encoded
+ * forms (`encodedForms`). Long-lived secrets (API key, PAT id and secret, proxy password) are
+ * pinned and never forgotten; a rotating credential (the console's JWT) lives in a named slot that
+ * holds only its current value, so rotation cannot push a pinned secret out.
  */
 export class Redactor {
-  private readonly pinned = new Set<string>();
-  private readonly slots = new Map<string, string>();
+  private readonly pinned = new Map<string, readonly string[]>();
+  private readonly slots = new Map<string, readonly string[]>();
+  private needles: string[] | undefined;
 
-  /** Remembers a long-lived secret for the life of the process. */
+  /** Remembers a long-lived secret (and its encoded forms) for the life of the process. */
   add(secret: string | undefined): void {
     if (!secret) return;
     for (const value of [secret, secret.trim()]) {
-      if (value.length >= MIN_SECRET_LENGTH) this.pinned.add(value);
+      if (value.length >= MIN_SECRET_LENGTH && !this.pinned.has(value)) {
+        this.pinned.set(value, encodedForms(value));
+        this.needles = undefined;
+      }
     }
   }
 
   /** Replaces the value of a rotating secret (`undefined` clears it). */
   setSlot(name: string, secret: string | undefined): void {
-    if (secret && secret.length >= MIN_SECRET_LENGTH) this.slots.set(name, secret);
-    else this.slots.delete(name);
+    if (secret && secret.length >= MIN_SECRET_LENGTH) {
+      if (this.slots.get(name)?.[0] !== secret) this.slots.set(name, [secret, ...encodedForms(secret).filter((f) => f !== secret)]);
+    } else {
+      this.slots.delete(name);
+    }
+    this.needles = undefined;
   }
 
-  private *secrets(): Iterable<string> {
-    yield* this.pinned;
-    yield* this.slots.values();
+  private secrets(): string[] {
+    // Longest first across all secrets, so no shorter needle splits a longer one's match.
+    this.needles ??= [...new Set([...this.pinned.values(), ...this.slots.values()].flat())].sort((a, b) => b.length - a.length);
+    return this.needles;
   }
 
   redact(text: string): string {

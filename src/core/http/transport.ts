@@ -3,7 +3,7 @@ import { silentLogger, type Logger } from '../log';
 import { toApiError } from './api-error';
 import { fullJitterDelay } from './backoff';
 import { AttemptControl, headerRecord, timedBody } from './body';
-import { isRetryableFailure, outcomeUnknown, toStratusError, type FailureContext } from './failure';
+import { toStratusError, type FailureContext } from './failure';
 import { encodePayload, fetchBody } from './payload';
 import { Redactor } from './redact';
 import { parseRetryAfter, serverRetryDelay } from './retry-after';
@@ -20,6 +20,7 @@ import type {
   TransportTimeouts,
 } from './types';
 import { joinUrl, parseBaseUrl } from './url';
+import { failureAfterSending, mayResendAfterFailure, mayResendAfterStatus, sendPolicy } from './writeSafety';
 
 export const DEFAULT_TIMEOUTS: Readonly<TransportTimeouts> = {
   connectMs: 10_000,
@@ -37,7 +38,6 @@ export const DEFAULT_RETRY: Readonly<RetryOptions> = {
 
 const MAX_ATTEMPTS = 5;
 const MAX_ERROR_BODY_CHARS = 64 * 1024;
-const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
 
 function firstHeader(headers: ResponseHeaders, name: string): string | undefined {
   const v = headers[name];
@@ -47,8 +47,8 @@ function firstHeader(headers: ResponseHeaders, name: string): string | undefined
 /**
  * The HTTP client both APIs share, over a fetch engine (in VS Code the extension host's `fetch`,
  * which carries the user's proxy and certificates): base URL joining, bearer auth, timeouts,
- * cancellation, retries with backoff (a request that may have been applied is never resent unless
- * idempotent), client-side rate limiting, and redaction of secrets in every error and log line.
+ * cancellation, retries with backoff (writeSafety.ts: a request that may have been applied is never
+ * resent unless idempotent, a write never), client-side rate limiting, and redaction of secrets in every error and log line.
  * Non-2xx answers become typed errors.
  */
 export class HttpTransport {
@@ -100,7 +100,7 @@ export class HttpTransport {
     const retry: RetryOptions =
       req.retry === false ? { ...this.retry, attempts: 1 } : { ...this.retry, ...req.retry };
     const attempts = Math.min(MAX_ATTEMPTS, Math.max(1, Math.floor(retry.attempts)));
-    const idempotent = req.idempotent ?? IDEMPOTENT_METHODS.has(req.method);
+    const policy = sendPolicy(req.method, req);
     const payload = encodePayload(req);
     const useAuth = req.auth !== false && this.options.auth !== undefined;
     let reauthenticated = false;
@@ -135,13 +135,13 @@ export class HttpTransport {
         this.inFlight.delete(control);
         const err = toStratusError(control.fired === 'body' ? control.bodyError : error, ctx, control.fired);
         if (this.logging) this.logger.debug(`${where()} failed after ${elapsed(started)} ms: ${err.kind}`);
-        if (attempt < attempts && isRetryableFailure(err, idempotent)) {
+        if (attempt < attempts && mayResendAfterFailure(err, policy)) {
           const wait = fullJitterDelay(attempt - 1, retry.baseDelayMs, retry.maxDelayMs, this.options.random);
           if (this.logging) this.logger.debug(`${where()}: retry ${attempt}/${attempts - 1} in ${wait} ms`);
           await sleep(wait, req.signal);
           continue;
         }
-        throw outcomeUnknown(err, idempotent, ctx.target);
+        throw failureAfterSending(err, policy, ctx.target);
       }
 
       const status = res.status;
@@ -166,7 +166,7 @@ export class HttpTransport {
           continue;
         }
       }
-      if (attempt < attempts && retry.statuses.includes(status)) {
+      if (attempt < attempts && mayResendAfterStatus(status, policy, retry.statuses)) {
         const asked =
           status === 429 ? serverRetryDelay(headers) : parseRetryAfter(headers['retry-after']);
         if (asked !== undefined && asked > retry.maxWaitMs) {
@@ -209,9 +209,22 @@ export class HttpTransport {
     if (!token) {
       throw new AuthError(`No ${name} is set`, { reason: 'missing', secretName: name });
     }
-    if (this.options.tokenSlot) this.redactor.setSlot(this.options.tokenSlot, token);
-    else this.redactor.add(value);
+    this.registerToken(token);
     return token;
+  }
+
+  /**
+   * Registers a secret the core received (a PAT's id and secret) with this transport's redactor,
+   * encoded forms included, before it is sent anywhere.
+   */
+  registerSecret(secret: string | undefined): void {
+    this.redactor.add(secret);
+  }
+
+  /** Registers a bearer token: in `tokenSlot` when it rotates (only its current value), else pinned. */
+  registerToken(token: string): void {
+    if (this.options.tokenSlot) this.redactor.setSlot(this.options.tokenSlot, token);
+    else this.redactor.add(token);
   }
 
   private headers(req: RequestOptions, contentType: string | undefined, token: string | undefined): Record<string, string> {

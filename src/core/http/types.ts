@@ -111,8 +111,14 @@ export interface RequestOptions {
   signal?: AbortSignal | undefined;
   /** Send the bearer token. Default true when the transport has an auth provider. */
   auth?: boolean;
-  /** Safe to resend after the request may have reached the server. Default: GET/HEAD/PUT/DELETE. */
+  /** Safe to resend after the request may have reached the server. Default: GET and HEAD only. */
   idempotent?: boolean;
+  /**
+   * Changes state on the server (a console write, whatever its method): never resent once it may
+   * have left (`idempotent` is ignored), only a 429 is retried, and a failure after sending is an
+   * OutcomeUnknownError. See writeSafety.ts.
+   */
+  write?: boolean;
   /** Server-sent events: asks for `text/event-stream`; an idle body is a StreamStalledError. */
   streaming?: boolean;
   timeouts?: Partial<Pick<TransportTimeouts, 'firstByteMs' | 'idleMs'>>;

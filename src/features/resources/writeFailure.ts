@@ -1,34 +1,46 @@
 // Pure (no `vscode` import): which next steps a failed write offers, unit-tested in plain Node.
 import { isStratusError } from '../../core/errors';
+import { provablyNotApplied } from '../../core/http/writeSafety';
 import type { ErrorAction } from '../../core/presentError';
 
-export type WriteFailureAction = 'openActivities' | 'retry' | 'signIn' | 'showLog';
+/**
+ * `retry`: send it again as it was (only where it provably did not happen). `sendAgain`: ask again
+ * with a fresh modal confirmation that says the first attempt may have been applied, then send.
+ */
+export type WriteFailureAction = 'openActivities' | 'retry' | 'sendAgain' | 'signIn' | 'showLog';
+
+export { provablyNotApplied };
 
 /**
- * The buttons of a write that failed before an activity id came back. A write whose connection
- * broke after sending (`outcome_unknown`) may have been applied: it offers the Activities view,
- * never Retry. Retry is offered only when the server refused the write or it provably never left.
+ * The buttons of a write that failed before an activity id came back. The one write policy
+ * (core/http/writeSafety.ts) decides: Retry only where the write provably did not happen (refused
+ * before sending, never left, or refused by the server: 400, 401, 403, 404, 409, 422, 429). Any
+ * other failure (a reset or timeout after sending, a 5xx, an unreadable answer) leaves the
+ * outcome unknown: the Activities view, and sending again only after a new confirmation.
  */
 export function writeFailureActions(error: unknown, presented: readonly ErrorAction[]): WriteFailureAction[] {
-  if (isStratusError(error) && error.kind === 'outcome_unknown') return ['openActivities', 'showLog'];
+  if (!provablyNotApplied(error)) return ['openActivities', 'sendAgain', 'showLog'];
   const actions: WriteFailureAction[] = [];
-  if (presented.includes('retry') && provablyNotApplied(error)) actions.push('retry');
+  if (presented.includes('retry')) actions.push('retry');
   if (presented.includes('signIn')) actions.push('signIn');
   actions.push('showLog');
   return actions;
 }
 
-/** The server refused the write, or it never left: sending it again (on request) cannot apply it twice. */
-export function provablyNotApplied(error: unknown): boolean {
-  if (!isStratusError(error)) return false;
+/** Why a write's outcome is unknown, in words (for a write that may have been applied). */
+export function unknownOutcomeReason(error: unknown): string {
+  if (!isStratusError(error)) return 'an unexpected error came after it may have reached the service';
   switch (error.kind) {
+    case 'outcome_unknown':
+      return 'the connection broke or went silent after it was sent';
     case 'api':
-    case 'rate_limit':
-    case 'network':
-      return true;
+      return `the service answered HTTP ${error.status}, which can come after the change was accepted`;
     case 'timeout':
-      return error.phase === 'connect';
+    case 'stream_stalled':
+      return 'no answer came in time after it was sent';
+    case 'malformed_response':
+      return 'the service answered, but its answer could not be read';
     default:
-      return false;
+      return 'it failed after it may have reached the service';
   }
 }

@@ -13,7 +13,8 @@ import type { ResourceNode } from './nodes';
 import { Commands } from '../commands';
 import type { ResourcesTree } from './resourcesTree';
 import type { WriteOptions } from './testArguments';
-import { writeFailureActions, type WriteFailureAction } from './writeFailure';
+import { findWriteActivities } from '../../core/console/recent-activity';
+import { unknownOutcomeReason, writeFailureActions } from './writeFailure';
 
 export interface WriteOutcome {
   /**
@@ -26,6 +27,14 @@ export interface WriteOutcome {
   /** The created or changed resource's id (the activity's `result`). */
   readonly resultId?: string;
   readonly message?: string;
+  /** After an unknown outcome: a recent activity that may be this write. */
+  readonly matchingActivity?: Activity;
+}
+
+/** A second attempt after an unknown outcome: the fresh confirmation it must pass. */
+interface SendAgain {
+  readonly question: string;
+  readonly detail: string;
 }
 
 export type { WriteOptions } from './testArguments';
@@ -46,8 +55,7 @@ export interface WriteContext {
  * One write from the catalog: confirm, collect input, send, then follow the activity with a
  * cancellable progress notification until it completes (the resource is revealed) or fails.
  */
-export async function runWrite(ctx: WriteContext, kind: ResourceKind, action: ActionSpec, target: ResourceItem | undefined, options: WriteOptions = {}): Promise<WriteOutcome | undefined> {
-  const OPEN_ACTIVITIES = vscode.l10n.t('Open Activities');
+export async function runWrite(ctx: WriteContext, kind: ResourceKind, action: ActionSpec, target: ResourceItem | undefined, options: WriteOptions = {}, again?: SendAgain): Promise<WriteOutcome | undefined> {
   const SHOW_LOG = vscode.l10n.t('Show Log');
   const SHOW_IN_ACTIVITIES = vscode.l10n.t('Show in Activities');
   const RETRY = vscode.l10n.t('Retry');
@@ -55,7 +63,12 @@ export async function runWrite(ctx: WriteContext, kind: ResourceKind, action: Ac
   const verb = action.label.replace(/(\.\.\.|…)$/, '');
   const title = target ? `${verb} ${kind.label.singular.toLowerCase()} "${target.name}"` : verb;
 
-  const confirmation = options.confirmed ? undefined : catalog.confirmation(kind.id, action.id, target);
+  if (again) {
+    // After an unknown outcome: always a fresh modal, whatever the action or the options say.
+    const answer = await vscode.window.showWarningMessage(again.question, { modal: true, detail: again.detail }, action.label);
+    if (answer !== action.label) return undefined;
+  }
+  const confirmation = options.confirmed || again ? undefined : catalog.confirmation(kind.id, action.id, target);
   if (confirmation) {
     const answer = await vscode.window.showWarningMessage(confirmation, { modal: true, detail: `${kind.label.singular}: ${target?.name ?? ''} (${target?.id ?? ''})` }, action.label);
     if (answer !== action.label) return undefined;
@@ -64,6 +77,7 @@ export async function runWrite(ctx: WriteContext, kind: ResourceKind, action: Ac
   if (input === undefined) return undefined;
 
   let activityId: string;
+  const startedAt = Date.now();
   try {
     activityId = (await ctx.connection.client().perform(kind.id, action.id, { ...(target ? { target } : {}), input })).activityId;
   } catch (error) {
@@ -71,21 +85,16 @@ export async function runWrite(ctx: WriteContext, kind: ResourceKind, action: Ac
     if (presented.cancelled) return undefined;
     ctx.logger.error(`${title} failed: ${presented.message}`);
     const actions = writeFailureActions(error, presented.actions);
-    if (actions.includes('openActivities')) {
-      // The request may have reached the server: never send it again by itself. The activity, if
-      // one was created, shows in the Activities view.
-      void vscode.window.showWarningMessage(vscode.l10n.t('Stratus: the outcome of "{0}" is unknown. {1}', title, presented.message), OPEN_ACTIVITIES, SHOW_LOG).then((choice) => {
-        if (choice === OPEN_ACTIVITIES) void vscode.commands.executeCommand(Commands.activitiesShow);
-        else if (choice === SHOW_LOG) ctx.showLog();
-      });
-      return { status: 'outcomeUnknown', message: presented.message };
+    if (actions.includes('sendAgain')) {
+      // It may have been applied: never sent again by itself, and never without a new confirmation.
+      return unknownOutcome(ctx, { kind, action, target, input, options, title, startedAt, error });
     }
-    const labels: Record<Exclude<WriteFailureAction, 'openActivities'>, string> = { retry: RETRY, signIn: vscode.l10n.t('Sign In to Console'), showLog: SHOW_LOG };
-    const buttons = actions.flatMap((a) => (a === 'openActivities' ? [] : [labels[a]]));
+    const labels: Record<'retry' | 'signIn' | 'showLog', string> = { retry: RETRY, signIn: vscode.l10n.t('Sign In to Console'), showLog: SHOW_LOG };
+    const buttons = actions.flatMap((a) => (a === 'retry' || a === 'signIn' || a === 'showLog' ? [labels[a]] : []));
     void vscode.window.showErrorMessage(vscode.l10n.t('Stratus: {0} failed. {1}', title, presented.message), ...buttons).then((choice) => {
       if (choice === SHOW_LOG) ctx.showLog();
       else if (choice === labels.signIn) void vscode.commands.executeCommand(Commands.signIn);
-      // The server refused it or it never left: sending it again on request cannot apply it twice.
+      // The server refused it or it never left (writeSafety.provablyNotApplied): sending it again cannot apply it twice.
       else if (choice === labels.retry) void runWrite(ctx, kind, action, target, { input, confirmed: true });
     });
     return { status: 'requestFailed', message: presented.message };
@@ -158,6 +167,59 @@ export async function runWrite(ctx: WriteContext, kind: ResourceKind, action: Ac
       break;
   }
   return outcome;
+}
+
+/** Longest wait for the activity list when looking for the write whose outcome is unknown. */
+const LOOKUP_TIMEOUT_MS = 15_000;
+
+interface Attempt {
+  kind: ResourceKind;
+  action: ActionSpec;
+  target: ResourceItem | undefined;
+  input: Record<string, unknown>;
+  options: WriteOptions;
+  title: string;
+  startedAt: number;
+  error: unknown;
+}
+
+/**
+ * A write that may or may not have been applied (a reset or timeout after sending, a 5xx): say so,
+ * look for a recent activity that matches it, offer to show it (or the Activities view), and send
+ * again only after a fresh modal confirmation that says it may then be applied twice.
+ */
+async function unknownOutcome(ctx: WriteContext, attempt: Attempt): Promise<WriteOutcome> {
+  const { kind, action, target, input, title } = attempt;
+  const reason = unknownOutcomeReason(attempt.error);
+  const name = typeof input.name === 'string' ? input.name : undefined;
+  const matches = await findWriteActivities(
+    (listOptions) => ctx.connection.client().activities.list(listOptions),
+    { targetId: action.target === 'item' ? target?.id : undefined, name: action.target === 'collection' ? name : undefined, startedAt: attempt.startedAt },
+    { signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS), logger: ctx.logger },
+  );
+  const match = matches[0];
+  if (match) ctx.activities.update(match, true);
+  ctx.logger.warn(`${title}: outcome unknown (${reason}); ${match ? `recent activity ${match.id} may be it` : 'no matching recent activity found'}. Not sent again.`);
+  const SHOW_ACTIVITY = vscode.l10n.t('Show Activity');
+  const OPEN_ACTIVITIES = vscode.l10n.t('Open Activities');
+  const SEND_AGAIN = vscode.l10n.t('Send Again...');
+  const SHOW_LOG = vscode.l10n.t('Show Log');
+  const found = match
+    ? vscode.l10n.t('A recent activity may be it: "{0}" ({1}).', match.description || match.id, describeState(match))
+    : vscode.l10n.t('No matching recent activity was found yet: check the Activities view before sending it again.');
+  const message = vscode.l10n.t('Stratus: "{0}" may or may not have been applied: {1}. It was not sent again. {2}', title, reason, found);
+  void vscode.window.showWarningMessage(message, match ? SHOW_ACTIVITY : OPEN_ACTIVITIES, SEND_AGAIN, SHOW_LOG).then((choice) => {
+    if (choice === SHOW_ACTIVITY) void vscode.commands.executeCommand(Commands.activitiesShow, match?.id);
+    else if (choice === OPEN_ACTIVITIES) void vscode.commands.executeCommand(Commands.activitiesShow);
+    else if (choice === SHOW_LOG) ctx.showLog();
+    else if (choice === SEND_AGAIN) {
+      const question = vscode.l10n.t('Send "{0}" again? The first attempt may already have been applied; if it was, this applies it a second time.', title);
+      const detail = match ? vscode.l10n.t('Possibly the first attempt: activity "{0}" ({1}).', match.description || match.id, describeState(match)) : vscode.l10n.t('No matching activity was found.');
+      const { confirmed: _skip, ...rest } = attempt.options;
+      void runWrite(ctx, kind, action, target, { ...rest, input }, { question, detail });
+    }
+  });
+  return { status: 'outcomeUnknown', message: `${reason}`, ...(match ? { matchingActivity: match } : {}) };
 }
 
 /** After a completed write: only the affected collection changes; the new or changed resource is selected. */

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { ApiError, AuthError, CancelledError, InterruptedError, NetworkError, NotFoundError, RateLimitError, StreamStalledError, TimeoutError, ValidationError } from '../../../src/core/errors';
+import { ApiError, AuthError, CancelledError, InterruptedError, NetworkError, NotFoundError, OutcomeUnknownError, RateLimitError, StreamStalledError, TimeoutError, ValidationError } from '../../../src/core/errors';
 import { presentError } from '../../../src/core/presentError';
 
 describe('core/presentError', () => {
@@ -58,5 +58,22 @@ describe('core/presentError', () => {
     assert.equal(presentError(new CancelledError()).cancelled, true);
     assert.match(presentError('boom').message, /Unexpected error: boom/);
     assert.match(presentError(new Error('bad thing')).message, /bad thing/);
+  });
+
+  // Fuzzing finding (issue 24): a 26-digit Retry-After showed "Retry in NaN s".
+  it('never shows NaN for a wait out of range', () => {
+    const now = Date.UTC(2030, 0, 1);
+    for (const retryAfterMs of [1e28, Number.MAX_VALUE, Infinity, NaN, -1e20]) {
+      const shown = presentError(new RateLimitError({ status: 429, message: 'slow down', retryAfterMs }, { now }), now);
+      assert.doesNotMatch(shown.message, /NaN|Infinity/, String(retryAfterMs));
+      assert.ok(shown.retryAfterSeconds === undefined || (Number.isInteger(shown.retryAfterSeconds) && shown.retryAfterSeconds <= 86_400));
+    }
+  });
+
+  it('an unknown outcome says it was not sent again and offers no Retry', () => {
+    const shown = presentError(new OutcomeUnknownError('t', 'DELETE host/x', undefined));
+    assert.match(shown.message, /cannot tell whether/);
+    assert.match(shown.message, /not sent again/);
+    assert.ok(!shown.actions.includes('retry'));
   });
 });

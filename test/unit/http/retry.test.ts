@@ -73,11 +73,12 @@ describe('http/transport retries', () => {
   });
 
   it('honours Retry-After in seconds', async () => {
-    handler = flaky(1, (_q, res) => sendJson(res, 429, {}, { 'retry-after': '0.3' }));
+    handler = flaky(1, (_q, res) => sendJson(res, 429, {}, { 'retry-after': '0' }));
     const logger = recordingLogger();
-    await make({ random: () => 0, logger }).request({ method: 'POST', path: '/v1/chat/completions', json: {} });
-    // The wait is the server's (300 ms), not the jittered backoff (0 with random = 0).
-    assert.ok(logger.lines.some((l) => /HTTP 429, retry 1\/\d in 300 ms/.test(l)), logger.lines.join('\n'));
+    const retry = { attempts: 4, baseDelayMs: 10_000, maxDelayMs: 10_000, maxWaitMs: 2_000 };
+    await make({ random: () => 0.5, logger, retry }).request({ method: 'POST', path: '/v1/chat/completions', json: {} });
+    // The wait is the server's (0 s; delta-seconds are whole seconds), not the jittered backoff (5 s).
+    assert.ok(logger.lines.some((l) => /HTTP 429, retry 1\/\d in 0 ms/.test(l)), logger.lines.join('\n'));
     assert.equal(server.requests.length, 2);
   });
 
@@ -152,12 +153,12 @@ describe('http/transport retries', () => {
     assert.equal(server.requests.length, 1, 'sent exactly once');
   });
 
-  it('retries a connection reset for an idempotent request', async () => {
+  it('retries a connection reset for a request marked idempotent', async () => {
     handler = flaky(2, (req) => {
       req.socket.destroy();
     });
     const logger = recordingLogger();
-    const res = await make({ logger }).request({ method: 'PUT', path: '/v1/things/1', json: { a: 1 } });
+    const res = await make({ logger }).request({ method: 'PUT', path: '/v1/things/1', json: { a: 1 }, idempotent: true });
     assert.deepEqual(await res.json(), { n: 3 });
     assert.ok(logger.lines.some((l) => /failed after \d+ ms: network/.test(l)));
     assert.ok(logger.lines.some((l) => /retry 1\/3/.test(l)));
