@@ -101,7 +101,7 @@ describe('tools: Stratus language-model tools and the @stratus agent (against th
 
   after(async () => {
     for (const d of disposables) d.dispose();
-    for (const name of ['notes.txt', 'escape.txt', 'escape-dir', '.vscode', 'created.txt']) rmSync(join(root, name), { recursive: true, force: true });
+    for (const name of ['notes.txt', 'edit-target.txt', 'escape.txt', 'escape-dir', '.vscode', 'created.txt']) rmSync(join(root, name), { recursive: true, force: true });
     rmSync(outside, { recursive: true, force: true });
     await vscode.workspace.getConfiguration('stratus').update('tools.editPreview', undefined, vscode.ConfigurationTarget.Global);
     await control('/reset', {});
@@ -207,13 +207,15 @@ describe('tools: Stratus language-model tools and the @stratus agent (against th
   });
 
   it('applies a proposed edit (review preview off) and creates a file; refuses ambiguous or missing text', async () => {
-    const applied = text(await new ProposeEditTool().invoke(invokeOptions({ path: 'notes.txt', oldText: 'beta line', newText: 'BETA line' })));
-    assert.match(applied, /The edit to notes\.txt was applied/);
-    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(join(root, 'notes.txt')));
+    // Its own file: notes.txt stays as the other tests read it, whatever the order.
+    writeFileSync(join(root, 'edit-target.txt'), 'alpha line\nbeta line\ngamma: the answer is 42\n');
+    const applied = text(await new ProposeEditTool().invoke(invokeOptions({ path: 'edit-target.txt', oldText: 'beta line', newText: 'BETA line' })));
+    assert.match(applied, /The edit to edit-target\.txt was applied/);
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(join(root, 'edit-target.txt')));
     assert.match(doc.getText(), /BETA line/);
     await doc.save();
-    await assert.rejects(Promise.resolve(new ProposeEditTool().invoke(invokeOptions({ path: 'notes.txt', oldText: 'line', newText: 'x' }))), /occurs 2 times/);
-    await assert.rejects(Promise.resolve(new ProposeEditTool().invoke(invokeOptions({ path: 'notes.txt', oldText: 'delta', newText: 'x' }))), /was not found/);
+    await assert.rejects(Promise.resolve(new ProposeEditTool().invoke(invokeOptions({ path: 'edit-target.txt', oldText: 'line', newText: 'x' }))), /occurs 2 times/);
+    await assert.rejects(Promise.resolve(new ProposeEditTool().invoke(invokeOptions({ path: 'edit-target.txt', oldText: 'delta', newText: 'x' }))), /was not found/);
     assert.match(text(await new ProposeEditTool().invoke(invokeOptions({ path: 'created.txt', oldText: '', newText: 'new file\n' }))), /created/);
   });
 
@@ -359,10 +361,15 @@ describe('tools: Stratus language-model tools and the @stratus agent (against th
         model: { id: 'gpt-oss:120b', kind: 'chat', created: undefined, ownedBy: undefined, root: undefined, aliases: [], maxModelLen: 131072 },
         messages: [{ role: 'user', content: 'plan: stratus_listResources {"kind": "virtualMachines"}' }],
       });
-      assert.match(stream.text, /not signed in to the cloud console/);
-      assert.deepEqual(stream.buttons.map((b) => [b.command, b.title]), [['stratus.signIn', 'Sign In to Console']]);
-      secrets.set(SecretKeys.patId, sandbox().patId);
-      secrets.set(SecretKeys.patSecret, sandbox().patSecret);
+      try {
+        assert.match(stream.text, /not signed in to the cloud console/);
+        assert.deepEqual(stream.buttons.map((b) => [b.command, b.title]), [['stratus.signIn', 'Sign In to Console']]);
+      } finally {
+        // Signed in again, so the other cloud tests pass in any order.
+        secrets.set(SecretKeys.patId, sandbox().patId);
+        secrets.set(SecretKeys.patSecret, sandbox().patSecret);
+        await deps.console.signIn();
+      }
     });
   });
 
