@@ -13,6 +13,8 @@ import { CLOUD_TOOLS, FILE_TOOLS, STRATUS_TOOL_PREFIX } from './names';
 import { toolsContext } from './progress';
 import { resolveWorkspacePath } from './workspace';
 
+const SIGN_IN_HELPS: ReadonlySet<string> = new Set(['signedOut', 'notConfigured', 'rejected']);
+
 /** What the chat handler hands over once it has chosen the model and built the conversation. */
 export interface AgentTurnRequest {
   readonly request: vscode.ChatRequest;
@@ -164,7 +166,8 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
     await Promise.all(pendingReferences);
   }
 
-  const signInNeeded = [...usedTools].some((name) => CLOUD_TOOLS.has(name)) && deps.console.state.kind !== 'signedIn';
+  // Only where signing in helps: not after a network or server error (the stored PAT is kept and tried again).
+  const signInNeeded = [...usedTools].some((name) => CLOUD_TOOLS.has(name)) && SIGN_IN_HELPS.has(deps.console.state.kind);
   if (signInNeeded) stream.button({ command: Commands.signIn, title: vscode.l10n.t('Sign In to Console') });
   const metadata: TurnMetadata = { model: model.id, messages: outcome.messages, ...(outcome.finishReason ? { finishReason: outcome.finishReason } : {}) };
   switch (outcome.status) {
