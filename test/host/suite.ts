@@ -7,6 +7,7 @@ import './chatHandler.test';
 import './resources.test';
 import './network.test';
 import './search.test';
+import './confinement.test';
 import './usage.test';
 import './tools.test';
 import './transcription.test';
