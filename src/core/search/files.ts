@@ -82,7 +82,7 @@ export class NodeFileSystem implements SearchFileSystem {
   }
 
   loadSync(path: string, maxBytes: number, unless?: FileStat): LoadedFile | undefined {
-    const r = this.reader.read(this.reader.pathOf(path), { maxBytes, overCap: 'refuse', unless, buffer: this.grow });
+    const r = this.reader.read(this.reader.pathOf(path), { maxBytes, overCap: 'refuse', unless, buffer: this.grow, detectBinary: false });
     if (r.ok) return { stat: r.stamp, bytes: r.bytes };
     if ((r.reason === 'too_large' || r.reason === 'unchanged') && r.stamp) return { stat: r.stamp, bytes: undefined };
     if (r.reason === 'unreadable') throw new FileNotReadError(path, r.reason);
@@ -101,7 +101,7 @@ export class NodeFileSystem implements SearchFileSystem {
   }
 
   read(path: string, maxBytes: number): Promise<Uint8Array> {
-    const r = this.reader.read(this.reader.pathOf(path), { maxBytes, overCap: 'refuse' });
+    const r = this.reader.read(this.reader.pathOf(path), { maxBytes, overCap: 'refuse', detectBinary: false });
     return r.ok ? Promise.resolve(r.bytes) : Promise.reject(new FileNotReadError(path, r.reason));
   }
 }

@@ -113,6 +113,27 @@ describe('confined workspace reader (src/core/workspace)', () => {
     assert.ok(bin.ok && bin.binary);
   });
 
+  it('decides on where the open descriptor really is (a folder swapped for a link after any check is refused)', function () {
+    if (process.platform !== 'linux') this.skip();
+    const fs = { ...countingFs(), readlinkSync: (p: string) => (p.startsWith('/proc/self/fd/') ? join(outside, 'secret.txt') : nodeReaderFs.readlinkSync(p)) };
+    const r = new ConfinedReader([root], fs).read(join(root, 'src', 'real.ts'), { maxBytes: 1000, overCap: 'truncate' });
+    assert.deepEqual(r, { ok: false, reason: 'outside' });
+    assert.equal(fs.read, 0);
+  });
+
+  it('without /proc (other systems) checks the real path before opening, with the same answers', () => {
+    const noProc = { ...nodeReaderFs, readlinkSync: (p: string): string => {
+      if (p.startsWith('/proc/')) throw Object.assign(new Error('no /proc'), { code: 'ENOENT' });
+      return nodeReaderFs.readlinkSync(p);
+    } };
+    const reader = new ConfinedReader([root], noProc);
+    assert.ok(reader.read(join(root, 'src', 'real.ts'), { maxBytes: 1000, overCap: 'refuse' }).ok, 'the first read finds /proc missing');
+    for (const rel of ['escape.txt', 'escape-dir/secret.txt', 'src/chained.txt']) {
+      assert.deepEqual(reader.read(join(root, rel), { maxBytes: 1000, overCap: 'refuse' }), { ok: false, reason: 'outside' }, rel);
+    }
+    assert.ok(reader.read(join(root, 'inside-link.ts'), { maxBytes: 1000, overCap: 'refuse' }).ok);
+  });
+
   it('confines NodeFileSystem (the search index on a local disk): stat, read, loadSync and list', async () => {
     const fs = new NodeFileSystem(root);
     for (const rel of ['escape.txt', 'escape-dir/secret.txt']) {
