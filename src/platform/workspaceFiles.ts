@@ -6,9 +6,11 @@ import { ConfinedReader, looksBinary, type ConfinedRead } from '../core/workspac
  * read of a workspace file by a Stratus feature goes through here or through the core reader.
  * - `file` URIs: the core reader over the real paths of the local workspace folders (symbolic
  *   links that leave them refused, size checked on the open descriptor before reading).
- * - Other schemes (virtual and remote file systems): the URI must be inside a workspace folder;
- *   `vscode.workspace.fs.stat` first, and a symbolic link is refused (its target cannot be
- *   checked there), as is anything over the cap (that API cannot read part of a file).
+ * - Other schemes (virtual file systems; a remote window runs this extension on the remote host,
+ *   where the folder is `file` again): the URI must be inside a workspace folder;
+ *   `vscode.workspace.fs.stat` first; a file the provider flags as a symbolic link is refused (its
+ *   target cannot be checked there; folders on the way are not stat-ed one by one, virtual file
+ *   systems have no links), as is anything over the cap (that API cannot read part of a file).
  */
 
 /** The local workspace folders (real paths resolved by the reader). */

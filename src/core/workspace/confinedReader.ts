@@ -112,7 +112,7 @@ function code(error: unknown): string | undefined {
 function refusalOf(error: unknown): ReadRefusal {
   const c = code(error);
   if (c === 'ENOENT' || c === 'ENOTDIR') return 'gone';
-  // O_NOFOLLOW on a link: it appeared after the real path was taken.
+  // A link as the last component (O_NOFOLLOW), or a loop of links.
   if (c === 'ELOOP' || c === 'EMLINK') return 'outside';
   return 'unreadable';
 }
@@ -129,6 +129,8 @@ export type Resolved = { ok: true; real: string; root: string } | { ok: false; r
 /** Reads files below a set of root folders (absolute paths), confined to their real paths. */
 export class ConfinedReader {
   private realRoots: Array<{ root: string; real: string }> | undefined;
+  /** Whether /proc/self/fd tells where a descriptor is (Linux; false once it failed). */
+  private procFd = process.platform === 'linux';
 
   constructor(
     readonly roots: readonly string[],
@@ -187,8 +189,6 @@ export class ConfinedReader {
       return undefined;
     }
   }
-
-  private procFd = process.platform === 'linux';
 
   private openAt(target: string): { fd: number } | (ConfinedRead & { ok: false }) {
     try {
