@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import { ConfinedReader, looksBinary, type ConfinedRead } from '../core/workspace/confinedReader';
 
@@ -24,6 +25,21 @@ function insideFolder(uri: vscode.Uri): boolean {
     const base = f.uri.path.endsWith('/') ? f.uri.path : `${f.uri.path}/`;
     return uri.path === f.uri.path || uri.path.startsWith(base);
   });
+}
+
+/**
+ * Whether a local path is inside the workspace folders' real paths; for a file not on disk yet (an
+ * editor's new file), its nearest existing folder is.
+ */
+function locatedInside(fsPath: string): boolean {
+  const reader = localWorkspaceReader();
+  for (let probe = fsPath; ; ) {
+    const where = reader.resolve(probe);
+    if (where.ok) return true;
+    const parent = dirname(probe);
+    if (where.reason !== 'gone' || parent === probe) return false;
+    probe = parent;
+  }
 }
 
 /** The bytes of a workspace file on disk (open editors ignored), at most `maxBytes` of them. */
@@ -62,8 +78,8 @@ export type WorkspaceText =
 export async function readWorkspaceText(uri: vscode.Uri, maxBytes: number): Promise<WorkspaceText> {
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
   if (open) {
-    const where = uri.scheme === 'file' ? localWorkspaceReader().resolve(uri.fsPath) : { ok: insideFolder(uri), reason: 'outside' as const };
-    if (!where.ok) return { ok: false, reason: where.reason };
+    const inside = uri.scheme === 'file' ? locatedInside(uri.fsPath) : insideFolder(uri);
+    if (!inside) return { ok: false, reason: 'outside' };
     const full = open.getText();
     return { ok: true, text: full.slice(0, maxBytes), size: full.length, truncated: full.length > maxBytes, binary: false };
   }

@@ -81,6 +81,19 @@ describe('confinement: workspace files behind symbolic links that leave the work
     }
     const inside = text(await vscode.lm.invokeTool(ToolNames.readFile, { input: { path: 'confine-notes.txt' }, toolInvocationToken: undefined }, token()));
     assert.match(inside, new RegExp(`${WORD} note inside`));
+    // An editor's unsaved text still wins over the disk.
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(join(root, 'confine-notes.txt')));
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(doc.uri, new vscode.Position(0, 0), 'unsaved first line\n');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    try {
+      const dirty = text(await vscode.lm.invokeTool(ToolNames.readFile, { input: { path: 'confine-notes.txt' }, toolInvocationToken: undefined }, token()));
+      assert.match(dirty, /^File: confine-notes.txt \(lines 1–3 of 3\)\n1: unsaved first line\n2: The confinecanary note/);
+    } finally {
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      assert.equal(doc.isDirty, false);
+    }
   });
 
   describe('the search index after the first build', () => {
