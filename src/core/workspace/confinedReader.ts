@@ -139,7 +139,8 @@ export class ConfinedReader {
 
   /** The absolute path of a root-relative path ('/'-separated, '' = the first root). */
   pathOf(relative: string, root = this.roots[0] ?? ''): string {
-    return relative === '' ? root : path.join(root, ...relative.split('/'));
+    if (relative === '') return root;
+    return path.sep === '/' && !relative.includes('//') && !relative.startsWith('/') ? `${root}/${relative}` : path.join(root, ...relative.split('/'));
   }
 
   private roots_(): Array<{ root: string; real: string }> {
@@ -201,8 +202,11 @@ export class ConfinedReader {
     }
   }
 
-  /** Opens a file whose real path is inside a root; the descriptor, or why not. */
-  private open(absolute: string): { fd: number } | (ConfinedRead & { ok: false }) {
+  /**
+   * Opens a file; `verified` when it was opened by its real path (already checked), otherwise
+   * `located` must confirm where the descriptor is before anything is read from it.
+   */
+  private open(absolute: string): { fd: number; verified: boolean } | (ConfinedRead & { ok: false }) {
     let target = absolute;
     if (!this.procFd) {
       const resolved = this.resolve(absolute);
@@ -217,17 +221,13 @@ export class ConfinedReader {
       target = resolved.real;
       result = this.openAt(target);
     }
-    if (!('fd' in result)) return result;
-    if (target === absolute) {
-      // Opened as given: where it really is comes from the descriptor (or, without /proc, a realpath).
-      const real = this.fdPath(result.fd);
-      const inside = real !== undefined ? this.roots_().some((r) => isWithin(r.real, real)) : this.resolve(absolute).ok;
-      if (!inside) {
-        this.close(result.fd);
-        return failure('outside');
-      }
-    }
-    return result;
+    return 'fd' in result ? { fd: result.fd, verified: target !== absolute } : result;
+  }
+
+  /** Whether an open descriptor is inside a root: /proc says where it is (or, without /proc, a realpath). */
+  private located(fd: number, absolute: string): boolean {
+    const real = this.fdPath(fd);
+    return real !== undefined ? this.roots_().some((r) => isWithin(r.real, real)) : this.resolve(absolute).ok;
   }
 
   private close(fd: number): void {
@@ -245,10 +245,12 @@ export class ConfinedReader {
     const fd = open.fd;
     try {
       const s = this.fs.fstatSync(fd);
-      if (!s.isFile()) return failure('not_file', s.isDirectory() ? 'directory' : 'not a regular file');
       const stamp = { size: s.size, mtime: s.mtimeMs };
       const { unless, maxBytes } = options;
-      if (unless && unless.size === stamp.size && unless.mtime === stamp.mtime) return failure('unchanged', undefined, stamp);
+      // Unchanged: nothing is read, so nothing can leave (the reload's check of every file stays cheap).
+      if (s.isFile() && unless && unless.size === stamp.size && unless.mtime === stamp.mtime) return failure('unchanged', undefined, stamp);
+      if (!open.verified && !this.located(fd, absolute)) return failure('outside');
+      if (!s.isFile()) return failure('not_file', s.isDirectory() ? 'directory' : 'not a regular file');
       if (s.size > maxBytes && options.overCap === 'refuse') return failure('too_large', undefined, stamp);
       const want = Math.max(0, Math.min(s.size, maxBytes));
       const buf = options.buffer ? options.buffer(want) : Buffer.allocUnsafe(want);
