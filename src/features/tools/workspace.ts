@@ -84,7 +84,7 @@ export async function readCapped(uri: vscode.Uri, maxBytes: number): Promise<{ t
       if (read.detail === 'directory') throw new ToolFailure(`"${shown}" is a folder, not a file. Use stratus_listFiles with a glob such as "${shown}/**".`);
       throw new ToolFailure(`"${shown}" is not a regular file (a pipe, socket or device); only files can be read.`);
     case 'too_large':
-      throw new ToolFailure(`"${shown}" has ${(read.size ?? 0).toLocaleString('en')} bytes, more than the ${maxBytes.toLocaleString('en')} this file system lets Stratus read in part (setting stratus.tools.maxFileBytes).`);
+      throw new ToolFailure(`"${shown}" has ${(read.size ?? 0).toLocaleString('en')} bytes; on this file system only files of at most ${maxBytes.toLocaleString('en')} bytes can be read (whole; setting stratus.tools.maxFileBytes), not the start of a larger one.`);
     default:
       throw new ToolFailure(`"${shown}" cannot be read${read.detail ? ` (${read.detail})` : ''}.`);
   }
