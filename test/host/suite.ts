@@ -8,6 +8,7 @@ import './resources.test';
 import './writeOutcome.test';
 import './network.test';
 import './search.test';
+import './confinement.test';
 import './usage.test';
 import './tools.test';
 import './cloudSignIn.test';

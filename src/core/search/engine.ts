@@ -386,7 +386,7 @@ export class SearchEngine {
       }
       if (useGitignore && entries.some((e) => e.name === '.gitignore' && e.kind === 'file')) {
         try {
-          filter.addGitignore(dir, this.decoder.decode(await this.options.fs.read(join(dir, '.gitignore'))));
+          filter.addGitignore(dir, this.decoder.decode(await this.options.fs.read(join(dir, '.gitignore'), this.options.settings().maxFileSizeBytes)));
         } catch {
           // An unreadable .gitignore ignores nothing.
         }
@@ -421,7 +421,7 @@ export class SearchEngine {
     }
     let bytes: Uint8Array;
     try {
-      bytes = await this.options.fs.read(path);
+      bytes = await this.options.fs.read(path, settings.maxFileSizeBytes);
     } catch {
       this.index.removeFile(path);
       return 'unreadable';
@@ -694,7 +694,7 @@ export class SearchEngine {
     await Promise.all(
       [...new Set(hits.map((h) => h.path))].map(async (path) => {
         try {
-          byPath.set(path, this.decoder.decode(await this.options.fs.read(path)).split(/\r?\n/));
+          byPath.set(path, this.decoder.decode(await this.options.fs.read(path, this.options.settings().maxFileSizeBytes)).split(/\r?\n/));
         } catch {
           byPath.set(path, undefined);
         }

@@ -1,5 +1,6 @@
-import { closeSync, fstatSync, openSync, promises as fsp, readdirSync, readSync, statSync } from 'node:fs';
+import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
+import { ConfinedReader, type ReaderFs, type ReadRefusal } from '../workspace/confinedReader';
 
 /** One entry of a directory listing. */
 export interface DirEntry {
@@ -16,17 +17,21 @@ export interface FileStat {
 /**
  * What the search pipeline needs from the workspace, by workspace-relative path with forward
  * slashes ('' is the root). VS Code's file system in the extension, node:fs in tests and benches.
+ * Every implementation is confined to the workspace folder: a path whose real location (through a
+ * symbolic link) is outside it is reported gone by `stat`, `loadSync` and `list`, and refused by
+ * `read` (see src/core/workspace/confinedReader.ts).
  */
 export interface SearchFileSystem {
   list(dir: string): Promise<DirEntry[]>;
-  /** undefined when the file is gone. */
+  /** undefined when the file is gone, not a regular file, or outside the workspace folder. */
   stat(path: string): Promise<FileStat | undefined>;
-  read(path: string): Promise<Uint8Array>;
+  /** The file's bytes; throws when it is gone, outside, not a regular file or over `maxBytes` (checked before reading). */
+  read(path: string, maxBytes: number): Promise<Uint8Array>;
   /**
    * Optional (local disks): stat and read a file in one synchronous call, for the bulk build.
    * `bytes` is undefined when the file is larger than `maxBytes` or its size and time equal
    * `unless` (unchanged: not read), and is only valid until the next call (one buffer is reused).
-   * undefined when the file is gone; throws when it cannot be read.
+   * undefined when the file is gone, not a regular file or outside; throws when it cannot be read.
    */
   loadSync?(path: string, maxBytes: number, unless?: FileStat): LoadedFile | undefined;
 }
@@ -43,80 +48,61 @@ export interface IndexStorage {
   delete(name: string): Promise<void>;
 }
 
+/** Why a workspace file was not read (`reason` is the confined reader's). */
+export class FileNotReadError extends Error {
+  constructor(
+    readonly path: string,
+    readonly reason: ReadRefusal,
+  ) {
+    super(`${path}: not read (${reason})`);
+    this.name = 'FileNotReadError';
+  }
+}
+
 /**
- * node:fs under one root folder. Local files are read with the synchronous calls: on a warm cache
- * one stat + read costs ~20 µs, where the promise API's thread-pool round trips cost several times
- * more; the indexer yields to the event loop between slices of files, so nothing waits long.
+ * node:fs under one root folder, through the confined reader. Local files are read with the
+ * synchronous calls: on a warm cache one stat + read costs ~20 µs, where the promise API's
+ * thread-pool round trips cost several times more; the indexer yields to the event loop between
+ * slices of files, so nothing waits long.
  */
 export class NodeFileSystem implements SearchFileSystem {
   /** The buffer `loadSync` reads into (reused: no allocation and no fresh pages per file). */
   private scratch = Buffer.allocUnsafeSlow(256 * 1024);
+  private readonly reader: ConfinedReader;
+  private readonly grow = (size: number): Buffer => {
+    if (size > this.scratch.length) this.scratch = Buffer.allocUnsafeSlow(Math.max(size, this.scratch.length * 2));
+    return this.scratch;
+  };
 
-  constructor(readonly root: string) {}
+  constructor(
+    readonly root: string,
+    fs?: ReaderFs,
+  ) {
+    this.reader = new ConfinedReader([root], fs);
+  }
 
   loadSync(path: string, maxBytes: number, unless?: FileStat): LoadedFile | undefined {
-    let fd: number;
-    try {
-      fd = openSync(`${this.root}/${path}`, 'r');
-    } catch (error) {
-      if ((error as { code?: unknown }).code === 'ENOENT' || (error as { code?: unknown }).code === 'ENOTDIR') return undefined;
-      throw error;
-    }
-    try {
-      const s = fstatSync(fd);
-      if (!s.isFile()) return undefined;
-      const stat = { size: s.size, mtime: s.mtimeMs };
-      if (s.size > maxBytes || (unless && unless.size === stat.size && unless.mtime === stat.mtime)) return { stat, bytes: undefined };
-      if (s.size > this.scratch.length) this.scratch = Buffer.allocUnsafeSlow(Math.max(s.size, this.scratch.length * 2));
-      const buf = this.scratch;
-      let off = 0;
-      while (off < s.size) {
-        const n = readSync(fd, buf, off, s.size - off, off);
-        if (n === 0) break;
-        off += n;
-      }
-      return { stat, bytes: buf.subarray(0, off) };
-    } finally {
-      closeSync(fd);
-    }
+    const r = this.reader.read(this.reader.pathOf(path), { maxBytes, overCap: 'refuse', unless, buffer: this.grow, detectBinary: false });
+    if (r.ok) return { stat: r.stamp, bytes: r.bytes };
+    if ((r.reason === 'too_large' || r.reason === 'unchanged') && r.stamp) return { stat: r.stamp, bytes: undefined };
+    if (r.reason === 'unreadable') throw new FileNotReadError(path, r.reason);
+    return undefined;
   }
 
   list(dir: string): Promise<DirEntry[]> {
-    try {
-      const entries = readdirSync(join(this.root, dir), { withFileTypes: true });
-      return Promise.resolve(entries.map((e) => ({ name: e.name, kind: e.isFile() ? 'file' : e.isDirectory() ? 'directory' : 'other' })));
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
+    const r = this.reader.list(this.reader.pathOf(dir));
+    if (!r.ok) return Promise.reject(new FileNotReadError(dir, r.reason));
+    return Promise.resolve(r.entries.map((e) => ({ name: e.name, kind: e.isFile() ? 'file' : e.isDirectory() ? 'directory' : 'other' })));
   }
 
   stat(path: string): Promise<FileStat | undefined> {
-    try {
-      const s = statSync(join(this.root, path));
-      return Promise.resolve(s.isFile() ? { size: s.size, mtime: s.mtimeMs } : undefined);
-    } catch {
-      return Promise.resolve(undefined);
-    }
+    const r = this.reader.stat(this.reader.pathOf(path));
+    return Promise.resolve(r.ok ? r.stamp : undefined);
   }
 
-  read(path: string): Promise<Uint8Array> {
-    let fd: number | undefined;
-    try {
-      fd = openSync(join(this.root, path), 'r');
-      const size = fstatSync(fd).size;
-      const buf = Buffer.allocUnsafe(size);
-      let off = 0;
-      while (off < size) {
-        const n = readSync(fd, buf, off, size - off, off);
-        if (n === 0) break;
-        off += n;
-      }
-      return Promise.resolve(off === size ? buf : buf.subarray(0, off));
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    } finally {
-      if (fd !== undefined) closeSync(fd);
-    }
+  read(path: string, maxBytes: number): Promise<Uint8Array> {
+    const r = this.reader.read(this.reader.pathOf(path), { maxBytes, overCap: 'refuse', detectBinary: false });
+    return r.ok ? Promise.resolve(r.bytes) : Promise.reject(new FileNotReadError(path, r.reason));
   }
 }
 

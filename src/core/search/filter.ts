@@ -92,9 +92,5 @@ export class PathFilter {
   }
 }
 
-/** A NUL byte in the first 8 KB marks a binary file (what git and ripgrep do too). */
-export function looksBinary(bytes: Uint8Array): boolean {
-  const n = Math.min(bytes.length, 8192);
-  for (let i = 0; i < n; i++) if (bytes[i] === 0) return true;
-  return false;
-}
+/** A NUL byte in the first 8 KB marks a binary file (what git and ripgrep do too); one definition for every reader. */
+export { looksBinary } from '../workspace/confinedReader';

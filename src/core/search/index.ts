@@ -15,7 +15,7 @@ export {
   type SearchResult,
   type SearchSettings,
 } from './engine';
-export { MemoryIndexStorage, NodeFileSystem, NodeIndexStorage, type DirEntry, type FileStat, type IndexStorage, type SearchFileSystem } from './files';
+export { FileNotReadError, MemoryIndexStorage, NodeFileSystem, NodeIndexStorage, type DirEntry, type FileStat, type IndexStorage, type SearchFileSystem } from './files';
 export { enabledGlobs, expandBraces, globToGitignore, looksBinary, PathFilter, type SkipReason } from './filter';
 export { reciprocalRankFusion } from './fusion';
 export { splitIdentifier, stem, tokenize, distinctTerms } from './identifiers';

@@ -1,5 +1,6 @@
 import type { Chunk } from './chunker';
 import type { FileStat } from './files';
+import { checkNextId, compactIds, isCount } from './indexBounds';
 import { forEachHashedPart, forEachTerm, normalizePart, type PartSink } from './identifiers';
 
 /**
@@ -23,7 +24,7 @@ import { forEachHashedPart, forEachTerm, normalizePart, type PartSink } from './
  */
 
 /** Bump whenever the persisted shape or the tokenising changes: an older file is rebuilt. */
-export const INDEX_FORMAT_VERSION = 4;
+export const INDEX_FORMAT_VERSION = 5;
 const MAGIC = 0x53545349; // "STSI"
 
 export interface ChunkMeta {
@@ -360,6 +361,11 @@ export class LexicalIndex {
     return this.chunks.size;
   }
 
+  /** One past the highest chunk id: the length of the tables kept per id. */
+  get idSpace(): number {
+    return this.nextId;
+  }
+
   paths(): string[] {
     return [...this.files.keys()];
   }
@@ -690,11 +696,13 @@ export class LexicalIndex {
    */
   serialize(settingsKey: string): Uint8Array {
     if (this.dead > 0 || this.log.length > 0 || this.extra.some((e) => e !== undefined)) this.rebuildBase(this.dead > 0);
+    // Ids are written compact (1..n), so a loader can bound nextId by the rows of the file.
+    const { remap, count } = compactIds(this.chunks.keys(), this.nextId);
     const files: Array<[string, number, number, number[]]> = [];
-    for (const [path, f] of this.files) files.push([path, f.mtime, f.size, f.chunks]);
+    for (const [path, f] of this.files) files.push([path, f.mtime, f.size, f.chunks.map((id) => remap[id] ?? 0)]);
     const chunks: Array<[number, number, number, string, string, number]> = [];
-    for (const [id, c] of this.chunks) chunks.push([id, c.startLine, c.endLine, c.preview, c.hash, this.lengths[id] ?? 0]);
-    const header = Buffer.from(JSON.stringify({ format: 'stratus-search-index', key: settingsKey, nextId: this.nextId, files, chunks }), 'utf8');
+    for (const [id, c] of this.chunks) chunks.push([remap[id] ?? 0, c.startLine, c.endLine, c.preview, c.hash, this.lengths[id] ?? 0]);
+    const header = Buffer.from(JSON.stringify({ format: 'stratus-search-index', key: settingsKey, nextId: count + 1, files, chunks }), 'utf8');
     const terms = Buffer.from(this.termNames.join('\n'), 'utf8');
     const termCount = this.termNames.length;
     const total = this.baseData.length;
@@ -714,7 +722,11 @@ export class LexicalIndex {
     const counts = new Uint32Array(buf.buffer, buf.byteOffset + countsStart, termCount);
     for (let t = 0; t < termCount; t++) counts[t] = (this.baseOffsets[t + 1] ?? 0) - (this.baseOffsets[t] ?? 0);
     const data = new Uint32Array(buf.buffer, buf.byteOffset + dataStart, total);
-    data.set(this.baseData);
+    const base = this.baseData;
+    for (let i = 0; i < total; i++) {
+      const p = base[i] ?? 0;
+      data[i] = ((remap[p >>> TF_BITS] ?? 0) << TF_BITS) | (p & TF_MAX);
+    }
     if (!littleEndian()) {
       for (let i = 0; i < termCount; i++) counts[i] = swap32(counts[i] ?? 0);
       for (let i = 0; i < total; i++) data[i] = swap32(data[i] ?? 0);
@@ -735,11 +747,12 @@ export class LexicalIndex {
       if (header.format !== 'stratus-search-index') throw new Error('unknown format tag');
       if (header.key !== settingsKey) return { reason: 'settings_changed' };
       const index = new LexicalIndex();
-      const nextId = header.nextId;
-      if (typeof nextId !== 'number' || !Number.isInteger(nextId) || nextId < 1 || !Array.isArray(header.files) || !Array.isArray(header.chunks)) throw new Error('missing tables');
+      if (!Array.isArray(header.files) || !Array.isArray(header.chunks)) throw new Error('missing tables');
+      // Bounded before `live` and `lengths` are allocated from it.
+      const nextId = checkNextId(header.nextId, header.chunks.length, headerLength, TF_BITS);
       const byId = new Map<number, [number, number, string, string, number]>();
       for (const row of header.chunks as unknown[]) {
-        if (!Array.isArray(row) || row.length !== 6 || typeof row[0] !== 'number' || typeof row[1] !== 'number' || typeof row[2] !== 'number' || typeof row[3] !== 'string' || typeof row[4] !== 'string' || typeof row[5] !== 'number') {
+        if (!Array.isArray(row) || row.length !== 6 || !isCount(row[0]) || !isCount(row[1]) || !isCount(row[2]) || typeof row[3] !== 'string' || typeof row[4] !== 'string' || !isCount(row[5])) {
           throw new Error('bad chunk row');
         }
         byId.set(row[0], [row[1], row[2], row[3], row[4], row[5]]);
@@ -747,7 +760,7 @@ export class LexicalIndex {
       const live = new Uint8Array(nextId);
       const lengths = new Array<number>(nextId).fill(0);
       for (const row of header.files as unknown[]) {
-        if (!Array.isArray(row) || typeof row[0] !== 'string' || typeof row[1] !== 'number' || typeof row[2] !== 'number' || !Array.isArray(row[3])) throw new Error('bad file row');
+        if (!Array.isArray(row) || typeof row[0] !== 'string' || typeof row[1] !== 'number' || !Number.isFinite(row[1]) || !isCount(row[2], Number.MAX_SAFE_INTEGER) || !Array.isArray(row[3])) throw new Error('bad file row');
         const chunkIds: number[] = [];
         for (const id of row[3] as unknown[]) {
           const c = typeof id === 'number' ? byId.get(id) : undefined;

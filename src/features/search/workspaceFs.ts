@@ -1,7 +1,12 @@
 import * as vscode from 'vscode';
-import { NodeFileSystem, type DirEntry, type FileStat, type SearchFileSystem } from '../../core/search';
+import { FileNotReadError, NodeFileSystem, type DirEntry, type FileStat, type SearchFileSystem } from '../../core/search';
+import { readWorkspaceBytes } from '../../platform/workspaceFiles';
 
-/** The workspace folder through VS Code's file system API (remote and virtual folders). */
+/**
+ * The workspace folder through VS Code's file system API (remote and virtual folders), confined
+ * like the local one: a symbolic link is never followed there (its target cannot be checked), and
+ * reads go through the workspace reader (size checked before reading).
+ */
 class VscodeFileSystem implements SearchFileSystem {
   constructor(private readonly root: vscode.Uri) {}
 
@@ -10,6 +15,7 @@ class VscodeFileSystem implements SearchFileSystem {
   }
 
   async list(dir: string): Promise<DirEntry[]> {
+    if (dir !== '' && (await vscode.workspace.fs.stat(this.uri(dir))).type & vscode.FileType.SymbolicLink) throw new FileNotReadError(dir, 'outside');
     const entries = await vscode.workspace.fs.readDirectory(this.uri(dir));
     return entries.map(([name, type]) => ({
       name,
@@ -20,14 +26,16 @@ class VscodeFileSystem implements SearchFileSystem {
   async stat(path: string): Promise<FileStat | undefined> {
     try {
       const s = await vscode.workspace.fs.stat(this.uri(path));
-      return s.type & vscode.FileType.File ? { size: s.size, mtime: s.mtime } : undefined;
+      return s.type & vscode.FileType.File && !(s.type & vscode.FileType.SymbolicLink) ? { size: s.size, mtime: s.mtime } : undefined;
     } catch {
       return undefined;
     }
   }
 
-  read(path: string): Promise<Uint8Array> {
-    return Promise.resolve(vscode.workspace.fs.readFile(this.uri(path)));
+  async read(path: string, maxBytes: number): Promise<Uint8Array> {
+    const r = await readWorkspaceBytes(this.uri(path), { maxBytes, overCap: 'refuse' });
+    if (!r.ok) throw new FileNotReadError(path, r.reason);
+    return r.bytes;
   }
 }
 

@@ -1,6 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { confinePath, isInside, type WorkspaceRoot } from '../../core/agent/paths';
+import { readWorkspaceText } from '../../platform/workspaceFiles';
 
 /** A tool failure whose message tells the model what went wrong and what to do instead. */
 export class ToolFailure extends Error {
@@ -65,24 +66,28 @@ export function displayPath(uri: vscode.Uri): string {
   return vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
 }
 
-/** Reads at most `maxBytes` of a file; says whether it was cut and whether it looks binary. */
+/**
+ * Reads at most `maxBytes` of a workspace file through the confined reader (the size is checked
+ * before reading; a symbolic link that leaves the workspace is refused); says whether it was cut
+ * and whether it looks binary. An editor's unsaved text wins over the disk.
+ */
 export async function readCapped(uri: vscode.Uri, maxBytes: number): Promise<{ text: string; size: number; truncated: boolean; binary: boolean }> {
-  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-  if (open) {
-    const full = open.getText();
-    return { text: full.slice(0, maxBytes), size: full.length, truncated: full.length > maxBytes, binary: false };
+  const read = await readWorkspaceText(uri, maxBytes);
+  if (read.ok) return read;
+  const shown = displayPath(uri);
+  switch (read.reason) {
+    case 'gone':
+      throw new ToolFailure(`The file "${shown}" does not exist. Use stratus_listFiles to find the right path.`);
+    case 'outside':
+      throw new ToolFailure(`"${shown}" resolves (through a symbolic link) to a place outside the workspace folders; only files inside them can be used.`);
+    case 'not_file':
+      if (read.detail === 'directory') throw new ToolFailure(`"${shown}" is a folder, not a file. Use stratus_listFiles with a glob such as "${shown}/**".`);
+      throw new ToolFailure(`"${shown}" is not a regular file (a pipe, socket or device); only files can be read.`);
+    case 'too_large':
+      throw new ToolFailure(`"${shown}" has ${(read.size ?? 0).toLocaleString('en')} bytes; on this file system only files of at most ${maxBytes.toLocaleString('en')} bytes can be read (whole; setting stratus.tools.maxFileBytes), not the start of a larger one.`);
+    default:
+      throw new ToolFailure(`"${shown}" cannot be read${read.detail ? ` (${read.detail})` : ''}.`);
   }
-  let stat: vscode.FileStat;
-  try {
-    stat = await vscode.workspace.fs.stat(uri);
-  } catch {
-    throw new ToolFailure(`The file "${displayPath(uri)}" does not exist. Use stratus_listFiles to find the right path.`);
-  }
-  if (stat.type & vscode.FileType.Directory) throw new ToolFailure(`"${displayPath(uri)}" is a folder, not a file. Use stratus_listFiles with a glob such as "${displayPath(uri)}/**".`);
-  const bytes = await vscode.workspace.fs.readFile(uri);
-  const slice = bytes.subarray(0, maxBytes);
-  const binary = slice.subarray(0, 8000).includes(0);
-  return { text: binary ? '' : new TextDecoder('utf-8').decode(slice), size: stat.size, truncated: bytes.length > maxBytes, binary };
 }
 
 export function maxFileBytes(): number {
