@@ -1,5 +1,5 @@
 // Lint enforces the layering of DESIGN.md: src/core is pure (no vscode, no platform/features),
-// src/platform may not reach into features, and floating promises are errors everywhere.
+// src/platform may not reach into services or features, src/services not into features, and floating promises are errors everywhere.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -47,7 +47,7 @@ export default tseslint.config(
       '@typescript-eslint/no-restricted-imports': ['error', {
         patterns: [
           { group: ['vscode'], message: 'src/core is pure: no vscode, not even types (DESIGN.md).' },
-          { group: ['**/platform', '**/platform/**', '**/features', '**/features/**', '**/extension'], message: 'src/core may not import src/platform, src/features or the composition root.' },
+          { group: ['**/platform', '**/platform/**', '**/services', '**/services/**', '**/features', '**/features/**', '**/extension'], message: 'src/core may not import src/platform, src/services, src/features or the composition root.' },
         ],
       }],
     },
@@ -56,7 +56,15 @@ export default tseslint.config(
     files: ['src/platform/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', {
-        patterns: [{ group: ['**/features', '**/features/**', '**/extension'], message: 'src/platform is a thin adapter layer: no features.' }],
+        patterns: [{ group: ['**/services', '**/services/**', '**/features', '**/features/**', '**/extension'], message: 'src/platform is a thin adapter layer: no services, no features.' }],
+      }],
+    },
+  },
+  {
+    files: ['src/services/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [{ group: ['**/features', '**/features/**', '**/extension'], message: 'src/services are shared by features: they may not import one.' }],
       }],
     },
   },

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import { Redactor } from './core/http/redact';
 import { ChatCommandRegistry } from './platform/chatCommands';
-import { ConnectionStatus } from './platform/connectionStatus';
-import { ConsoleConnection } from './platform/consoleConnection';
+import { ConnectionStatus } from './services/connectionStatus';
+import { ConsoleConnection } from './services/consoleConnection';
 import { DisposableStore } from './platform/disposables';
-import { InferenceConnection } from './platform/inferenceConnection';
+import { InferenceConnection } from './services/inferenceConnection';
 import { createLogger } from './platform/logger';
 import type { SharedNetwork } from './platform/networkOptions';
 import { createPlainHttpGate } from './platform/plainHttpPrompt';

@@ -2,10 +2,10 @@ import type * as vscode from 'vscode';
 import type { Logger } from '../core/log';
 import type { Redactor } from '../core/http/redact';
 import type { ChatCommandRegistry } from '../platform/chatCommands';
-import type { ConsoleConnection } from '../platform/consoleConnection';
-import type { InferenceConnection } from '../platform/inferenceConnection';
+import type { ConsoleConnection } from '../services/consoleConnection';
+import type { InferenceConnection } from '../services/inferenceConnection';
 import type { SecretStore } from '../platform/secrets';
-import type { ConnectionStatus } from '../platform/connectionStatus';
+import type { ConnectionStatus } from '../services/connectionStatus';
 import type { StratusSettings } from '../platform/settings';
 
 /** What the composition root builds once and hands to every feature's register(). */

@@ -9,7 +9,7 @@ import { ActivitiesTree } from '../../src/features/resources/activitiesTree';
 import { ResourcesTree } from '../../src/features/resources/resourcesTree';
 import { CloudActionTool } from '../../src/features/tools/cloudTools';
 import { ToolProgress } from '../../src/features/tools/progress';
-import type { ConsoleConnection, ConsoleState } from '../../src/platform/consoleConnection';
+import type { ConsoleConnection, ConsoleState } from '../../src/services/consoleConnection';
 
 const EVIL = 'x` [click](https://evil.example) <img src=x>';
 

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { Redactor } from '../../src/core/http/redact';
 import { silentLogger } from '../../src/core/log';
 import { DescribeResourceTool, ListResourcesTool, NotSignedInFailure } from '../../src/features/tools/cloudTools';
-import { ConsoleConnection } from '../../src/platform/consoleConnection';
+import { ConsoleConnection } from '../../src/services/consoleConnection';
 import { SecretKeys, SecretStore } from '../../src/platform/secrets';
 import { memorySecrets } from './fakes';
 import { control, requests, sandbox } from './sandbox';

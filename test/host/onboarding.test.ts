@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { createStatusBarItem } from '../../src/features/models/statusBar';
 import type { OnboardingTestApi } from '../../src/features/onboarding/register';
-import { ConnectionStatus } from '../../src/platform/connectionStatus';
+import { ConnectionStatus } from '../../src/services/connectionStatus';
 import { onFirstVisible, type VisibleView } from '../../src/platform/firstVisible';
 import { stratus } from './extension';
 import { control, eventually, sandbox } from './sandbox';

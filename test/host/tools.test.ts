@@ -19,9 +19,9 @@ import { DECLINED_RESULT, VscodeToolInvoker } from '../../src/features/tools/inv
 import { SIDE_EFFECT_TOOLS, ToolNames } from '../../src/features/tools/names';
 import { toolsContext } from '../../src/features/tools/progress';
 import { ChatCommandRegistry } from '../../src/platform/chatCommands';
-import { ConnectionStatus } from '../../src/platform/connectionStatus';
-import { ConsoleConnection } from '../../src/platform/consoleConnection';
-import { InferenceConnection } from '../../src/platform/inferenceConnection';
+import { ConnectionStatus } from '../../src/services/connectionStatus';
+import { ConsoleConnection } from '../../src/services/consoleConnection';
+import { InferenceConnection } from '../../src/services/inferenceConnection';
 import { SecretKeys, SecretStore } from '../../src/platform/secrets';
 import { readSettings } from '../../src/platform/settings';
 import { control, eventually, requests, sandbox } from './sandbox';

@@ -11,9 +11,9 @@ import { registerTranscribeChatCommand } from '../../src/features/transcription/
 import type { TranscribeCommandResult } from '../../src/features/transcription/register';
 import { ResultStore } from '../../src/features/transcription/results';
 import { ChatCommandRegistry } from '../../src/platform/chatCommands';
-import { ConnectionStatus } from '../../src/platform/connectionStatus';
-import { ConsoleConnection } from '../../src/platform/consoleConnection';
-import { InferenceConnection } from '../../src/platform/inferenceConnection';
+import { ConnectionStatus } from '../../src/services/connectionStatus';
+import { ConsoleConnection } from '../../src/services/consoleConnection';
+import { InferenceConnection } from '../../src/services/inferenceConnection';
 import { SecretKeys, SecretStore } from '../../src/platform/secrets';
 import { readSettings } from '../../src/platform/settings';
 import { SIGNATURES, toneWav } from '../unit/transcription/audio';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ModelInfo } from '../../core/inference/models/types';
-import type { InferenceConnection } from '../../platform/inferenceConnection';
+import type { InferenceConnection } from '../../services/inferenceConnection';
 import { readSettings } from '../../platform/settings';
 import { isChatCapable } from './modelInfo';
 

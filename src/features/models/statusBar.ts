@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { readSettings } from '../../platform/settings';
 import { Commands } from '../commands';
-import type { ConnectionState, ConnectionStatus } from '../../platform/connectionStatus';
+import type { ConnectionState, ConnectionStatus } from '../../services/connectionStatus';
 
 export interface ModelStatusBar extends vscode.Disposable {
   /** The item as shown (host tests read its text, command and colour). */

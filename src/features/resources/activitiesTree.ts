@@ -3,7 +3,7 @@ import type { Activity, ConcernedItem } from '../../core/console/types';
 import type { Logger } from '../../core/log';
 import { escapeMarkdown, inlineCode } from '../../core/markdown';
 import { presentError } from '../../core/presentError';
-import type { ConsoleConnection } from '../../platform/consoleConnection';
+import type { ConsoleConnection } from '../../services/consoleConnection';
 import { Commands } from '../commands';
 
 interface Entry {

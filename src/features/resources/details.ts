@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { inlineCode } from '../../core/markdown';
-import type { ConsoleConnection } from '../../platform/consoleConnection';
+import type { ConsoleConnection } from '../../services/consoleConnection';
 import type { ActivitiesTree } from './activitiesTree';
 import type { ResourcesTree } from './resourcesTree';
 

@@ -3,7 +3,7 @@ import type { ResourceKind } from '../../core/console/catalog-types';
 import type { ResourceItem } from '../../core/console/types';
 import { PagedList } from '../../core/console/pager';
 import { presentError } from '../../core/presentError';
-import type { ConsoleConnection } from '../../platform/consoleConnection';
+import type { ConsoleConnection } from '../../services/consoleConnection';
 
 /** Quick pick of resource kinds (those that offer `actionId`, when given). */
 export async function pickKind(connection: ConsoleConnection, title: string, actionId?: string): Promise<ResourceKind | undefined> {

@@ -4,7 +4,7 @@ import type { ResourceItem } from '../../core/console/types';
 import type { Logger } from '../../core/log';
 import { escapeMarkdown, inlineCode } from '../../core/markdown';
 import { presentError } from '../../core/presentError';
-import type { ConsoleConnection } from '../../platform/consoleConnection';
+import type { ConsoleConnection } from '../../services/consoleConnection';
 import { Commands } from '../commands';
 import { PagedList, type ScanProgress } from '../../core/console/pager';
 import { PAGE_SIZE, type ResourceNode } from './nodes';

@@ -5,7 +5,7 @@ import type { Activity, ResourceItem } from '../../core/console/types';
 import type { Logger } from '../../core/log';
 import { presentError } from '../../core/presentError';
 import { toAbortSignal } from '../../platform/cancellation';
-import type { ConsoleConnection } from '../../platform/consoleConnection';
+import type { ConsoleConnection } from '../../services/consoleConnection';
 import type { ActivitiesTree } from './activitiesTree';
 import { describeState } from './activitiesTree';
 import { collectInput } from './inputFlow';

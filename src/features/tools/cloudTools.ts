@@ -6,7 +6,7 @@ import { isStratusError } from '../../core/errors';
 import { escapeMarkdown, inlineCode } from '../../core/markdown';
 import { presentError } from '../../core/presentError';
 import { toAbortSignal } from '../../platform/cancellation';
-import type { ConsoleConnection } from '../../platform/consoleConnection';
+import type { ConsoleConnection } from '../../services/consoleConnection';
 import { ACTIVITY_TIMEOUT_SETTING, activityTimeoutMs } from '../resources/followDeadline';
 import { followForTool, stateText } from '../resources/followReport';
 import type { ToolProgress } from './progress';

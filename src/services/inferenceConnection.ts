@@ -2,11 +2,11 @@ import * as vscode from 'vscode';
 import type { InferenceClient } from '../core/inference/api';
 import { createMeteredInferenceClient } from '../core/usage/meteredClient';
 import type { Logger } from '../core/log';
-import { networkKey, networkOptions, type SharedNetwork } from './networkOptions';
+import { networkKey, networkOptions, type SharedNetwork } from '../platform/networkOptions';
 import type { UsageListener } from '../core/usage/events';
 import type { BeforeGeneration } from '../core/usage/guard';
-import { SecretKeys, type SecretStore } from './secrets';
-import { onSettingsChanged, readSettings, type StratusSettings } from './settings';
+import { SecretKeys, type SecretStore } from '../platform/secrets';
+import { onSettingsChanged, readSettings, type StratusSettings } from '../platform/settings';
 
 /**
  * Owns the inference client built from settings and secret storage. The client is created on

@@ -4,9 +4,9 @@ import type { DeprecationNotice, SessionInfo } from '../core/console/types';
 import { isStratusError } from '../core/errors';
 import type { Logger } from '../core/log';
 import { presentError } from '../core/presentError';
-import { networkKey, networkOptions, type SharedNetwork } from './networkOptions';
-import { SecretKeys, type SecretStore } from './secrets';
-import { onSettingsChanged, readSettings } from './settings';
+import { networkKey, networkOptions, type SharedNetwork } from '../platform/networkOptions';
+import { SecretKeys, type SecretStore } from '../platform/secrets';
+import { onSettingsChanged, readSettings } from '../platform/settings';
 
 export type ConsoleState =
   | { kind: 'notConfigured' }
