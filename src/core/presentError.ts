@@ -80,7 +80,7 @@ function seconds(ms: number | undefined): string {
   return ms === undefined || !Number.isFinite(ms) ? 'a while' : `${Math.max(1, Math.round(ms / 1000))} s`;
 }
 
-/** Longest wait ever shown: a day (a header cannot ask for more, see http/retry-after.ts). */
+/** Longest wait ever shown: a day (a header cannot ask for more, see http/retryAfter.ts). */
 const MAX_SHOWN_WAIT_S = 86_400;
 
 /** Whole seconds to wait, at least 1 and at most a day; undefined when `ms` is not a number. */

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { PlainHttpGate } from '../core/http/plain-http';
+import { PlainHttpGate } from '../core/http/plainHttp';
 
 const ALLOWED_KEY = 'stratus.plainHttp.allowedOrigins';
 

@@ -1,4 +1,4 @@
-import type { RateLimiter } from '../http/rate-limiter';
+import type { RateLimiter } from '../http/rateLimiter';
 import type { HttpTransport } from '../http/transport';
 import type { TransportOptions } from '../http/types';
 import type { PatProviders } from './auth';

@@ -1,4 +1,4 @@
-import { RateLimiter } from '../http/rate-limiter';
+import { RateLimiter } from '../http/rateLimiter';
 import { AUTH_LIMIT_KEY } from './routes';
 
 /** Server limits in requests per second per source IP (console-api.md, "Limits"). */

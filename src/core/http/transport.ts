@@ -1,12 +1,12 @@
 import { AuthError, CancelledError, MalformedResponseError, StratusError } from '../errors';
 import { silentLogger, type Logger } from '../log';
-import { toApiError } from './api-error';
+import { toApiError } from './apiError';
 import { fullJitterDelay } from './backoff';
 import { AttemptControl, headerRecord, timedBody } from './body';
 import { toStratusError, type FailureContext } from './failure';
 import { encodePayload, fetchBody } from './payload';
 import { Redactor } from './redact';
-import { parseRetryAfter, serverRetryDelay } from './retry-after';
+import { parseRetryAfter, serverRetryDelay } from './retryAfter';
 import { sleep } from './sleep';
 import type {
   FetchInit,

@@ -1,7 +1,7 @@
 import type { AnyStratusError } from '../errors';
 import type { Logger } from '../log';
 import type { Redactor } from './redact';
-import type { RateLimiter } from './rate-limiter';
+import type { RateLimiter } from './rateLimiter';
 
 /** Reads a secret (API key, access token) on demand; `undefined` means none is stored. */
 export type SecretProvider = () => Promise<string | undefined>;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { ValidationError } from '../../../src/core/errors';
-import { isPlainHttpToRemoteHost, PlainHttpGate } from '../../../src/core/http/plain-http';
+import { isPlainHttpToRemoteHost, PlainHttpGate } from '../../../src/core/http/plainHttp';
 import { HttpTransport } from '../../../src/core/http/transport';
 import { sendJson, startServer, type TestServer } from './helpers/server';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { install, type Clock as FakeClock } from '@sinonjs/fake-timers';
 import { CancelledError } from '../../../src/core/errors';
-import { RateLimiter, type RateLimiterOptions } from '../../../src/core/http/rate-limiter';
+import { RateLimiter, type RateLimiterOptions } from '../../../src/core/http/rateLimiter';
 import { sleep } from '../../../src/core/http/sleep';
 
 /**

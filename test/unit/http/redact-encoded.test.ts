@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { createConsoleClient } from '../../../src/core/console/index';
 import { isStratusError } from '../../../src/core/errors';
-import { toApiError } from '../../../src/core/http/api-error';
+import { toApiError } from '../../../src/core/http/apiError';
 import { encodedForms, REDACTED, Redactor } from '../../../src/core/http/redact';
 import { presentError } from '../../../src/core/presentError';
 import { AUTH_PATH, Fixtures, json } from '../console/helpers';

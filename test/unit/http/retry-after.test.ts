@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { RateLimitError } from '../../../src/core/errors';
-import { toApiError } from '../../../src/core/http/api-error';
-import { parseRateLimitHeaders } from '../../../src/core/http/rate-limit-headers';
-import { MAX_SERVER_WAIT_MS, parseHttpDate } from '../../../src/core/http/retry-after';
+import { toApiError } from '../../../src/core/http/apiError';
+import { parseRateLimitHeaders } from '../../../src/core/http/rateLimitHeaders';
+import { MAX_SERVER_WAIT_MS, parseHttpDate } from '../../../src/core/http/retryAfter';
 import { presentError } from '../../../src/core/presentError';
 import { fullJitterDelay } from '../../../src/core/http/backoff';
-import { parseRateLimitReset, parseRetryAfter, serverRetryDelay } from '../../../src/core/http/retry-after';
+import { parseRateLimitReset, parseRetryAfter, serverRetryDelay } from '../../../src/core/http/retryAfter';
 
 describe('http/retry-after', () => {
   const now = Date.UTC(2030, 0, 1, 12, 0, 0);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { ApiError, CancelledError, NetworkError, OutcomeUnknownError, RateLimitError } from '../../../src/core/errors';
-import { RateLimiter } from '../../../src/core/http/rate-limiter';
+import { RateLimiter } from '../../../src/core/http/rateLimiter';
 import { HttpTransport } from '../../../src/core/http/transport';
 import type { TransportOptions } from '../../../src/core/http/types';
 import { recordingLogger } from './helpers/logger';

@@ -11,7 +11,7 @@ import {
   StreamStalledError,
 } from '../../../src/core/errors';
 import type { ChatRequest, ChatStreamEvent } from '../../../src/core/inference';
-import { ChatStreamDecoder } from '../../../src/core/inference/chat/stream-decoder';
+import { ChatStreamDecoder } from '../../../src/core/inference/chat/streamDecoder';
 import type { ResponseMeta } from '../../../src/core/inference/shared/meta';
 import { sendJson, sendSse } from '../http/helpers/server';
 import { chunk, textStream, toolCallDelta, usageChunk } from './helpers/contract';

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { MalformedResponseError, NetworkError } from '../../../src/core/errors';
 import type { ChatResult, ChatStreamEvent } from '../../../src/core/inference';
 import { iterateSse, readSse } from '../../../src/core/inference/chat/sse';
-import { ChatStreamDecoder } from '../../../src/core/inference/chat/stream-decoder';
+import { ChatStreamDecoder } from '../../../src/core/inference/chat/streamDecoder';
 import type { HttpResponse } from '../../../src/core/http/types';
 import { chunk, textStream, toolCallDelta, usageChunk } from './helpers/contract';
 

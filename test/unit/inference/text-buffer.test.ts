@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { TextBuffer } from '../../../src/core/inference/chat/text-buffer';
+import { TextBuffer } from '../../../src/core/inference/chat/textBuffer';
 
 describe('inference/chat/TextBuffer', () => {
   it('returns the deltas joined in order across block boundaries', () => {

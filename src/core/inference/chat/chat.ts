@@ -4,7 +4,7 @@ import type { CallOptions } from '../shared/call';
 import { responseMeta } from '../shared/meta';
 import { parseChatCompletion } from './completion';
 import { iterateSse, readSse } from './sse';
-import { ChatStreamDecoder } from './stream-decoder';
+import { ChatStreamDecoder } from './streamDecoder';
 import type { ChatRequest, ChatResult, ChatStreamEvent } from './types';
 import { buildChatBody } from './validate';
 

@@ -1,4 +1,4 @@
-import { parseRateLimitHeaders, type RateLimitInfo } from '../../http/rate-limit-headers';
+import { parseRateLimitHeaders, type RateLimitInfo } from '../../http/rateLimitHeaders';
 import type { HttpResponse } from '../../http/types';
 
 /** What a response tells us besides its body: for support (request id) and the usage meter. */

@@ -7,7 +7,7 @@ import {
   type AnyStratusError,
   type ApiErrorDetails,
 } from '../errors';
-import { parseRetryAfter, serverRetryDelay } from './retry-after';
+import { parseRetryAfter, serverRetryDelay } from './retryAfter';
 import type { ResponseHeaders } from './types';
 
 const MAX_MESSAGE = 500;

@@ -1,5 +1,5 @@
 import { isRecord, str } from '../shared/json';
-import { TextBuffer } from './text-buffer';
+import { TextBuffer } from './textBuffer';
 import type { ToolCall } from './types';
 
 export interface ToolCallFragment {

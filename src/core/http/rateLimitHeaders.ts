@@ -1,4 +1,4 @@
-import { parseRateLimitReset } from './retry-after';
+import { parseRateLimitReset } from './retryAfter';
 import type { ResponseHeaders } from './types';
 
 /** The informational `X-RateLimit-*-Requests` headers, for the usage view and the throttle. */

@@ -3,9 +3,9 @@ import { isRecord, num, str, type JsonRecord } from '../shared/json';
 import type { ResponseMeta } from '../shared/meta';
 import { chatResult, streamedError } from './completion';
 import type { SseDecoder } from './sse';
-import { TextBuffer } from './text-buffer';
+import { TextBuffer } from './textBuffer';
 import { ThinkSplitter } from './think';
-import { ToolCallStreamAssembler } from './tool-calls';
+import { ToolCallStreamAssembler } from './toolCalls';
 import type { ChatResult, ChatStreamEvent, Usage } from './types';
 import { parseUsage } from './usage';
 
