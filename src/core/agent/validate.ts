@@ -1,5 +1,6 @@
 import { Validator, type OutputUnit, type Schema } from '@cfworker/json-schema';
 import type { ToolCall } from '../inference/chat/types';
+import { isRecord } from '../json';
 import type { AgentTool } from './types';
 
 /** A call as the loop will answer it: a usable id, and either valid input or the error to send back. */
@@ -12,10 +13,6 @@ const MAX_LISTED_ERRORS = 4;
 export const UNNAMED_CALL = 'unnamed_call';
 // Summary errors ("Property 'x' does not match schema") add nothing to the leaf errors below them.
 const SUMMARY_KEYWORDS = new Set(['properties', 'items', 'allOf', '$ref', 'additionalProperties', 'prefixItems', 'contains', 'then', 'else', 'dependentSchemas', 'unevaluatedProperties', 'unevaluatedItems']);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function describeErrors(errors: readonly OutputUnit[]): string {
   const leaves = errors.filter((e) => !SUMMARY_KEYWORDS.has(e.keyword));

@@ -4,7 +4,7 @@ import { normaliseState } from './activity-state';
 import { parseCollection } from './collection';
 import type { ConsoleHttp } from './http';
 import { pageRequest, toListPage } from './paging';
-import { isObject, text } from './raw';
+import { isRecord, nonBlankText } from '../json';
 import { ACTIVITIES_PATH, ACTIVITY_PATH, expand } from './routes';
 import type { Activity, ConcernedItem, ListOptions, ListPage } from './types';
 
@@ -14,25 +14,25 @@ function concernedItems(value: unknown): ConcernedItem[] {
   if (!Array.isArray(value)) return [];
   const items: ConcernedItem[] = [];
   for (const entry of value) {
-    const id = isObject(entry) ? text(entry.id) : undefined;
-    if (isObject(entry) && id !== undefined) items.push({ type: text(entry.type) ?? '', id });
+    const id = isRecord(entry) ? nonBlankText(entry.id) : undefined;
+    if (isRecord(entry) && id !== undefined) items.push({ type: nonBlankText(entry.type) ?? '', id });
   }
   return items;
 }
 
 /** Normalises an activity; undefined when it is not an object or has no id. */
 export function toActivity(raw: unknown, fallbackId?: string): Activity | undefined {
-  if (!isObject(raw)) return undefined;
-  const id = text(raw.id) ?? fallbackId;
+  if (!isRecord(raw)) return undefined;
+  const id = nonBlankText(raw.id) ?? fallbackId;
   if (id === undefined) return undefined;
   // Without a `state` field, a state may still be spread over the activity itself.
   const flat = Object.fromEntries(FLAT_STATE_FIELDS.filter((f) => raw[f] !== undefined).map((f) => [f, raw[f]]));
   return {
     id,
-    description: text(raw.description) ?? '',
-    type: text(raw.type) ?? '',
-    tenantId: text(raw.tenantId),
-    creationDate: text(raw.creationDate) ?? text(raw.createdAt),
+    description: nonBlankText(raw.description) ?? '',
+    type: nonBlankText(raw.type) ?? '',
+    tenantId: nonBlankText(raw.tenantId),
+    creationDate: nonBlankText(raw.creationDate) ?? nonBlankText(raw.createdAt),
     concernedItems: concernedItems(raw.concernedItems),
     state: raw.state === undefined ? normaliseState(flat) : normaliseState(raw.state, raw),
     raw,

@@ -1,4 +1,4 @@
-import { isObject, num, text, type RawObject } from './raw';
+import { isRecord, numOrNumericString, nonBlankText, type JsonRecord } from '../json';
 import type { ActivityState } from './types';
 
 type Kind = ActivityState['kind'];
@@ -26,18 +26,18 @@ function kindOf(name: unknown): Kind | undefined {
 }
 
 /** Builds the normalised state from the fields of its form, omitting absent ones. */
-function build(kind: Kind, f: RawObject): ActivityState {
+function build(kind: Kind, f: JsonRecord): ActivityState {
   const pick = <T extends object>(obj: T): T =>
     Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as T;
   switch (kind) {
     case 'waiting':
       return { kind };
     case 'running':
-      return pick({ kind, status: text(f.status), progression: num(f.progression ?? f.progress), startDate: text(f.startDate) });
+      return pick({ kind, status: nonBlankText(f.status), progression: numOrNumericString(f.progression ?? f.progress), startDate: nonBlankText(f.startDate) });
     case 'completed':
-      return pick({ kind, result: text(f.result), startDate: text(f.startDate), stopDate: text(f.stopDate) });
+      return pick({ kind, result: nonBlankText(f.result), startDate: nonBlankText(f.startDate), stopDate: nonBlankText(f.stopDate) });
     case 'failed':
-      return pick({ kind, reason: text(f.reason ?? f.error ?? f.message), startDate: text(f.startDate), stopDate: text(f.stopDate) });
+      return pick({ kind, reason: nonBlankText(f.reason ?? f.error ?? f.message), startDate: nonBlankText(f.startDate), stopDate: nonBlankText(f.stopDate) });
   }
 }
 
@@ -52,15 +52,15 @@ function build(kind: Kind, f: RawObject): ActivityState {
  *   (synonyms are not trusted there: a running state's `status` is free text).
  * Anything else is treated as running (not terminal), so following continues rather than crashing.
  */
-export function normaliseState(raw: unknown, holder: RawObject = {}): ActivityState {
+export function normaliseState(raw: unknown, holder: JsonRecord = {}): ActivityState {
   if (typeof raw === 'string') return build(kindOf(raw) ?? 'running', holder);
-  if (!isObject(raw)) return { kind: 'waiting' };
+  if (!isRecord(raw)) return { kind: 'waiting' };
   const keys = Object.keys(raw);
   if (keys.length === 1) {
     const key = keys[0] ?? '';
     const kind = kindOf(key);
     const value = raw[key];
-    if (kind && (isObject(value) || value === null)) return build(kind, isObject(value) ? value : {});
+    if (kind && (isRecord(value) || value === null)) return build(kind, isRecord(value) ? value : {});
   }
   for (const field of ['name', 'state', 'kind']) {
     const kind = kindOf(raw[field]);

@@ -1,7 +1,7 @@
 import { ValidationError } from '../errors';
 import { DEFAULT_CATALOG } from './catalog';
 import type { ActionSpec, ResourceKind, ResourceKindSpec } from './catalog-types';
-import { isObject } from './raw';
+import { isRecord } from '../json';
 import { moduleOf, placeholdersOf, SESSION_PLACEHOLDERS } from './routes';
 
 export const RESOURCE_PATHS_SETTING = 'stratus.console.resourcePaths';
@@ -50,7 +50,7 @@ export function resolveKind(spec: ResourceKindSpec): ResourceKind {
  */
 export function resolveCatalog(overrides?: unknown, base: readonly ResourceKindSpec[] = DEFAULT_CATALOG): ResourceKind[] {
   if (overrides === undefined || overrides === null) return base.map(resolveKind);
-  if (!isObject(overrides)) {
+  if (!isRecord(overrides)) {
     throw new ValidationError(`${RESOURCE_PATHS_SETTING} must be an object such as ${EXAMPLE}`, RESOURCE_PATHS_SETTING);
   }
   const kinds = new Map(base.map((k) => [k.id, { ...k, actions: [...k.actions] }]));

@@ -1,6 +1,7 @@
 import { MalformedResponseError } from '../errors';
+import { firstHeader } from '../http/headers';
 import type { ResponseHeaders } from '../http/types';
-import { isObject, num } from './raw';
+import { isRecord, numOrNumericString } from '../json';
 
 /** A list response before its items are normalised. */
 export interface RawPage {
@@ -16,8 +17,7 @@ const ITEM_KEYS = ['items', 'vms', 'data', 'results'] as const;
 const TOTAL_KEYS = ['total', 'totalCount', 'total_count'] as const;
 
 function contentRangeTotal(headers: ResponseHeaders): number | undefined {
-  const raw = headers['content-range'];
-  const value = Array.isArray(raw) ? raw[0] : raw;
+  const value = firstHeader(headers, 'content-range');
   const m = value ? /\/\s*(\d+)\s*$/.exec(value) : null;
   return m ? Number(m[1]) : undefined;
 }
@@ -31,10 +31,10 @@ export function parseCollection(body: unknown, status: number, headers: Response
   if (Array.isArray(body)) {
     return { items: body, total: contentRangeTotal(headers), partial, shape: 'array' };
   }
-  if (isObject(body)) {
+  if (isRecord(body)) {
     const key = ITEM_KEYS.find((k) => Array.isArray(body[k]));
     if (key !== undefined) {
-      const total = TOTAL_KEYS.map((k) => num(body[k])).find((n) => n !== undefined);
+      const total = TOTAL_KEYS.map((k) => numOrNumericString(body[k])).find((n) => n !== undefined);
       return {
         items: body[key] as unknown[],
         total: total ?? contentRangeTotal(headers),

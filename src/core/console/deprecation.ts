@@ -1,12 +1,7 @@
 import type { Logger } from '../log';
+import { joinedHeader } from '../http/headers';
 import type { ResponseHeaders } from '../http/types';
 import type { DeprecationNotice } from './types';
-
-function header(headers: ResponseHeaders, name: string): string | undefined {
-  const v = headers[name];
-  const value = Array.isArray(v) ? v.join(', ') : v;
-  return value?.trim() || undefined;
-}
 
 /** The `rel="successor-version"` target of a Link header, else `rel="deprecation"`, else the first. */
 export function linkTarget(link: string | undefined): string | undefined {
@@ -30,8 +25,8 @@ export class DeprecationWatcher {
   ) {}
 
   check(endpoint: { method: string; path: string }, headers: ResponseHeaders): void {
-    const deprecation = header(headers, 'deprecation');
-    const sunset = header(headers, 'sunset');
+    const deprecation = joinedHeader(headers, 'deprecation');
+    const sunset = joinedHeader(headers, 'sunset');
     if (deprecation === undefined && sunset === undefined) return;
     const key = `${endpoint.method} ${endpoint.path}`;
     if (this.seen.has(key)) return;
@@ -41,7 +36,7 @@ export class DeprecationWatcher {
       path: endpoint.path,
       deprecation,
       sunset,
-      link: linkTarget(header(headers, 'link')),
+      link: linkTarget(joinedHeader(headers, 'link')),
     };
     this.logger.warn(
       `Console endpoint ${key} is deprecated` +

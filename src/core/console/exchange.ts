@@ -1,7 +1,7 @@
 import { AuthError, MalformedResponseError, isStratusError } from '../errors';
 import type { ConsoleHttp } from './http';
 import { looksLikeJwt } from './jwt';
-import { isObject } from './raw';
+import { isRecord } from '../json';
 import { AUTH_PATH } from './routes';
 
 export const PAT_NAME = 'personal access token';
@@ -22,8 +22,8 @@ export function parseTokenBody(body: string): string | undefined {
       return undefined;
     }
     if (typeof parsed === 'string') return parsed.trim() || undefined;
-    if (!isObject(parsed)) return undefined;
-    const holders = [parsed, parsed.data].filter(isObject);
+    if (!isRecord(parsed)) return undefined;
+    const holders = [parsed, parsed.data].filter(isRecord);
     for (const holder of holders) {
       for (const field of TOKEN_FIELDS) {
         const value = holder[field];

@@ -1,6 +1,6 @@
 import { ValidationError } from '../errors';
 import type { ActionSpec, InputField } from './catalog-types';
-import { at, setAt } from './raw';
+import { at, isRecord } from '../json';
 import type { ResourceItem } from './types';
 
 const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
@@ -29,6 +29,22 @@ function coerce(field: InputField, value: unknown): string | number | boolean {
       return s;
     }
   }
+}
+
+/** Sets a dotted path in a plain object, creating intermediate objects. */
+function setAt(target: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = path.split('.');
+  let node = target;
+  for (const key of keys.slice(0, -1)) {
+    const next = node[key];
+    if (isRecord(next)) node = next;
+    else {
+      const created: Record<string, unknown> = {};
+      node[key] = created;
+      node = created;
+    }
+  }
+  node[keys[keys.length - 1] ?? path] = value;
 }
 
 function isBlank(value: unknown): boolean {

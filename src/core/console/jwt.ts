@@ -3,6 +3,7 @@
  * straight from the server over TLS and we only use the claims to schedule the refresh and to show
  * who is signed in; the server verifies it on every request.
  */
+import { isRecord, nonEmptyStrOrNumber, numOrNumericString } from '../json';
 
 export interface JwtClaims {
   /** Seconds since the epoch. */
@@ -27,15 +28,9 @@ export function looksLikeJwt(token: string): boolean {
  */
 export const MAX_CLAIM_SECONDS = 8.64e12;
 
-function num(value: unknown): number | undefined {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
-  return Number.isFinite(n) && n >= 0 && n < MAX_CLAIM_SECONDS ? n : undefined;
-}
-
-function str(value: unknown): string | undefined {
-  if (typeof value === 'string' && value !== '') return value;
-  if (typeof value === 'number') return String(value);
-  return undefined;
+function claimSeconds(value: unknown): number | undefined {
+  const n = numOrNumericString(value);
+  return n !== undefined && n >= 0 && n < MAX_CLAIM_SECONDS ? n : undefined;
 }
 
 /** Decodes the payload; undefined when the token is not a JWT with a JSON object payload. */
@@ -48,16 +43,14 @@ export function decodeClaims(token: string): JwtClaims | undefined {
   } catch {
     return undefined;
   }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
-  const claims = parsed as Record<string, unknown>;
-  const scope = claims.scope;
-  const scopeId =
-    scope && typeof scope === 'object' ? str((scope as Record<string, unknown>).id) : undefined;
+  if (!isRecord(parsed)) return undefined;
+  const claims = parsed;
+  const scopeId = isRecord(claims.scope) ? nonEmptyStrOrNumber(claims.scope.id) : undefined;
   return {
-    exp: num(claims.exp),
-    iat: num(claims.iat),
-    userId: str(claims.userId) ?? str(claims.sub),
-    companyId: str(claims.companyId),
-    tenantId: scopeId ?? str(claims.tenantId),
+    exp: claimSeconds(claims.exp),
+    iat: claimSeconds(claims.iat),
+    userId: nonEmptyStrOrNumber(claims.userId) ?? nonEmptyStrOrNumber(claims.sub),
+    companyId: nonEmptyStrOrNumber(claims.companyId),
+    tenantId: scopeId ?? nonEmptyStrOrNumber(claims.tenantId),
   };
 }

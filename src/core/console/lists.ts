@@ -4,14 +4,14 @@ import { parseCollection } from './collection';
 import type { ConsoleHttp } from './http';
 import { pageRequest, toListPage } from './paging';
 import { displayName } from './present';
-import { isObject, text } from './raw';
+import { isRecord, nonBlankText } from '../json';
 import { expand, splitQuery, type PathVars } from './routes';
 import type { ListOptions, ListPage, ResourceItem } from './types';
 
 /** `{id, name, raw}` of one listed object; undefined (skipped) when it has no usable id. */
 export function toResourceItem(kind: Pick<ResourceKindSpec, 'presentation'>, raw: unknown, fallbackId?: string): ResourceItem | undefined {
-  if (!isObject(raw)) return undefined;
-  const id = text(raw.id) ?? text(raw.uuid) ?? fallbackId;
+  if (!isRecord(raw)) return undefined;
+  const id = nonBlankText(raw.id) ?? nonBlankText(raw.uuid) ?? fallbackId;
   if (id === undefined) return undefined;
   return { id, name: displayName(kind, raw, id), raw };
 }

@@ -1,5 +1,5 @@
 import type { FieldSpec, ResourceKindSpec, ResourcePresentation } from './catalog-types';
-import { at, text } from './raw';
+import { at, nonBlankText } from '../json';
 import type { ResourceItem } from './types';
 
 const GIB = 1024 ** 3;
@@ -20,26 +20,26 @@ export function formatField(raw: unknown, field: FieldSpec): string | undefined 
   const value = at(raw, field.path);
   switch (field.format ?? 'text') {
     case 'boolean':
-      return typeof value === 'boolean' ? (value ? 'yes' : 'no') : text(value);
+      return typeof value === 'boolean' ? (value ? 'yes' : 'no') : nonBlankText(value);
     case 'bytes':
-      return typeof value === 'number' && value >= 0 ? formatBytes(value) : text(value);
+      return typeof value === 'number' && value >= 0 ? formatBytes(value) : nonBlankText(value);
     case 'vcpu':
-      return typeof value === 'number' ? `${value} vCPU` : text(value);
+      return typeof value === 'number' ? `${value} vCPU` : nonBlankText(value);
     case 'count': {
-      if (typeof value !== 'number') return text(value);
+      if (typeof value !== 'number') return nonBlankText(value);
       const [one, many] = field.unit ?? ['', ''];
       const unit = value === 1 ? one : many;
       return unit ? `${value} ${unit}` : String(value);
     }
     case 'text':
-      return text(value);
+      return nonBlankText(value);
   }
 }
 
 /** Display name: the first non-empty name field, else the id. */
 export function displayName(kind: Pick<ResourceKindSpec, 'presentation'>, raw: unknown, id: string): string {
   for (const path of kind.presentation.nameFields) {
-    const value = text(at(raw, path));
+    const value = nonBlankText(at(raw, path));
     if (value) return value;
   }
   return id;
@@ -59,7 +59,7 @@ export function present(kind: ResourceKindSpec, item: ResourceItem): ResourcePre
   }
   let icon = kind.icon;
   if (spec.iconRule) {
-    const state = text(at(item.raw, spec.iconRule.path));
+    const state = nonBlankText(at(item.raw, spec.iconRule.path));
     icon = (state !== undefined ? spec.iconRule.values[state] : undefined) ?? kind.icon;
   }
   const tooltip = [item.name, ...details.map((d) => `${d.label}: ${d.value}`)].join('\n');

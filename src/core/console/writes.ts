@@ -1,4 +1,5 @@
 import { MalformedResponseError } from '../errors';
+import { firstHeader } from '../http/headers';
 import type { HttpMethod } from '../http/types';
 import type { Logger } from '../log';
 import type { ConsoleHttp } from './http';
@@ -44,8 +45,7 @@ export interface WriteCall {
 export async function performWrite(http: ConsoleHttp, call: WriteCall, logger: Logger): Promise<WriteResult> {
   const res = await http.send({ ...call, write: true });
   res.dispose();
-  const header = res.headers.location;
-  const location = (Array.isArray(header) ? header[0] : header)?.trim();
+  const location = firstHeader(res.headers, 'location')?.trim();
   const target = `${call.method} ${call.path}`;
   if (res.status !== 201) logger.debug(`${target} answered HTTP ${res.status} (the contract says 201)`);
   if (!location) {

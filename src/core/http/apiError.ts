@@ -7,6 +7,8 @@ import {
   type AnyStratusError,
   type ApiErrorDetails,
 } from '../errors';
+import { nonEmptyStrOrNumber } from '../json';
+import { firstHeader } from './headers';
 import { parseRetryAfter, serverRetryDelay } from './retryAfter';
 import type { ResponseHeaders } from './types';
 
@@ -17,12 +19,6 @@ interface Envelope {
   type?: string;
   code?: string;
   param?: string;
-}
-
-function str(value: unknown): string | undefined {
-  if (typeof value === 'string') return value || undefined;
-  if (typeof value === 'number') return String(value);
-  return undefined;
 }
 
 /**
@@ -43,19 +39,14 @@ export function parseErrorBody(text: string): Envelope {
   const error = record.error;
   if (error && typeof error === 'object') {
     const e = error as Record<string, unknown>;
-    return { message: str(e.message), type: str(e.type), code: str(e.code), param: str(e.param) };
+    return { message: nonEmptyStrOrNumber(e.message), type: nonEmptyStrOrNumber(e.type), code: nonEmptyStrOrNumber(e.code), param: nonEmptyStrOrNumber(e.param) };
   }
   const detail = record.detail;
   return {
-    message: str(error) ?? str(record.message) ?? (typeof detail === 'string' ? detail : undefined),
-    type: str(record.type),
-    code: str(record.code),
+    message: nonEmptyStrOrNumber(error) ?? nonEmptyStrOrNumber(record.message) ?? (typeof detail === 'string' ? detail : undefined),
+    type: nonEmptyStrOrNumber(record.type),
+    code: nonEmptyStrOrNumber(record.code),
   };
-}
-
-function header(headers: ResponseHeaders, name: string): string | undefined {
-  const v = headers[name];
-  return Array.isArray(v) ? v[0] : v;
 }
 
 export interface ErrorResponse {
@@ -90,7 +81,7 @@ export function toApiError(res: ErrorResponse): AnyStratusError {
     type: envelope.type,
     code: envelope.code,
     param: envelope.param,
-    requestId: header(res.headers, 'x-request-id'),
+    requestId: firstHeader(res.headers, 'x-request-id'),
     retryAfterMs,
   };
   switch (res.status) {

@@ -1,3 +1,4 @@
+import { firstHeader } from './headers';
 import { parseRateLimitReset } from './retryAfter';
 import type { ResponseHeaders } from './types';
 
@@ -13,8 +14,7 @@ export interface RateLimitInfo {
 const MAX_COUNT = 1e9;
 
 function int(headers: ResponseHeaders, name: string): number | undefined {
-  const raw = headers[name];
-  const v = (Array.isArray(raw) ? raw[0] : raw)?.trim();
+  const v = firstHeader(headers, name)?.trim();
   if (v === undefined || !/^\d{1,15}$/.test(v)) return undefined;
   const n = Number(v);
   return n <= MAX_COUNT ? n : undefined;

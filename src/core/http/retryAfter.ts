@@ -1,3 +1,5 @@
+import { firstValue } from './headers';
+
 /** Header values as undici reports them. */
 export type HeaderValue = string | string[] | undefined;
 
@@ -6,8 +8,7 @@ const UNIX_TIME_THRESHOLD = 1e9;
 const GO_DURATION = /^(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m(?!s))?(?:(\d+(?:\.\d+)?)s)?(?:(\d+(?:\.\d+)?)ms)?$/;
 
 function first(value: HeaderValue): string | undefined {
-  const v = Array.isArray(value) ? value[0] : value;
-  const trimmed = v?.trim();
+  const trimmed = firstValue(value)?.trim();
   return trimmed ? trimmed : undefined;
 }
 

@@ -5,6 +5,7 @@ import { fullJitterDelay } from './backoff';
 import { AttemptControl, headerRecord, timedBody } from './body';
 import { toStratusError, type FailureContext } from './failure';
 import { encodePayload, fetchBody } from './payload';
+import { firstHeader } from './headers';
 import { Redactor } from './redact';
 import { parseRetryAfter, serverRetryDelay } from './retryAfter';
 import { sleep } from './sleep';
@@ -38,11 +39,6 @@ export const DEFAULT_RETRY: Readonly<RetryOptions> = {
 
 const MAX_ATTEMPTS = 5;
 const MAX_ERROR_BODY_CHARS = 64 * 1024;
-
-function firstHeader(headers: ResponseHeaders, name: string): string | undefined {
-  const v = headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
 
 /**
  * The HTTP client both APIs share, over a fetch engine (in VS Code the extension host's `fetch`,

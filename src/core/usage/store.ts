@@ -3,7 +3,8 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { UsageEvent } from './events';
 import { COUNTER_KEYS, Ledger, type Bucket, type Grain, type RateLimitEvent } from './ledger';
-import { isCount, isRecord, isSerial, isTime, MAX_COUNTER, validEvent } from './validate';
+import { isRecord } from '../json';
+import { isCount, isSerial, isTime, MAX_COUNTER, validEvent } from './validate';
 
 /**
  * Usage persisted under one directory shared by every VS Code window (globalStorageUri):

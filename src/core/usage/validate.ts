@@ -1,3 +1,4 @@
+import { isRecord } from '../json';
 import type { UsageEvent } from './events';
 
 /**
@@ -13,10 +14,6 @@ export const MAX_TIME_MS = Date.UTC(2200, 0, 1);
 export const MAX_EVENT_COUNT = 1e12;
 /** A stored bucket's counter (many requests summed). */
 export const MAX_COUNTER = 1e15;
-
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** Well inside the ±8.64e15 ms that Date and Intl accept: the ledger's last line of defence. */
 export const CALENDAR_SAFE_MS = 8e15;

@@ -3,7 +3,7 @@ import { normaliseState } from '../../core/console/activity-state';
 import { ActivityFailedError, ActivityStillRunningError } from '../../core/console/errors';
 import type { Activity, FollowOptions } from '../../core/console/types';
 import { isStratusError } from '../../core/errors';
-import { isObject } from '../../core/console/raw';
+import { isRecord as isObject } from '../../core/json';
 
 /**
  * Whether the console's normaliser knows `name` as a state (or a synonym of one). It maps an

@@ -1,4 +1,5 @@
 // Pure (no `vscode` import) so the decision is unit-tested in plain Node.
+import { isRecord } from '../../core/json';
 
 /** Options of one write that skip a person's step. Set by the host tests and by an in-process retry. */
 export interface WriteOptions {
@@ -38,8 +39,4 @@ export function writeOptionsFrom(arg: unknown, testMode: boolean): WriteOptions 
 /** A credential passed as a command argument (tests only); undefined means "ask the person". */
 export function credentialArgument<T>(arg: unknown, testMode: boolean, accept: (value: unknown) => value is T): T | undefined {
   return acceptsTestArguments(testMode) && accept(arg) ? arg : undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,5 +1,5 @@
 import { ApiError, MalformedResponseError } from '../../errors';
-import { arr, isRecord, num, str } from '../shared/json';
+import { arr, isRecord, num, str } from '../../json';
 import type { ResponseMeta } from '../shared/meta';
 import { splitThinking } from './think';
 import type { AssistantMessage, ChatResult, ToolCall, Usage } from './types';

@@ -1,5 +1,5 @@
 import { InterruptedError, MalformedResponseError, type AnyStratusError } from '../../errors';
-import { isRecord, num, str, type JsonRecord } from '../shared/json';
+import { isRecord, num, str, type JsonRecord } from '../../json';
 import type { ResponseMeta } from '../shared/meta';
 import { chatResult, streamedError } from './completion';
 import type { SseDecoder } from './sse';

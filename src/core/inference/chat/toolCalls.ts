@@ -1,4 +1,4 @@
-import { isRecord, str } from '../shared/json';
+import { isRecord, str } from '../../json';
 import { TextBuffer } from './textBuffer';
 import type { ToolCall } from './types';
 

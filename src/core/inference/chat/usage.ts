@@ -1,4 +1,4 @@
-import { isRecord, num } from '../shared/json';
+import { isRecord, num } from '../../json';
 import type { Usage } from './types';
 
 /** Normalises a `usage` object; `reasoning_tokens` may sit at the top or in completion details. */

@@ -1,5 +1,5 @@
 import { ValidationError } from '../../errors';
-import { isRecord } from '../shared/json';
+import { isRecord } from '../../json';
 import {
   optionalInteger,
   optionalNumberInRange,

@@ -1,7 +1,7 @@
 import { MalformedResponseError, ValidationError } from '../../errors';
 import type { HttpTransport } from '../../http/transport';
 import type { CallOptions } from '../shared/call';
-import { arr, isRecord, num, str } from '../shared/json';
+import { arr, isRecord, num, str } from '../../json';
 import { responseMeta } from '../shared/meta';
 import { requireNonEmptyString, requireStringArray } from '../shared/validate';
 import type { EmbeddingRequest, EmbeddingResult } from './types';

@@ -1,7 +1,7 @@
 import { MalformedResponseError } from '../../errors';
 import type { HttpTransport } from '../../http/transport';
 import type { CallOptions } from '../shared/call';
-import { arr, isRecord, num, str } from '../shared/json';
+import { arr, isRecord, num, str } from '../../json';
 import { inferModelKind } from './kind';
 import type { ModelInfo, ModelKindOverrides } from './types';
 

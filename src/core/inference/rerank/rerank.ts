@@ -1,7 +1,7 @@
 import { MalformedResponseError, ValidationError } from '../../errors';
 import type { HttpTransport } from '../../http/transport';
 import type { CallOptions } from '../shared/call';
-import { arr, isRecord, num, str, type JsonRecord } from '../shared/json';
+import { arr, isRecord, num, str, type JsonRecord } from '../../json';
 import { responseMeta } from '../shared/meta';
 import {
   optionalBoolean,

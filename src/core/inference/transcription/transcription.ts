@@ -2,7 +2,7 @@ import { MalformedResponseError, ValidationError } from '../../errors';
 import type { HttpTransport } from '../../http/transport';
 import { AUDIO_FORMATS, mimeTypeOf } from './format';
 import type { MultipartField } from '../../http/types';
-import { arr, isRecord, num, str } from '../shared/json';
+import { arr, isRecord, num, str } from '../../json';
 import { responseMeta } from '../shared/meta';
 import { optionalNumberInRange, optionalString, requireNonEmptyString } from '../shared/validate';
 import type { TranscriptionOptions, TranscriptionRequest, TranscriptionResult, TranscriptionSegment } from './types';
