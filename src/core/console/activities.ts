@@ -5,7 +5,7 @@ import { parseCollection } from './collection';
 import type { ConsoleHttp } from './http';
 import { pageRequest, toListPage } from './paging';
 import { isRecord, nonBlankText } from '../json';
-import { ACTIVITIES_PATH, ACTIVITY_PATH, expand } from './routes';
+import { ACTIVITIES_PATH, ACTIVITY_PATH, expand } from './catalog/routes';
 import type { Activity, ConcernedItem, ListOptions, ListPage } from './types';
 
 const FLAT_STATE_FIELDS = ['status', 'progression', 'startDate', 'stopDate', 'result', 'reason'] as const;

@@ -2,9 +2,9 @@ import type { RateLimiter } from '../http/rateLimiter';
 import type { HttpTransport } from '../http/transport';
 import type { TransportOptions } from '../http/types';
 import type { PatProviders } from './auth';
-import type { ResourceKindSpec } from './catalog-types';
+import type { ResourceKindSpec } from './catalog/kindSpecs';
 import type { ConsoleRateLimits } from './rate-limits';
-import type { ResourceCatalog } from './resource-catalog';
+import type { ResourceCatalog } from './catalog/resourceCatalog';
 import type {
   Activity,
   DeprecationNotice,

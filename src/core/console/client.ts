@@ -4,19 +4,27 @@ import { silentLogger } from '../log';
 import { getActivity, listActivities } from './activities';
 import type { ConsoleClient, ConsoleClientOptions } from './api';
 import { ConsoleAuth } from './auth';
-import { RESOURCE_PATHS_SETTING, resolveCatalog } from './catalog-overrides';
+import { RESOURCE_PATHS_SETTING, resolveCatalog, ResourceCatalog } from './catalog/resourceCatalog';
 import { DeprecationWatcher } from './deprecation';
-import { endpointPath, endpointsInUse } from './endpoints';
+import {
+  endpointPath,
+  endpointsInUse,
+  checkPathId,
+  collectionBase,
+  expand,
+  needsSession,
+  placeholdersOf,
+  SESSION_PLACEHOLDERS,
+  splitQuery,
+  type PathVars,
+} from './catalog/routes';
 import { exchangePat } from './exchange';
 import { followActivity } from './follow';
 import { ConsoleHttp } from './http';
-import { checkPathId } from './path-ids';
-import { buildBody } from './inputs';
-import { collectionBase, getResource, listResources } from './lists';
+import { buildBody } from './catalog/actionInputs';
+import { getResource, listResources } from './lists';
 import { createConsoleRateLimiter } from './rate-limits';
 import { RequestContext } from './request-context';
-import { ResourceCatalog } from './resource-catalog';
-import { expand, needsSession, placeholdersOf, SESSION_PLACEHOLDERS, splitQuery, type PathVars } from './routes';
 import { performWrite } from './writes';
 
 const DEFAULT_RETRY = { attempts: 4, statuses: [429, 500, 503] };

@@ -2,7 +2,7 @@ import { AuthError, MalformedResponseError, isStratusError } from '../errors';
 import type { ConsoleHttp } from './http';
 import { looksLikeJwt } from './jwt';
 import { isRecord } from '../json';
-import { AUTH_PATH } from './routes';
+import { AUTH_PATH } from './catalog/routes';
 
 export const PAT_NAME = 'personal access token';
 

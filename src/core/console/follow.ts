@@ -2,7 +2,7 @@ import { CancelledError, isStratusError, type AnyStratusError } from '../errors'
 import { sleep } from '../http/sleep';
 import type { Logger } from '../log';
 import { ActivityFailedError, ActivityStillRunningError } from './errors';
-import { checkPathId } from './path-ids';
+import { checkPathId } from './catalog/routes';
 import type { Activity, ActivityState, FollowOptions } from './types';
 
 export const FOLLOW_DEFAULTS = { initialDelayMs: 1_000, maxDelayMs: 30_000, notFoundTries: 4 } as const;

@@ -3,7 +3,7 @@ import type { HttpMethod, HttpResponse, RetryOptions } from '../http/types';
 import { abortable } from '../abortable';
 import type { DeprecationWatcher } from './deprecation';
 import type { RequestContext } from './request-context';
-import { rateLimitKeyOf } from './routes';
+import { rateLimitKeyOf } from './catalog/routes';
 
 export interface ConsoleCall {
   method: HttpMethod;

@@ -2,10 +2,10 @@
 export { createConsoleClient } from './client';
 export type { ActivityApi, ConsoleClient, ConsoleClientOptions, ConsoleSession, PerformRequest } from './api';
 export type { PatProviders } from './auth';
-export { ResourceCatalog } from './resource-catalog';
-export { DEFAULT_CATALOG } from './catalog';
-export { RESOURCE_PATHS_SETTING, resolveCatalog } from './catalog-overrides';
-export type * from './catalog-types';
+export { ResourceCatalog } from './catalog/resourceCatalog';
+export { DEFAULT_CATALOG } from './catalog/builtInKinds';
+export { RESOURCE_PATHS_SETTING, resolveCatalog } from './catalog/resourceCatalog';
+export type * from './catalog/kindSpecs';
 export { ActivityFailedError, ActivityStillRunningError, isConsoleError, type ConsoleError } from './errors';
 export { CONTRACT_RATE_LIMITS, createConsoleRateLimiter, RATE_HEADROOM, type ConsoleRateLimits } from './rate-limits';
 export { FOLLOW_DEFAULTS } from './follow';

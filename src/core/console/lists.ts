@@ -1,11 +1,11 @@
 import type { Logger } from '../log';
-import type { ResourceKindSpec } from './catalog-types';
+import type { ResourceKindSpec } from './catalog/kindSpecs';
 import { parseCollection } from './collection';
 import type { ConsoleHttp } from './http';
 import { pageRequest, toListPage } from './paging';
-import { displayName } from './present';
+import { displayName } from './catalog/resourceCatalog';
 import { isRecord, nonBlankText } from '../json';
-import { expand, splitQuery, type PathVars } from './routes';
+import { collectionBase, expand, splitQuery, type PathVars } from './catalog/routes';
 import type { ListOptions, ListPage, ResourceItem } from './types';
 
 /** `{id, name, raw}` of one listed object; undefined (skipped) when it has no usable id. */
@@ -27,11 +27,6 @@ export function toResourceItems(kind: ResourceKindSpec, raws: readonly unknown[]
   }
   if (skipped > 0) logger.warn(`${where}: skipped ${skipped} item(s) without an id`);
   return items;
-}
-
-/** The collection path without its query: the `{collection}` of item and action templates. */
-export function collectionBase(kind: Pick<ResourceKindSpec, 'collection'>): string {
-  return splitQuery(kind.collection).path;
 }
 
 /** One page of a collection (`limit`/`offset`/`name` query parameters). */

@@ -1,5 +1,5 @@
 import { RateLimiter } from '../http/rateLimiter';
-import { AUTH_LIMIT_KEY } from './routes';
+import { AUTH_LIMIT_KEY } from './catalog/routes';
 
 /** Server limits in requests per second per source IP (console-api.md, "Limits"). */
 export interface ConsoleRateLimits {

@@ -3,7 +3,7 @@ import { firstHeader } from '../http/headers';
 import type { HttpMethod } from '../http/types';
 import type { Logger } from '../log';
 import type { ConsoleHttp } from './http';
-import { pathIdProblem } from './path-ids';
+import { pathIdProblem } from './catalog/routes';
 import type { WriteResult } from './types';
 
 /**

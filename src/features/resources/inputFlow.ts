@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { InputField } from '../../core/console/catalog-types';
-import { changedInput, sameInputValue } from '../../core/console/inputs';
+import type { InputField } from '../../core/console/catalog/kindSpecs';
+import { changedInput, sameInputValue } from '../../core/console/catalog/actionInputs';
 
 /** Checks typed text against a catalog field; a specific message, or undefined when fine. */
 export function validateField(field: InputField, text: string): string | undefined {

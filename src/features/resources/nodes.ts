@@ -1,4 +1,4 @@
-import type { ResourceKind } from '../../core/console/catalog-types';
+import type { ResourceKind } from '../../core/console/catalog/kindSpecs';
 import type { ResourceItem } from '../../core/console/types';
 
 /** What the Cloud tree shows. Node objects are cached so reveal() and refreshes keep identity. Pages: src/core/console/pager.ts. */

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ResourceKind } from '../../core/console/catalog-types';
+import type { ResourceKind } from '../../core/console/catalog/kindSpecs';
 import type { ResourceItem } from '../../core/console/types';
 import { PagedList } from '../../core/console/pager';
 import { presentError } from '../../core/presentError';

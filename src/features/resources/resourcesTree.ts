@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ResourceKind } from '../../core/console/catalog-types';
+import type { ResourceKind } from '../../core/console/catalog/kindSpecs';
 import type { ResourceItem } from '../../core/console/types';
 import type { Logger } from '../../core/log';
 import { escapeMarkdown, inlineCode } from '../../core/markdown';

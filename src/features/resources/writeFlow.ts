@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ActionSpec, ResourceKind } from '../../core/console/catalog-types';
+import type { ActionSpec, ResourceKind } from '../../core/console/catalog/kindSpecs';
 import { ActivityFailedError, ActivityStillRunningError } from '../../core/console/errors';
 import type { Activity, ResourceItem } from '../../core/console/types';
 import type { Logger } from '../../core/log';

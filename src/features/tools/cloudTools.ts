@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ConsoleClient } from '../../core/console';
-import { changedInput } from '../../core/console/inputs';
+import { changedInput } from '../../core/console/catalog/actionInputs';
 import type { ListPage, ResourceItem } from '../../core/console/types';
 import { isStratusError } from '../../core/errors';
 import { escapeMarkdown, inlineCode } from '../../core/markdown';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Validator } from '@cfworker/json-schema';
 import { DEFAULT_COMMAND_ALLOWLIST } from '../../../src/core/agent/commands';
-import { DEFAULT_CATALOG } from '../../../src/core/console/catalog';
+import { DEFAULT_CATALOG } from '../../../src/core/console/catalog/builtInKinds';
 import { ToolNames } from '../../../src/features/tools/names';
 
 interface ToolContribution { name: string; modelDescription: string; tags: string[]; inputSchema: { properties: Record<string, { enum?: string[] }> } }

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { ValidationError } from '../../../src/core/errors';
 import { DEFAULT_CATALOG, ResourceCatalog, resolveCatalog, RESOURCE_PATHS_SETTING, type ResourceItem } from '../../../src/core/console/index';
-import { endpointsInUse } from '../../../src/core/console/endpoints';
-import { buildBody } from '../../../src/core/console/inputs';
+import { endpointsInUse } from '../../../src/core/console/catalog/routes';
+import { buildBody } from '../../../src/core/console/catalog/actionInputs';
 
 const GIB = 1024 ** 3;
 

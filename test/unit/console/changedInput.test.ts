@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { resolveCatalog, ResourceCatalog, type ResourceItem } from '../../../src/core/console/index';
-import { buildBody, changedInput, sameInputValue } from '../../../src/core/console/inputs';
+import { buildBody, changedInput, sameInputValue } from '../../../src/core/console/catalog/actionInputs';
 
 const GIB = 1024 ** 3;
 

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { DEFAULT_CATALOG } from '../../../src/core/console/catalog';
+import { DEFAULT_CATALOG } from '../../../src/core/console/catalog/builtInKinds';
 import { createConsoleClient, type ConsoleClient } from '../../../src/core/console/index';
-import { checkPathId, pathIdProblem } from '../../../src/core/console/path-ids';
-import { ACTIVITY_PATH, expand } from '../../../src/core/console/routes';
+import { checkPathId, pathIdProblem, ACTIVITY_PATH, expand } from '../../../src/core/console/catalog/routes';
 import { activityIdFromLocation } from '../../../src/core/console/writes';
 import { MalformedResponseError, UnsafePathIdError } from '../../../src/core/errors';
 import { AUTH_PATH, Fixtures, fakeJwt, json, jwtClaims } from './helpers';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as FakeTimers from '@sinonjs/fake-timers';
 import { CONTRACT_RATE_LIMITS, createConsoleClient, createConsoleRateLimiter, RATE_HEADROOM } from '../../../src/core/console/index';
-import { AUTH_LIMIT_KEY } from '../../../src/core/console/routes';
+import { AUTH_LIMIT_KEY } from '../../../src/core/console/catalog/routes';
 import { CancelledError } from '../../../src/core/errors';
 import { Fixtures, maxInWindow } from './helpers';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
-import type { ResourceKindSpec, WriteMethod } from '../../../src/core/console/catalog-types';
+import type { ResourceKindSpec, WriteMethod } from '../../../src/core/console/catalog/kindSpecs';
 import { createConsoleClient, type ConsoleClient } from '../../../src/core/console/index';
 import { ApiError, OutcomeUnknownError } from '../../../src/core/errors';
 import { provablyNotApplied } from '../../../src/core/http/writeSafety';

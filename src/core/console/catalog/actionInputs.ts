@@ -1,7 +1,7 @@
-import { ValidationError } from '../errors';
-import type { ActionSpec, InputField } from './catalog-types';
-import { at, isRecord } from '../json';
-import type { ResourceItem } from './types';
+import { ValidationError } from '../../errors';
+import type { ActionSpec, InputField } from './kindSpecs';
+import { at, isRecord } from '../../json';
+import type { ResourceItem } from '../types';
 
 const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 

@@ -1,8 +1,14 @@
-import { ValidationError } from '../errors';
-import { DEFAULT_CATALOG } from './catalog';
-import type { ActionSpec, ResourceKind, ResourceKindSpec } from './catalog-types';
-import { isRecord } from '../json';
+/**
+ * The resolved resource catalog: the `stratus.console.resourcePaths` overrides applied to the
+ * built-in kinds, lookups of kinds and actions, and how a listed resource is presented.
+ */
+import { ValidationError } from '../../errors';
+import { DEFAULT_CATALOG } from './builtInKinds';
+import type { ActionSpec, ResourceKind, FieldSpec, ResourceKindSpec, ResourcePresentation } from './kindSpecs';
+import { isRecord, at, nonBlankText } from '../../json';
 import { moduleOf, placeholdersOf, SESSION_PLACEHOLDERS } from './routes';
+import { initialInput, isAvailable } from './actionInputs';
+import type { ResourceItem } from '../types';
 
 export const RESOURCE_PATHS_SETTING = 'stratus.console.resourcePaths';
 
@@ -95,4 +101,115 @@ export function resolveCatalog(overrides?: unknown, base: readonly ResourceKindS
     throw new ValidationError(`Invalid ${RESOURCE_PATHS_SETTING}: ${list}. Example: ${EXAMPLE}`, param);
   }
   return [...kinds.values()].map(resolveKind);
+}
+
+/** Read access to the resolved catalog, for the tree and the command flows. */
+export class ResourceCatalog {
+  private readonly byId: ReadonlyMap<string, ResourceKind>;
+
+  constructor(readonly kinds: readonly ResourceKind[]) {
+    this.byId = new Map(kinds.map((k) => [k.id, k]));
+  }
+
+  kind(kindId: string): ResourceKind {
+    const kind = this.byId.get(kindId);
+    if (!kind) throw new ValidationError(`Unknown resource kind '${kindId}'`, 'kind');
+    return kind;
+  }
+
+  action(kindId: string, actionId: string): ActionSpec {
+    const kind = this.kind(kindId);
+    const action = kind.actions.find((a) => a.id === actionId);
+    if (!action) throw new ValidationError(`${kind.label.plural} have no action '${actionId}'`, 'action');
+    return action;
+  }
+
+  /** Label, description, tooltip and icon of a listed resource. */
+  present(kindId: string, item: ResourceItem): ResourcePresentation {
+    return present(this.kind(kindId), item);
+  }
+
+  /** Actions offered on a resource (item actions whose conditions hold), or on the collection. */
+  actionsFor(kindId: string, item?: ResourceItem): ActionSpec[] {
+    const kind = this.kind(kindId);
+    return kind.actions.filter((a) => (item ? a.target === 'item' && isAvailable(a, item) : a.target === 'collection'));
+  }
+
+  /** Starting values of an action's input flow (defaults, or the resource's current values). */
+  initialInput(kindId: string, actionId: string, item?: ResourceItem): Record<string, string | number | boolean> {
+    return initialInput(this.action(kindId, actionId), item);
+  }
+
+  /** The confirmation text of an action on a resource, or undefined when none is needed. */
+  confirmation(kindId: string, actionId: string, item?: ResourceItem): string | undefined {
+    const kind = this.kind(kindId);
+    const template = this.action(kindId, actionId).confirm;
+    return template
+      ?.replaceAll('{name}', item?.name ?? '')
+      .replaceAll('{kind}', kind.label.singular.toLowerCase());
+  }
+}
+
+const GIB = 1024 ** 3;
+const MIB = 1024 ** 2;
+
+function formatBytes(bytes: number): string {
+  if (bytes >= GIB) return `${trim(bytes / GIB)} GiB`;
+  if (bytes >= MIB) return `${trim(bytes / MIB)} MiB`;
+  return `${bytes} B`;
+}
+
+function trim(n: number): string {
+  return Number.isInteger(n) ? String(n) : n.toFixed(1);
+}
+
+/** Formats one field of a raw resource; undefined when the field is absent or unusable. */
+export function formatField(raw: unknown, field: FieldSpec): string | undefined {
+  const value = at(raw, field.path);
+  switch (field.format ?? 'text') {
+    case 'boolean':
+      return typeof value === 'boolean' ? (value ? 'yes' : 'no') : nonBlankText(value);
+    case 'bytes':
+      return typeof value === 'number' && value >= 0 ? formatBytes(value) : nonBlankText(value);
+    case 'vcpu':
+      return typeof value === 'number' ? `${value} vCPU` : nonBlankText(value);
+    case 'count': {
+      if (typeof value !== 'number') return nonBlankText(value);
+      const [one, many] = field.unit ?? ['', ''];
+      const unit = value === 1 ? one : many;
+      return unit ? `${value} ${unit}` : String(value);
+    }
+    case 'text':
+      return nonBlankText(value);
+  }
+}
+
+/** Display name: the first non-empty name field, else the id. */
+export function displayName(kind: Pick<ResourceKindSpec, 'presentation'>, raw: unknown, id: string): string {
+  for (const path of kind.presentation.nameFields) {
+    const value = nonBlankText(at(raw, path));
+    if (value) return value;
+  }
+  return id;
+}
+
+/** Label, description, tooltip and icon of a resource, from the kind's presentation data. */
+export function present(kind: ResourceKindSpec, item: ResourceItem): ResourcePresentation {
+  const spec = kind.presentation;
+  const description = spec.description
+    .map((field) => formatField(item.raw, field))
+    .filter((v): v is string => v !== undefined)
+    .join(' · ');
+  const details: Array<{ label: string; value: string }> = [];
+  for (const field of spec.tooltip) {
+    const value = formatField(item.raw, field);
+    if (value !== undefined) details.push({ label: field.label ?? field.path, value });
+  }
+  let icon = kind.icon;
+  if (spec.iconRule) {
+    const state = nonBlankText(at(item.raw, spec.iconRule.path));
+    icon = (state !== undefined ? spec.iconRule.values[state] : undefined) ?? kind.icon;
+  }
+  const tooltip = [item.name, ...details.map((d) => `${d.label}: ${d.value}`)].join('\n');
+  return { label: item.name, description, tooltip, details, icon };
 }

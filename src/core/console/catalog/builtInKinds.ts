@@ -1,4 +1,4 @@
-import type { InputField, ResourceKindSpec } from './catalog-types';
+import type { InputField, ResourceKindSpec } from './kindSpecs';
 
 /**
  * The default resource catalog: the contract's paths and versions (console-api.md, "Endpoints"),
