@@ -1,7 +1,7 @@
 import type { RateLimiter } from '../http/rateLimiter';
 import type { HttpTransport } from '../http/transport';
 import type { TransportOptions } from '../http/types';
-import type { PatProviders } from './auth';
+import type { PatProviders } from './auth/session';
 import type { ResourceKindSpec } from './catalog/kindSpecs';
 import type { ConsoleRateLimits } from './rate-limits';
 import type { ResourceCatalog } from './catalog/resourceCatalog';

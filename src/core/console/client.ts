@@ -3,7 +3,7 @@ import { createTransport } from '../http/transport';
 import { silentLogger } from '../log';
 import { getActivity, listActivities } from './activities';
 import type { ConsoleClient, ConsoleClientOptions } from './api';
-import { ConsoleAuth } from './auth';
+import { ConsoleAuth } from './auth/session';
 import { RESOURCE_PATHS_SETTING, resolveCatalog, ResourceCatalog } from './catalog/resourceCatalog';
 import { DeprecationWatcher } from './deprecation';
 import {
@@ -18,7 +18,7 @@ import {
   splitQuery,
   type PathVars,
 } from './catalog/routes';
-import { exchangePat } from './exchange';
+import { exchangePat } from './auth/accessToken';
 import { followActivity } from './follow';
 import { ConsoleHttp } from './http';
 import { buildBody } from './catalog/actionInputs';

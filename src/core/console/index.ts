@@ -1,7 +1,7 @@
 /** Console API client (pure core): PAT sign-in, resource catalog, lists, writes, activities. */
 export { createConsoleClient } from './client';
 export type { ActivityApi, ConsoleClient, ConsoleClientOptions, ConsoleSession, PerformRequest } from './api';
-export type { PatProviders } from './auth';
+export type { PatProviders } from './auth/session';
 export { ResourceCatalog } from './catalog/resourceCatalog';
 export { DEFAULT_CATALOG } from './catalog/builtInKinds';
 export { RESOURCE_PATHS_SETTING, resolveCatalog } from './catalog/resourceCatalog';

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { ConsoleAuth } from '../../../src/core/console/auth';
-import { decodeClaims } from '../../../src/core/console/jwt';
-import { MAX_LIFETIME_MS, tokenTimes } from '../../../src/core/console/token-times';
+import { ConsoleAuth } from '../../../src/core/console/auth/session';
+import { decodeClaims, MAX_LIFETIME_MS, tokenTimes } from '../../../src/core/console/auth/accessToken';
 import type { SessionEvent } from '../../../src/core/console/types';
 import { captureLogger, fakeJwt } from './helpers';
 

@@ -1,13 +1,10 @@
 import { createHash } from 'node:crypto';
-import { AuthError, isStratusError } from '../errors';
-import type { SecretProvider } from '../http/types';
-import type { Logger } from '../log';
-import { abortable } from '../abortable';
-import { Emitter } from './emitter';
-import { PAT_NAME, type PatPair } from './exchange';
-import { decodeClaims } from './jwt';
-import { tokenTimes, type TokenTimes } from './token-times';
-import type { Disposable, SessionEvent, SessionInfo } from './types';
+import { AuthError, isStratusError } from '../../errors';
+import type { SecretProvider } from '../../http/types';
+import type { Logger } from '../../log';
+import { abortable } from '../../abortable';
+import { PAT_NAME, type PatPair, decodeClaims, tokenTimes, type TokenTimes } from './accessToken';
+import type { SessionEvent, SessionInfo, Disposable } from '../types';
 
 /** Where the PAT lives (SecretStorage behind the platform layer); read on every exchange. */
 export interface PatProviders {
@@ -198,5 +195,27 @@ export class ConsoleAuth {
     this.currentSession = undefined;
     this.options.logger.info(`Signed out of the console (${reason})`);
     this.events.fire({ type: 'signedOut', reason });
+  }
+}
+
+/** A minimal typed event source; a throwing listener is logged and never stops the others. */
+export class Emitter<T> {
+  private readonly listeners = new Set<(event: T) => void>();
+
+  constructor(private readonly logger: Logger) {}
+
+  on(listener: (event: T) => void): Disposable {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  fire(event: T): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.logger.warn(`A session listener failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
   }
 }
