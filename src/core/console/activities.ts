@@ -1,9 +1,9 @@
 import { MalformedResponseError } from '../errors';
 import type { Logger } from '../log';
 import { normaliseState } from './activity-state';
-import { parseCollection } from './collection';
+import { parseCollection } from './lists/collections';
 import type { ConsoleHttp } from './http';
-import { pageRequest, toListPage } from './paging';
+import { pageRequest, toListPage } from './lists/collections';
 import { isRecord, nonBlankText } from '../json';
 import { ACTIVITIES_PATH, ACTIVITY_PATH, expand } from './catalog/routes';
 import type { Activity, ConcernedItem, ListOptions, ListPage } from './types';

@@ -22,7 +22,7 @@ import { exchangePat } from './auth/accessToken';
 import { followActivity } from './follow';
 import { ConsoleHttp } from './http';
 import { buildBody } from './catalog/actionInputs';
-import { getResource, listResources } from './lists';
+import { getResource, listResources } from './lists/collections';
 import { createConsoleRateLimiter } from './rate-limits';
 import { RequestContext } from './request-context';
 import { performWrite } from './writes';

@@ -11,4 +11,4 @@ export { CONTRACT_RATE_LIMITS, createConsoleRateLimiter, RATE_HEADROOM, type Con
 export { FOLLOW_DEFAULTS } from './follow';
 export { activityIdFromLocation } from './writes';
 export type * from './types';
-export { PagedList, DEFAULT_MAX_SCAN_PAGES, DEFAULT_PAGE_SIZE, type PagedListOptions, type PageRequestOf, type ScanProgress } from './pager';
+export { PagedList, DEFAULT_MAX_SCAN_PAGES, DEFAULT_PAGE_SIZE, type PagedListOptions, type PageRequestOf, type ScanProgress } from './lists/pagedList';

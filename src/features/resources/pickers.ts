@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ResourceKind } from '../../core/console/catalog/kindSpecs';
 import type { ResourceItem } from '../../core/console/types';
-import { PagedList } from '../../core/console/pager';
+import { PagedList } from '../../core/console/lists/pagedList';
 import { presentError } from '../../core/presentError';
 import type { ConsoleConnection } from '../../services/consoleConnection';
 

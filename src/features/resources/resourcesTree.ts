@@ -6,7 +6,7 @@ import { escapeMarkdown, inlineCode } from '../../core/markdown';
 import { presentError } from '../../core/presentError';
 import type { ConsoleConnection } from '../../services/consoleConnection';
 import { Commands } from '../commands';
-import { PagedList, type ScanProgress } from '../../core/console/pager';
+import { PagedList, type ScanProgress } from '../../core/console/lists/pagedList';
 import { PAGE_SIZE, type ResourceNode } from './nodes';
 
 export interface ResourcesTreeOptions {

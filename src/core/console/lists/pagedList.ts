@@ -1,5 +1,5 @@
-import { isStratusError } from '../errors';
-import type { ListPage } from './types';
+import { isStratusError } from '../../errors';
+import type { ListPage } from '../types';
 
 export interface PageRequestOf {
   offset: number;
