@@ -1,7 +1,7 @@
 import { MalformedResponseError, ValidationError } from '../errors';
 import { createTransport } from '../http/transport';
 import { silentLogger } from '../log';
-import { getActivity, listActivities } from './activities';
+import { getActivity, listActivities } from './activities/readActivities';
 import type { ConsoleClient, ConsoleClientOptions } from './api';
 import { ConsoleAuth } from './auth/session';
 import { RESOURCE_PATHS_SETTING, resolveCatalog, ResourceCatalog } from './catalog/resourceCatalog';
@@ -19,13 +19,13 @@ import {
   type PathVars,
 } from './catalog/routes';
 import { exchangePat } from './auth/accessToken';
-import { followActivity } from './follow';
+import { followActivity } from './activities/followActivity';
 import { ConsoleHttp } from './http';
 import { buildBody } from './catalog/actionInputs';
 import { getResource, listResources } from './lists/collections';
 import { createConsoleRateLimiter } from './rate-limits';
 import { RequestContext } from './request-context';
-import { performWrite } from './writes';
+import { performWrite } from './activities/writes';
 
 const DEFAULT_RETRY = { attempts: 4, statuses: [429, 500, 503] };
 

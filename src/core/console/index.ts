@@ -8,7 +8,7 @@ export { RESOURCE_PATHS_SETTING, resolveCatalog } from './catalog/resourceCatalo
 export type * from './catalog/kindSpecs';
 export { ActivityFailedError, ActivityStillRunningError, isConsoleError, type ConsoleError } from './errors';
 export { CONTRACT_RATE_LIMITS, createConsoleRateLimiter, RATE_HEADROOM, type ConsoleRateLimits } from './rate-limits';
-export { FOLLOW_DEFAULTS } from './follow';
-export { activityIdFromLocation } from './writes';
+export { FOLLOW_DEFAULTS } from './activities/followActivity';
+export { activityIdFromLocation } from './activities/writes';
 export type * from './types';
 export { PagedList, DEFAULT_MAX_SCAN_PAGES, DEFAULT_PAGE_SIZE, type PagedListOptions, type PageRequestOf, type ScanProgress } from './lists/pagedList';

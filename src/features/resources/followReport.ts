@@ -1,5 +1,5 @@
 // Pure (no `vscode` import): unit-tested in plain Node on a fake clock.
-import { normaliseState } from '../../core/console/activity-state';
+import { normaliseState } from '../../core/console/activities/readActivities';
 import { ActivityFailedError, ActivityStillRunningError } from '../../core/console/errors';
 import type { Activity, FollowOptions } from '../../core/console/types';
 import { isStratusError } from '../../core/errors';

@@ -13,7 +13,7 @@ import type { ResourceNode } from './nodes';
 import { Commands } from '../commands';
 import type { ResourcesTree } from './resourcesTree';
 import type { WriteOptions } from './testArguments';
-import { findWriteActivities } from '../../core/console/recent-activity';
+import { findWriteActivities } from '../../core/console/activities/writes';
 import { unknownOutcomeReason, writeFailureActions } from './writeFailure';
 
 export interface WriteOutcome {

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { CancelledError, NotFoundError } from '../../../src/core/errors';
 import { ActivityFailedError, isConsoleError, type Activity, type ActivityState } from '../../../src/core/console/index';
-import { normaliseState } from '../../../src/core/console/activity-state';
-import { toActivity } from '../../../src/core/console/activities';
+import { normaliseState, toActivity } from '../../../src/core/console/activities/readActivities';
 import { PROFILES, Fixtures } from './helpers';
 
 const D1 = '2026-01-01T10:00:00Z';

@@ -3,7 +3,7 @@ import * as FakeTimers from '@sinonjs/fake-timers';
 type InstalledClock = ReturnType<typeof FakeTimers.install>;
 import { CancelledError, NotFoundError } from '../../../src/core/errors';
 import { ActivityFailedError, ActivityStillRunningError, FOLLOW_DEFAULTS, type Activity, type ActivityState } from '../../../src/core/console/index';
-import { followActivity } from '../../../src/core/console/follow';
+import { followActivity } from '../../../src/core/console/activities/followActivity';
 import { activityTimeoutMs, DEFAULT_ACTIVITY_TIMEOUT_MINUTES } from '../../../src/features/resources/followDeadline';
 import { captureLogger } from './helpers';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { DEFAULT_CATALOG } from '../../../src/core/console/catalog/builtInKinds';
 import { createConsoleClient, type ConsoleClient } from '../../../src/core/console/index';
 import { checkPathId, pathIdProblem, ACTIVITY_PATH, expand } from '../../../src/core/console/catalog/routes';
-import { activityIdFromLocation } from '../../../src/core/console/writes';
+import { activityIdFromLocation } from '../../../src/core/console/activities/writes';
 import { MalformedResponseError, UnsafePathIdError } from '../../../src/core/errors';
 import { AUTH_PATH, Fixtures, fakeJwt, json, jwtClaims } from './helpers';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as FakeTimers from '@sinonjs/fake-timers';
-import { toActivity } from '../../../src/core/console/activities';
-import { followActivity } from '../../../src/core/console/follow';
+import { toActivity } from '../../../src/core/console/activities/readActivities';
+import { followActivity } from '../../../src/core/console/activities/followActivity';
 import type { Activity, FollowOptions } from '../../../src/core/console/types';
 import { silentLogger } from '../../../src/core/log';
 import { activityTimeoutMs, DEFAULT_ACTIVITY_TIMEOUT_MINUTES } from '../../../src/features/resources/followDeadline';

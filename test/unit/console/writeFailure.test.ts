@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { findWriteActivities, mayBeWrite, CLOCK_SKEW_MS } from '../../../src/core/console/recent-activity';
+import { findWriteActivities, mayBeWrite, CLOCK_SKEW_MS } from '../../../src/core/console/activities/writes';
 import type { Activity } from '../../../src/core/console/types';
 import { ApiError, AuthError, ForbiddenError, MalformedResponseError, NetworkError, NotFoundError, OutcomeUnknownError, RateLimitError, StreamStalledError, TimeoutError, UnsafePathIdError, ValidationError } from '../../../src/core/errors';
 import { presentError } from '../../../src/core/presentError';

@@ -1,9 +1,9 @@
-import { CancelledError, isStratusError, type AnyStratusError } from '../errors';
-import { sleep } from '../http/sleep';
-import type { Logger } from '../log';
-import { ActivityFailedError, ActivityStillRunningError } from './errors';
-import { checkPathId } from './catalog/routes';
-import type { Activity, ActivityState, FollowOptions } from './types';
+import { CancelledError, isStratusError, type AnyStratusError } from '../../errors';
+import { sleep } from '../../http/sleep';
+import type { Logger } from '../../log';
+import { ActivityFailedError, ActivityStillRunningError } from '../errors';
+import { checkPathId } from '../catalog/routes';
+import type { Activity, ActivityState, FollowOptions } from '../types';
 
 export const FOLLOW_DEFAULTS = { initialDelayMs: 1_000, maxDelayMs: 30_000, notFoundTries: 4 } as const;
 /** Consecutive transient failures (after the transport's own retries) before giving up. */
