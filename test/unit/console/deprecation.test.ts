@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { DeprecationNotice } from '../../../src/core/console/index';
-import { linkTarget } from '../../../src/core/console/deprecation';
+import { linkTarget } from '../../../src/core/console/consoleHttp';
 import { captureLogger, Fixtures, PROFILES } from './helpers';
 
 describe('console/deprecation', () => {

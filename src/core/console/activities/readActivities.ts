@@ -6,7 +6,7 @@ import type { ActivityState, Activity, ConcernedItem, ListOptions, ListPage } fr
 import { MalformedResponseError } from '../../errors';
 import type { Logger } from '../../log';
 import { parseCollection, pageRequest, toListPage } from '../lists/collections';
-import type { ConsoleHttp } from '../http';
+import type { ConsoleHttp } from '../consoleHttp';
 import { ACTIVITIES_PATH, ACTIVITY_PATH, expand } from '../catalog/routes';
 
 type Kind = ActivityState['kind'];

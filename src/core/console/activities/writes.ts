@@ -6,7 +6,7 @@ import { MalformedResponseError } from '../../errors';
 import { firstHeader } from '../../http/headers';
 import type { HttpMethod } from '../../http/types';
 import type { Logger } from '../../log';
-import type { ConsoleHttp } from '../http';
+import type { ConsoleHttp } from '../consoleHttp';
 import { pathIdProblem } from '../catalog/routes';
 import type { WriteResult, Activity, ListOptions, ListPage } from '../types';
 

@@ -14,7 +14,7 @@ export interface PatProviders {
 
 export interface ConsoleAuthOptions {
   pat: PatProviders;
-  /** Exchanges a PAT for an access token (exchange.ts over the console transport). */
+  /** Exchanges a PAT for an access token (accessToken.ts over the console transport). */
   exchange: (pat: PatPair) => Promise<string>;
   logger: Logger;
   /** Refresh this long before `exp` (capped at half the token's lifetime). Default 30 s. */

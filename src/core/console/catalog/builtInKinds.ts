@@ -3,7 +3,7 @@ import type { InputField, ResourceKindSpec } from './kindSpecs';
 /**
  * The default resource catalog: the contract's paths and versions (console-api.md, "Endpoints"),
  * fields from field-notes.md. Production paths (e.g. `/api/compute/v1/vcenters/virtual_machines`)
- * are set through `stratus.console.resourcePaths` (catalog-overrides.ts).
+ * are set through `stratus.console.resourcePaths` (resourceCatalog.ts).
  */
 
 const GIB = 1024 ** 3;

@@ -4,7 +4,7 @@
  */
 import type { Logger } from '../../log';
 import type { ResourceKindSpec } from '../catalog/kindSpecs';
-import type { ConsoleHttp } from '../http';
+import type { ConsoleHttp } from '../consoleHttp';
 import { displayName } from '../catalog/resourceCatalog';
 import { nonBlankText, isRecord, numOrNumericString } from '../../json';
 import { collectionBase, expand, splitQuery, type PathVars } from '../catalog/routes';
