@@ -2,12 +2,18 @@
  * The console client: its public surface (ConsoleClient and its options) and createConsoleClient.
  */
 import { MalformedResponseError, ValidationError } from '../errors';
+import type { RateLimiter } from '../http/rateLimiter';
 import { createTransport, type HttpTransport } from '../http/transport';
+import type { TransportOptions } from '../http/types';
 import { silentLogger } from '../log';
+import { followActivity } from './activities/followActivity';
 import { getActivity, listActivities } from './activities/readActivities';
+import { performWrite } from './activities/writes';
+import { exchangePat } from './auth/accessToken';
 import { ConsoleAuth, type PatProviders } from './auth/session';
+import { buildBody } from './catalog/actionInputs';
+import type { ResourceKindSpec } from './catalog/kindSpecs';
 import { RESOURCE_PATHS_SETTING, resolveCatalog, ResourceCatalog } from './catalog/resourceCatalog';
-import { DeprecationWatcher, ConsoleHttp, createConsoleRateLimiter, RequestContext, type ConsoleRateLimits } from './consoleHttp';
 import {
   endpointPath,
   endpointsInUse,
@@ -20,14 +26,8 @@ import {
   splitQuery,
   type PathVars,
 } from './catalog/routes';
-import { exchangePat } from './auth/accessToken';
-import { followActivity } from './activities/followActivity';
-import { buildBody } from './catalog/actionInputs';
+import { DeprecationWatcher, ConsoleHttp, createConsoleRateLimiter, RequestContext, type ConsoleRateLimits } from './consoleHttp';
 import { getResource, listResources } from './lists/collections';
-import { performWrite } from './activities/writes';
-import type { RateLimiter } from '../http/rateLimiter';
-import type { TransportOptions } from '../http/types';
-import type { ResourceKindSpec } from './catalog/kindSpecs';
 import type {
   Activity,
   DeprecationNotice,

@@ -2,15 +2,15 @@
  * The console client's HTTP layer: every request goes through ConsoleHttp (module rate-limit
  * key, per-request auth context, deprecation watch); the rate limits it keeps under.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { abortable } from '../abortable';
+import { joinedHeader } from '../http/headers';
+import { RateLimiter } from '../http/rateLimiter';
 import type { HttpTransport } from '../http/transport';
 import type { HttpMethod, HttpResponse, RetryOptions, ResponseHeaders } from '../http/types';
-import { abortable } from '../abortable';
-import { rateLimitKeyOf, AUTH_LIMIT_KEY } from './catalog/routes';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Logger } from '../log';
-import { joinedHeader } from '../http/headers';
+import { rateLimitKeyOf, AUTH_LIMIT_KEY } from './catalog/routes';
 import type { DeprecationNotice } from './types';
-import { RateLimiter } from '../http/rateLimiter';
 
 export interface ConsoleCall {
   method: HttpMethod;

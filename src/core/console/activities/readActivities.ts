@@ -1,13 +1,13 @@
 /**
  * Reading activities: one by id, the recent list, and the normalised form of their states.
  */
-import { numOrNumericString, type JsonRecord, isRecord, nonBlankText } from '../../json';
-import type { ActivityState, Activity, ConcernedItem, ListOptions, ListPage } from '../types';
 import { MalformedResponseError } from '../../errors';
+import { numOrNumericString, type JsonRecord, isRecord, nonBlankText } from '../../json';
 import type { Logger } from '../../log';
-import { parseCollection, pageRequest, toListPage } from '../lists/collections';
-import type { ConsoleHttp } from '../consoleHttp';
 import { ACTIVITIES_PATH, ACTIVITY_PATH, expand } from '../catalog/routes';
+import type { ConsoleHttp } from '../consoleHttp';
+import { parseCollection, pageRequest, toListPage } from '../lists/collections';
+import type { ActivityState, Activity, ConcernedItem, ListOptions, ListPage } from '../types';
 
 type Kind = ActivityState['kind'];
 

@@ -6,8 +6,8 @@ import { MalformedResponseError } from '../../errors';
 import { firstHeader } from '../../http/headers';
 import type { HttpMethod } from '../../http/types';
 import type { Logger } from '../../log';
-import type { ConsoleHttp } from '../consoleHttp';
 import { pathIdProblem } from '../catalog/routes';
+import type { ConsoleHttp } from '../consoleHttp';
 import type { WriteResult, Activity, ListOptions, ListPage } from '../types';
 
 /**

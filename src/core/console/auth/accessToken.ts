@@ -2,9 +2,9 @@
  * The access token: the PAT exchange that yields it, its JWT claims, and when to refresh it.
  */
 import { AuthError, MalformedResponseError, isStratusError } from '../../errors';
-import type { ConsoleHttp } from '../consoleHttp';
 import { isRecord, nonEmptyStrOrNumber, numOrNumericString } from '../../json';
 import { AUTH_PATH } from '../catalog/routes';
+import type { ConsoleHttp } from '../consoleHttp';
 
 export const PAT_NAME = 'personal access token';
 

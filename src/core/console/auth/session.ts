@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
+import { abortable } from '../../abortable';
 import { AuthError, isStratusError } from '../../errors';
 import type { SecretProvider } from '../../http/types';
 import type { Logger } from '../../log';
-import { abortable } from '../../abortable';
-import { PAT_NAME, type PatPair, decodeClaims, tokenTimes, type TokenTimes } from './accessToken';
 import type { SessionEvent, SessionInfo, Disposable } from '../types';
+import { PAT_NAME, type PatPair, decodeClaims, tokenTimes, type TokenTimes } from './accessToken';
 
 /** Where the PAT lives (SecretStorage behind the platform layer); read on every exchange. */
 export interface PatProviders {

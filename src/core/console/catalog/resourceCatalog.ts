@@ -3,12 +3,12 @@
  * built-in kinds, lookups of kinds and actions, and how a listed resource is presented.
  */
 import { ValidationError } from '../../errors';
+import { isRecord, at, nonBlankText } from '../../json';
+import type { ResourceItem } from '../types';
+import { initialInput, isAvailable } from './actionInputs';
 import { DEFAULT_CATALOG } from './builtInKinds';
 import type { ActionSpec, ResourceKind, FieldSpec, ResourceKindSpec, ResourcePresentation } from './kindSpecs';
-import { isRecord, at, nonBlankText } from '../../json';
 import { moduleOf, placeholdersOf, SESSION_PLACEHOLDERS } from './routes';
-import { initialInput, isAvailable } from './actionInputs';
-import type { ResourceItem } from '../types';
 
 export const RESOURCE_PATHS_SETTING = 'stratus.console.resourcePaths';
 

@@ -3,9 +3,9 @@
  * key of a path, template expansion with the one check of every id placed in a path, and the
  * list of endpoints in use.
  */
-import type { ResourceKindSpec, ResourceKind } from './kindSpecs';
 import { UnsafePathIdError } from '../../errors';
 import type { EndpointInUse } from '../types';
+import type { ResourceKindSpec, ResourceKind } from './kindSpecs';
 
 export const AUTH_PATH = '/api/iam/v2/auth/personal_access_token';
 export const ACTIVITIES_PATH = '/api/activity/v1/activities';

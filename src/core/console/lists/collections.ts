@@ -2,16 +2,16 @@
  * Reading collections: every list shape (bare array, envelope, 206), paging and filtering
  * (also when the server ignores the query), and listing or reading resources of a kind.
  */
-import type { Logger } from '../../log';
-import type { ResourceKindSpec } from '../catalog/kindSpecs';
-import type { ConsoleHttp } from '../consoleHttp';
-import { displayName } from '../catalog/resourceCatalog';
-import { nonBlankText, isRecord, numOrNumericString } from '../../json';
-import { collectionBase, expand, splitQuery, type PathVars } from '../catalog/routes';
-import type { ListOptions, ResourceItem, ListPage } from '../types';
 import { MalformedResponseError, ValidationError } from '../../errors';
 import { firstHeader } from '../../http/headers';
 import type { ResponseHeaders } from '../../http/types';
+import { nonBlankText, isRecord, numOrNumericString } from '../../json';
+import type { Logger } from '../../log';
+import type { ResourceKindSpec } from '../catalog/kindSpecs';
+import { displayName } from '../catalog/resourceCatalog';
+import { collectionBase, expand, splitQuery, type PathVars } from '../catalog/routes';
+import type { ConsoleHttp } from '../consoleHttp';
+import type { ListOptions, ResourceItem, ListPage } from '../types';
 
 /** `{id, name, raw}` of one listed object; undefined (skipped) when it has no usable id. */
 export function toResourceItem(kind: Pick<ResourceKindSpec, 'presentation'>, raw: unknown, fallbackId?: string): ResourceItem | undefined {
