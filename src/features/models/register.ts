@@ -14,7 +14,16 @@ export function register(deps: Deps): vscode.Disposable {
   const store = new DisposableStore();
   const provider = store.add(new StratusModelProvider(deps.inference, deps.connectionStatus, deps.logger));
   store.add(vscode.lm.registerLanguageModelChatProvider(VENDOR, provider));
-  store.add(deps.inference.onDidChange(() => provider.refresh()));
+  // VS Code resolves an extension's models lazily; without this the first `@stratus` message of a
+  // fresh window, or the first after the key or endpoint changed, can fail with "Language model
+  // unavailable".
+  const resolveModels = (): void => {
+    void vscode.lm.selectChatModels({ vendor: VENDOR }).then(undefined, (error: unknown) => deps.logger.warn('Early model resolution failed', error));
+  };
+  store.add(deps.inference.onDidChange(() => {
+    provider.refresh();
+    resolveModels();
+  }));
   store.add(createStatusBarItem(deps.connectionStatus));
   store.add(vscode.commands.registerCommand(Commands.pickModel, async () => {
     try {
@@ -35,9 +44,7 @@ export function register(deps: Deps): vscode.Disposable {
       return undefined;
     }
   }));
-  // VS Code resolves an extension's models lazily; without this a fresh window's first
-  // `@stratus` message can fail with "Language model unavailable".
-  void vscode.lm.selectChatModels({ vendor: VENDOR }).then(undefined, (error: unknown) => deps.logger.warn('Early model resolution failed', error));
+  resolveModels();
   return store;
 }
 
