@@ -96,7 +96,8 @@ export class TierBackoff {
         if (error.status === 400) return this.stop('badRequest', error.message);
         return this.pauseFor(error.status === 429 ? 'rateLimited' : 'server', now, error.retryAfterMs);
       case 'rate_limit':
-        return this.pauseFor('rateLimited', now, error instanceof RateLimitError && error.retryAt ? error.retryAt.getTime() - now : error.retryAfterMs);
+        // Retry-After is relative: prefer it to retryAt, which was dated with the transport's clock.
+        return this.pauseFor('rateLimited', now, error.retryAfterMs ?? (error instanceof RateLimitError && error.retryAt ? error.retryAt.getTime() - now : undefined));
       case 'usage_cap':
         this.error = { kind: 'paused', reason: 'tierCap', window: error.window, resumesAt: error.resetsAt.getTime() };
         return { notify: false };
