@@ -115,6 +115,46 @@ describe('core/inlineCompletion InlineCompletionEngine against the sandbox', () 
     }
   });
 
+  it('cuts the stream once the suggestion is decided: the server stops generating (lock-step clock)', async () => {
+    const DELAY = 20;
+    const sandboxClock = createClock(Date.now());
+    const paced = await startSandbox({ port: 0, timers: sandboxClock, chunkDelayMs: DELAY });
+    const pacedClient = createInferenceClient({ baseUrl: paced.inferenceUrl, apiKey: () => Promise.resolve(paced.credentials.apiKey), retry: { attempts: 1 } });
+    try {
+      let received = 0;
+      const e = engine({
+        complete: (request, signal) => {
+          const stream = pacedClient.completeStream(request, { signal });
+          return { consume: (onEvent) => stream.consume((event) => { if (event.type === 'text') received += 1; onEvent?.(event); }) };
+        },
+      });
+      let done = false;
+      const pending = e.provide(doc('export function h() {')).finally(() => {
+        done = true;
+      });
+      await clock.tickAsync(DEBOUNCE);
+      let ticked = 0;
+      for (let k = 0; k < 20_000 && !done; k++) {
+        if (sandboxClock.countTimers() > 0 && received >= ticked) {
+          ticked += 1;
+          sandboxClock.tick(DELAY);
+        }
+        await new Promise((r) => setImmediate(r));
+      }
+      const items = await pending;
+      assert.match(items?.[0]?.insertText ?? '', /^\n {4}body_[0-9a-f]{6}\(\)\n {4}return 0\n\}$/);
+      for (let k = 0; k < 5000 && !paced.control.completionStreams()[0]?.abortedByClient; k++) await new Promise((r) => setImmediate(r));
+      const [stream] = paced.control.completionStreams();
+      assert.ok(stream?.abortedByClient, 'the engine aborted the request');
+      assert.equal(stream.tokensStreamed, received, 'nothing generated past what the engine read');
+      assert.ok(stream.tokensStreamed < 25 && stream.tokensPlanned > 150, `${stream.tokensStreamed} of ${stream.tokensPlanned}`);
+      assert.equal(e.stats.stoppedEarly, 1);
+    } finally {
+      await pacedClient.close();
+      await paced.close();
+    }
+  });
+
   it('stops after a 401 with one notification and sends nothing more', async () => {
     const stops: string[] = [];
     const bad = createInferenceClient({ baseUrl: sandbox.inferenceUrl, apiKey: () => Promise.resolve('not-the-sandbox-key'), retry: { attempts: 1 } });
