@@ -4,7 +4,8 @@ import { CLOSERS, OPENERS } from './text';
 export const BRACKET_SCAN_CHARS = 4000;
 
 /**
- * Walks code, skipping string literals ('...', "...", `...`) and line comments (`//`, `#`), and
+ * Walks code, skipping string literals ('...', "...", `...`) and line comments (`//`, and `#`
+ * followed by a space or `!`, so TypeScript's `#private` and C's `#define` are code), and
  * calls `visit` for each bracket with its index. Strings do not span lines except template ones.
  */
 function scanBrackets(text: string, visit: (char: string, index: number) => boolean | void): void {
@@ -17,7 +18,7 @@ function scanBrackets(text: string, visit: (char: string, index: number) => bool
       continue;
     }
     if (c === '"' || c === "'" || c === '`') quote = c;
-    else if ((c === '/' && text[i + 1] === '/') || c === '#') {
+    else if ((c === '/' && text[i + 1] === '/') || (c === '#' && /[\s!]/.test(text[i + 1] ?? ' '))) {
       const end = text.indexOf('\n', i);
       if (end < 0) return;
       i = end;

@@ -64,4 +64,19 @@ describe('core/inlineCompletion postProcess (cases from real code)', () => {
     assert.equal(run('const re = ', '', "'(' + x; // )"), "'(' + x; // )");
     assert.equal(run('print(', ')', '"a)b"'), '"a)b"');
   });
+
+  it('more real code: a Go error check, a Python docstring, a TypeScript object literal', () => {
+    const goPrefix = 'func load(path string) ([]byte, error) {\n\tdata, err := os.ReadFile(path)\n\tif err != nil {';
+    assert.equal(run(goPrefix, '\n\treturn data, nil\n}', '\n\t\treturn nil, fmt.Errorf("load %s: %w", path, err)\n\t}\n\treturn data, nil\n}'), '\n\t\treturn nil, fmt.Errorf("load %s: %w", path, err)\n\t}');
+    const pyPrefix = 'def area(r: float) -> float:\n    """';
+    assert.equal(run(pyPrefix, '\n    return math.pi * r * r\n', 'Return the area of a circle of radius r."""\n    return math.pi * r * r'), 'Return the area of a circle of radius r."""');
+    const tsPrefix = 'const options: Options = {';
+    assert.equal(run(tsPrefix, '\n};', '\n  retries: 3,\n  timeoutMs: 5_000,\n};'), '\n  retries: 3,\n  timeoutMs: 5_000,');
+    assert.equal(run('class Counter {\n  #count = 0;\n  inc() { return this.#count', '', ' += 1; }'), ' += 1; }', '#private is code, not a comment');
+  });
+
+  it('drops a trailing chatter line', () => {
+    assert.equal(run('total = ', '', 'sum(values)\nThis completes the assignment.'), 'sum(values)');
+    assert.equal(run('def f():', '', '\n    return 1\n\nThis completes the function.'), '\n    return 1');
+  });
 });
