@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { SecretEnvironmentVariables, SecretKeys, type SecretKey } from '../../platform/secrets';
 import { DisposableStore } from '../../platform/disposables';
+import { showPresentedError } from '../../platform/errorNotification';
 import { Commands } from '../commands';
 import type { Deps } from '../deps';
 import { validateApiKey, validatePatPart } from '../../core/inputValidation';
@@ -89,11 +90,11 @@ export function register(deps: Deps, options: AccountOptions): vscode.Disposable
       }
       const why = state.kind === 'rejected' || state.kind === 'error' ? state.message : state.kind === 'notConfigured' ? vscode.l10n.t('Set stratus.console.baseUrl first.') : vscode.l10n.t('Not signed in.');
       // Not awaited: the command's result must not wait for someone to read the message.
-      const signInAgain = vscode.l10n.t('Sign In Again');
-      const showLog = vscode.l10n.t('Show Log');
-      void vscode.window.showErrorMessage(vscode.l10n.t('Stratus: console sign-in failed. {0}', why), signInAgain, showLog).then((choice) => {
-        if (choice === signInAgain) void vscode.commands.executeCommand(Commands.signIn);
-        else if (choice === showLog) deps.logChannel.show(true);
+      const message = vscode.l10n.t('Stratus: console sign-in failed. {0}', why);
+      void showPresentedError({ message, actions: ['showLog'] }, {
+        log: deps.logChannel,
+        text: message,
+        extra: [{ id: 'signInAgain', title: vscode.l10n.t('Sign In Again'), run: () => vscode.commands.executeCommand(Commands.signIn) }],
       });
       return false;
     }),

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import { DisposableStore } from '../../platform/disposables';
 import { presentError } from '../../core/presentError';
+import { showPresentedError } from '../../platform/errorNotification';
 import { Commands } from '../commands';
 import type { Deps } from '../deps';
-import { notifyError } from './errorNotification';
 import { VENDOR } from './modelInfo';
 import { StratusModelProvider } from './provider';
 import { pickChatModel } from './selection';
@@ -53,5 +53,5 @@ function listingFailed(deps: Deps, error: unknown, command: string): void {
   const presented = presentError(error);
   if (presented.cancelled) return;
   deps.logger.error('Listing models failed', error);
-  notifyError(presented, { prefix: vscode.l10n.t('Cannot list models.'), logChannel: deps.logChannel, retry: () => void vscode.commands.executeCommand(command) });
+  void showPresentedError(presented, { prefix: vscode.l10n.t('Cannot list models.'), log: deps.logChannel, on: { retry: () => vscode.commands.executeCommand(command) } });
 }
