@@ -4,6 +4,7 @@ import {
   buildInstructionsSection,
   discoverInstructions,
   instructionsTokenBudget,
+  loadInstructions,
   parseFrontMatter,
   splitApplyTo,
   type InstructionsReader,
@@ -170,5 +171,20 @@ describe('agent instructions: front matter and applyTo', () => {
 
   it('Windows separators in paths and patterns', () => {
     assert.equal(applyToMatcher('src\\**\\*.ts')('src\\a\\b.ts'), true);
+  });
+});
+
+describe('agent instructions: loadInstructions', () => {
+  it('returns the section, the files used, the cuts and the untrusted flag in one call', async () => {
+    const files = { 'AGENTS.md': 'Root rule.', '.github/copilot-instructions.md': 'Copilot rule.' };
+    const reader: InstructionsReader = {
+      readFile: (p) => Promise.resolve((files as Record<string, string>)[p]),
+      listFiles: () => Promise.resolve([]),
+    };
+    const trusted = await loadInstructions(reader, { trusted: true, contextFiles: [] }, 16_384);
+    assert.deepEqual([trusted.used, trusted.cuts, trusted.untrustedSkipped], [['AGENTS.md', '.github/copilot-instructions.md'], [], false]);
+    assert.match(trusted.text, /Root rule\.[\s\S]*Copilot rule\./);
+    const untrusted = await loadInstructions(reader, { trusted: false, contextFiles: [], userFile: { path: 'u.md', text: 'Mine.' } }, 16_384);
+    assert.deepEqual([untrusted.used, untrusted.untrustedSkipped], [['u.md'], true]);
   });
 });
