@@ -1,7 +1,22 @@
 import { isStratusError, NetworkError, NotFoundError, OutcomeUnknownError, RateLimitError, type InterruptedError } from './errors';
 
-/** What the edge can offer next to an error message; features map these to commands. */
-export type ErrorAction = 'setApiKey' | 'signIn' | 'pickModel' | 'openSettings' | 'retry' | 'showLog' | 'showUsage';
+/**
+ * What the edge can offer next to an error message; src/platform/errorNotification.ts turns these
+ * into buttons. `openSizeSetting`, `pickSpeechModel` and `changeOptions` are offered by the
+ * transcription presenter only; `retry`, `pickSpeechModel` and `changeOptions` need the feature to
+ * say how (they re-run what failed), the others are commands of the extension or of VS Code.
+ */
+export type ErrorAction =
+  | 'setApiKey'
+  | 'signIn'
+  | 'pickModel'
+  | 'openSettings'
+  | 'retry'
+  | 'showLog'
+  | 'showUsage'
+  | 'openSizeSetting'
+  | 'pickSpeechModel'
+  | 'changeOptions';
 
 export interface PresentedError {
   /** One or two sentences for people: what happened and what to do. No secrets (core errors are redacted). */

@@ -1,14 +1,16 @@
-/** Command ids, one place, so features and tests agree on them. */
+import { ErrorActionCommands } from '../platform/errorActions';
+
+/** Command ids, one place, so features and tests agree on them (those that error buttons run come from the error surface). */
 export const Commands = {
-  setApiKey: 'stratus.setApiKey',
-  signIn: 'stratus.signIn',
-  showUsage: 'stratus.showUsage',
+  setApiKey: ErrorActionCommands.setApiKey,
+  signIn: ErrorActionCommands.signIn,
+  showUsage: ErrorActionCommands.showUsage,
   /** Former "Sign Out": kept as an alias of signOutOfConsole. */
   signOut: 'stratus.signOut',
   signOutOfConsole: 'stratus.signOutOfConsole',
   removeApiKey: 'stratus.removeApiKey',
-  showLog: 'stratus.showLog',
-  pickModel: 'stratus.pickModel',
+  showLog: ErrorActionCommands.showLog,
+  pickModel: ErrorActionCommands.pickModel,
   refreshModels: 'stratus.refreshModels',
   completeSelection: 'stratus.completeSelection',
   retryChat: 'stratus.retryChat',

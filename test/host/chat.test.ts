@@ -119,6 +119,17 @@ describe('inference in the host (against the sandbox)', function () {
     assert.equal(body?.messages?.[0]?.role, 'system');
   });
 
+  it('the first @stratus message after the API key is removed and set again is answered (models resolved again)', async () => {
+    await vscode.commands.executeCommand('stratus.removeApiKey');
+    await vscode.commands.executeCommand('stratus.setApiKey', sandbox().apiKey);
+    const before = await lastSeq();
+    await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@stratus long 3' });
+    await eventually(async () => {
+      const seen = (await requests('/v1/chat/completions')).filter((r) => r.seq > before);
+      return seen.find((r) => r.streamed && r.status === 200) ? true : undefined;
+    }, 'the first message after the key changed to reach the service');
+  });
+
   it('cancelling @stratus mid-stream closes the HTTP request (the sandbox sees the connection closed)', async () => {
     await control('/latency', { ms: 0, chunkDelayMs: 50, pathPrefix: '/v1/chat/completions' });
     const before = await lastSeq();

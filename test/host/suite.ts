@@ -17,4 +17,5 @@ import './runTask.test';
 import './proposeEdit.test';
 import './transcription.test';
 import './onboarding.test';
+import './errorSurface.test';
 import './l10n.test';

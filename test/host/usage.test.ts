@@ -37,6 +37,10 @@ describe('usage meter and view in the host (against the sandbox)', function () {
     assert.ok(api.usage, 'the usage internals are exported in test mode');
     await api.usage.reset();
   });
+  // Each test counts from zero, whatever ran before it (another test's chat, a cancelled stream metered late).
+  beforeEach(async () => {
+    await (await stratus()).api.usage?.reset();
+  });
   after(async () => {
     await (await stratus()).api.usage?.reset();
     await control('/reset', {});

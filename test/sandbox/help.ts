@@ -30,10 +30,12 @@ SCRIPTED MODEL (first rule that matches)
   2. tools offered, tool_choice not "none": forced tool, or (auto) every tool named in the last user
      message -> tool_calls; arguments = the {...} JSON in the message, else required params filled
      (string: text after the tool name; number: 1; boolean: true; array: []; object: {})
-  3. "markdown demo" -> Markdown with a fenced code block; "long N" -> N deltas "1 " .. "N";
+  3. a user message containing <CURSOR> (code completion): a deterministic continuation of the text
+     before the marker (README.md), one token per delta, logged at GET /__sandbox/completions
+  4. "markdown demo" -> Markdown with a fenced code block; "long N" -> N deltas "1 " .. "N";
      otherwise "Echo (<model>): <last user text>" (+ "[image k: <type>, <bytes> bytes]" lines).
      Reasoning model + the word "think" -> a <think>...</think> block first.
-  4. replies longer than max_tokens are cut, finish_reason "length".
+  5. replies longer than max_tokens are cut, finish_reason "length".
 
 CONSOLE API (Authorization: Bearer <JWT>)  base ${base}
   POST /api/iam/v2/auth/personal_access_token {"id","secret"} -> ${profile === 'production' ? 'raw JWT (text/plain)' : '{"token": "<JWT>"}'}
@@ -52,6 +54,7 @@ CONSOLE API (Authorization: Bearer <JWT>)  base ${base}
 
 CONTROL (${base}/__sandbox, JSON bodies, no auth)
   GET  /__sandbox/help | /__sandbox/state      GET|DELETE /__sandbox/requests[?pathPrefix=]
+  GET|DELETE /__sandbox/completions    completion streams: {seq, model, tokensPlanned, tokensStreamed, abortedByClient, complete}
   POST /__sandbox/reset
   POST /__sandbox/latency              {ms, chunkDelayMs?, pathPrefix?}
   POST /__sandbox/stream-fault         {kind: stall|drop|malformed|truncate, afterChunks, count?, pathPrefix?}

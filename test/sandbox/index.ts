@@ -8,6 +8,7 @@ import type { Sandbox, SandboxOptions } from './types';
 export type {
   BurstSpec,
   BurstStatus,
+  CompletionStreamRecord,
   ConsoleRateLimits,
   ControlSnapshot,
   DeprecationSpec,

@@ -7,6 +7,7 @@ import { FaultState } from './core/faults';
 import { uuidFrom } from './core/ids';
 import { Redactor, RequestLog } from './core/requestLog';
 import { ALL_SECRETS } from './credentials';
+import { CompletionStreamLog } from './inference/completionLog';
 import { OutputTokenMeter, TIER_1 } from './inference/meter';
 import type { ConsoleRateLimits, SandboxOptions, SandboxProfile, Tier } from './types';
 
@@ -50,6 +51,8 @@ export class SandboxState {
   readonly clock: Clock;
   readonly faults = new FaultState();
   readonly log = new RequestLog(new Redactor(ALL_SECRETS));
+  /** Streamed answers to code-completion prompts (tokens streamed before a client abort). */
+  readonly completions = new CompletionStreamLog();
   readonly identity: Identity = {
     tenantId: uuidFrom('sandbox:tenant'),
     companyId: uuidFrom('sandbox:company'),
@@ -90,5 +93,6 @@ export class SandboxState {
     this.limiter.reset(this.options.consoleRateLimits);
     this.store.seed({ vms: this.options.vmCount, users: this.options.userCount, networks: this.options.networkCount });
     this.log.clear();
+    this.completions.clear();
   }
 }

@@ -150,6 +150,21 @@ export interface RecordedRequest {
   fault: string | null;
 }
 
+/** One streamed answer to a code-completion prompt (a user message with `<CURSOR>`). */
+export interface CompletionStreamRecord {
+  /** The request's `seq` in the request log. */
+  seq: number;
+  model: string;
+  /** Tokens the scripted continuation had (after the max_tokens cut). */
+  tokensPlanned: number;
+  /** Tokens written to the socket (one SSE event each) so far, or before the client went away. */
+  tokensStreamed: number;
+  /** The client closed the connection before the stream ended: generation stopped there. */
+  abortedByClient: boolean;
+  /** Every planned token was streamed and the response ended normally. */
+  complete: boolean;
+}
+
 export interface ControlSnapshot {
   profile: SandboxProfile;
   clockOffsetMs: number;
@@ -196,6 +211,9 @@ export interface SandboxControl {
   /** Received requests, oldest first (bounded to the last 500). */
   requests(filter?: { pathPrefix?: string }): RecordedRequest[];
   clearRequests(): void;
+  /** Streamed answers to code-completion prompts, oldest first (the last 200). */
+  completionStreams(): CompletionStreamRecord[];
+  clearCompletionStreams(): void;
   snapshot(): ControlSnapshot;
 }
 

@@ -1,9 +1,11 @@
 import * as vscode from 'vscode';
 import { SecretEnvironmentVariables, SecretKeys, type SecretKey } from '../../platform/secrets';
 import { DisposableStore } from '../../platform/disposables';
+import { showPresentedError } from '../../platform/errorNotification';
 import { Commands } from '../commands';
 import type { Deps } from '../deps';
 import { validateApiKey, validatePatPart } from '../../core/inputValidation';
+import { VENDOR } from '../models/modelInfo';
 import { credentialArgument } from '../resources/testArguments';
 
 export interface AccountOptions {
@@ -41,7 +43,12 @@ export function register(deps: Deps, options: AccountOptions): vscode.Disposable
         void vscode.window.showErrorMessage(`Stratus: ${problem}`);
         return false;
       }
+      // Seen by the connection (its models listed again) before the command returns, so a first
+      // question asked right after it does not meet "Language model unavailable".
+      const seen = connectionSaw(deps);
       await secrets.set(SecretKeys.inferenceApiKey, key.trim());
+      await seen;
+      await vscode.lm.selectChatModels({ vendor: VENDOR }).then(undefined, () => undefined);
       logger.info('Inference API key stored in secret storage.');
       void vscode.window.showInformationMessage(vscode.l10n.t('Stratus: inference API key saved.'));
       return true;
@@ -83,11 +90,11 @@ export function register(deps: Deps, options: AccountOptions): vscode.Disposable
       }
       const why = state.kind === 'rejected' || state.kind === 'error' ? state.message : state.kind === 'notConfigured' ? vscode.l10n.t('Set stratus.console.baseUrl first.') : vscode.l10n.t('Not signed in.');
       // Not awaited: the command's result must not wait for someone to read the message.
-      const signInAgain = vscode.l10n.t('Sign In Again');
-      const showLog = vscode.l10n.t('Show Log');
-      void vscode.window.showErrorMessage(vscode.l10n.t('Stratus: console sign-in failed. {0}', why), signInAgain, showLog).then((choice) => {
-        if (choice === signInAgain) void vscode.commands.executeCommand(Commands.signIn);
-        else if (choice === showLog) deps.logChannel.show(true);
+      const message = vscode.l10n.t('Stratus: console sign-in failed. {0}', why);
+      void showPresentedError({ message, actions: ['showLog'] }, {
+        log: deps.logChannel,
+        text: message,
+        extra: [{ id: 'signInAgain', title: vscode.l10n.t('Sign In Again'), run: () => vscode.commands.executeCommand(Commands.signIn) }],
       });
       return false;
     }),
@@ -145,4 +152,17 @@ function isPat(value: unknown): value is { id: string; secret: string } {
   return typeof value === 'object' && value !== null
     && typeof (value as { id?: unknown }).id === 'string'
     && typeof (value as { secret?: unknown }).secret === 'string';
+}
+
+/** Resolves once the inference connection saw a change (a key just stored), or after 2 s at most. */
+function connectionSaw(deps: Deps): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      listener.dispose();
+      clearTimeout(timer);
+      resolve();
+    };
+    const listener = deps.inference.onDidChange(done);
+    const timer = setTimeout(done, 2000);
+  });
 }

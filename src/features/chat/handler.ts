@@ -5,10 +5,12 @@ import { fitConversation } from '../../core/inference/models/fit';
 import type { ModelInfo } from '../../core/inference/models/types';
 import { presentError } from '../../core/presentError';
 import { toAbortSignal } from '../../platform/cancellation';
+import { chatErrorButtons } from '../../platform/errorNotification';
+import { Commands } from '../commands';
 import type { Deps } from '../deps';
 import { PLACEHOLDER_ID, VENDOR, outputBudget } from '../models/modelInfo';
 import { defaultChatModel, pickChatModel } from '../models/selection';
-import { errorButtons, notConfigured } from './responses';
+import { notConfigured } from './responses';
 import { historyMessages, type Incompleteness, type TurnMetadata } from './history';
 import { resolveReferences } from './references';
 import { runAgentTurn } from '../tools/agentTurn';
@@ -93,7 +95,7 @@ function userMessage(prompt: string, context: readonly string[], images: readonl
 async function prepare(deps: Deps, request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, model: ModelInfo): Promise<Prepared> {
   const refused = (text: string): Prepared => {
     stream.markdown(text);
-    errorButtons(stream, ['pickModel']);
+    chatErrorButtons(stream, ['pickModel']);
     return { refused: { metadata: { error: true, model: model.id } satisfies TurnMetadata } };
   };
   const references = await resolveReferences(request.references, stream, deps.logger);
@@ -139,7 +141,10 @@ function failed(deps: Deps, error: unknown, ctx: FailureContext): vscode.ChatRes
   deps.connectionStatus.set({ kind: 'error', message: presented.message });
   const incomplete = kept ? incompleteness(error) : undefined;
   if (incomplete) ctx.stream.markdown(`${closeOpenFence(ctx.partial)}\n\n_(${incompleteNote(incomplete)})_`);
-  errorButtons(ctx.stream, presented.actions, { prompt: ctx.request.prompt, retryAfterSeconds: presented.retryAfterSeconds });
+  chatErrorButtons(ctx.stream, presented.actions, {
+    commands: { retry: { command: Commands.retryChat, arguments: [ctx.request.prompt, presented.retryAfterSeconds ?? 0] } },
+    retryAfterSeconds: presented.retryAfterSeconds,
+  });
   return {
     errorDetails: { message: presented.message },
     metadata: { error: true, ...model, ...(kept && incomplete ? { ...kept, incomplete } : {}) } satisfies TurnMetadata,

@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
 import { FenceStripper } from '../../core/inference/completions/fenceStripper';
-import { presentError } from '../../core/presentError';
+import { presentError, type PresentedError } from '../../core/presentError';
 import { toAbortSignal } from '../../platform/cancellation';
 import { DisposableStore } from '../../platform/disposables';
+import { notificationText } from '../../platform/errorActions';
+import { showPresentedError, type ErrorNotificationOptions } from '../../platform/errorNotification';
 import { Commands } from '../commands';
 import type { Deps } from '../deps';
-import { notifyError } from '../models/errorNotification';
 import { defaultChatModel } from '../models/selection';
 import { EditorInserter } from './editorInserter';
 
@@ -40,7 +41,7 @@ async function completeSelection(deps: Deps): Promise<CompletionOutcome> {
       configured.apiKey
         ? { message: 'not configured: set the inference base URL (stratus.inference.baseUrl).', actions: ['openSettings'] }
         : { message: 'not configured: set your inference API key.', actions: ['setApiKey'] },
-      { logChannel: deps.logChannel },
+      deps,
     );
     return { ...notStarted, message };
   }
@@ -69,7 +70,7 @@ async function stream(deps: Deps, editor: vscode.TextEditor, at: vscode.Position
   try {
     const model = await defaultChatModel(deps.inference, abort.signal);
     if (!model) {
-      return { status: 'failed', inserted: 0, message: notifyError({ message: vscode.l10n.t('The service lists no chat model.'), actions: ['showLog'] }, { logChannel: deps.logChannel }) };
+      return { status: 'failed', inserted: 0, message: notifyError({ message: vscode.l10n.t('The service lists no chat model.'), actions: ['showLog'] }, deps) };
     }
     progress.report({ message: model.id });
     const fences = new FenceStripper();
@@ -88,7 +89,7 @@ async function stream(deps: Deps, editor: vscode.TextEditor, at: vscode.Position
     if (presented.cancelled) return { status: 'cancelled', inserted: inserter.inserted };
     deps.logger.error('Complete Selection failed', error);
     const kept = inserter.inserted > 0 ? vscode.l10n.t('The text inserted so far is kept (Undo removes it).') : undefined;
-    return { status: 'failed', inserted: inserter.inserted, message: notifyError(presented, { logChannel: deps.logChannel, ...(kept ? { suffix: kept } : {}) }) };
+    return { status: 'failed', inserted: inserter.inserted, message: notifyError(presented, deps, { suffix: kept }) };
   } finally {
     abort.dispose();
     store.dispose();
@@ -101,7 +102,14 @@ function refused(deps: Deps, inserted: number): CompletionOutcome {
     { message: inserted > 0
       ? vscode.l10n.t('The editor no longer accepts the completion (its tab was switched or closed), so the request was stopped. The text inserted so far is kept.')
       : vscode.l10n.t('The editor no longer accepts the completion (its tab was switched or closed), so the request was stopped.'), actions: [] },
-    { logChannel: deps.logChannel },
+    deps,
   );
   return { status: 'refused', inserted, message };
+}
+
+/** Shows the error notification (not awaited: the progress notification closes now) and returns its text. */
+function notifyError(presented: Pick<PresentedError, 'message' | 'actions'>, deps: Deps, more: Pick<ErrorNotificationOptions, 'suffix'> = {}): string {
+  const options: ErrorNotificationOptions = { log: deps.logChannel, ...more };
+  void showPresentedError(presented, options);
+  return notificationText(presented.message, options);
 }

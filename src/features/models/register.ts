@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import { DisposableStore } from '../../platform/disposables';
 import { presentError } from '../../core/presentError';
+import { showPresentedError } from '../../platform/errorNotification';
 import { Commands } from '../commands';
 import type { Deps } from '../deps';
-import { notifyError } from './errorNotification';
 import { VENDOR } from './modelInfo';
 import { StratusModelProvider } from './provider';
 import { pickChatModel } from './selection';
@@ -14,7 +14,16 @@ export function register(deps: Deps): vscode.Disposable {
   const store = new DisposableStore();
   const provider = store.add(new StratusModelProvider(deps.inference, deps.connectionStatus, deps.logger));
   store.add(vscode.lm.registerLanguageModelChatProvider(VENDOR, provider));
-  store.add(deps.inference.onDidChange(() => provider.refresh()));
+  // VS Code resolves an extension's models lazily; without this the first `@stratus` message of a
+  // fresh window, or the first after the key or endpoint changed, can fail with "Language model
+  // unavailable".
+  const resolveModels = (): void => {
+    void vscode.lm.selectChatModels({ vendor: VENDOR }).then(undefined, (error: unknown) => deps.logger.warn('Early model resolution failed', error));
+  };
+  store.add(deps.inference.onDidChange(() => {
+    provider.refresh();
+    resolveModels();
+  }));
   store.add(createStatusBarItem(deps.connectionStatus));
   store.add(vscode.commands.registerCommand(Commands.pickModel, async () => {
     try {
@@ -35,9 +44,7 @@ export function register(deps: Deps): vscode.Disposable {
       return undefined;
     }
   }));
-  // VS Code resolves an extension's models lazily; without this a fresh window's first
-  // `@stratus` message can fail with "Language model unavailable".
-  void vscode.lm.selectChatModels({ vendor: VENDOR }).then(undefined, (error: unknown) => deps.logger.warn('Early model resolution failed', error));
+  resolveModels();
   return store;
 }
 
@@ -46,5 +53,5 @@ function listingFailed(deps: Deps, error: unknown, command: string): void {
   const presented = presentError(error);
   if (presented.cancelled) return;
   deps.logger.error('Listing models failed', error);
-  notifyError(presented, { prefix: vscode.l10n.t('Cannot list models.'), logChannel: deps.logChannel, retry: () => void vscode.commands.executeCommand(command) });
+  void showPresentedError(presented, { prefix: vscode.l10n.t('Cannot list models.'), log: deps.logChannel, on: { retry: () => vscode.commands.executeCommand(command) } });
 }

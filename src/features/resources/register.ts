@@ -3,6 +3,7 @@ import type { ResourceKind } from '../../core/console/catalog/kindSpecs';
 import type { ResourceItem } from '../../core/console/types';
 import { presentError } from '../../core/presentError';
 import { DisposableStore } from '../../platform/disposables';
+import { showPresentedError } from '../../platform/errorNotification';
 import { onFirstVisible } from '../../platform/firstVisible';
 import { Commands } from '../commands';
 import type { Deps } from '../deps';
@@ -50,7 +51,7 @@ export function register(deps: Deps, options: ResourcesOptions): { disposable: v
     activities,
     view,
     logger: deps.logger,
-    showLog: () => deps.logChannel.show(true),
+    log: deps.logChannel,
     activityTimeoutMs: () => activityTimeoutMs(vscode.workspace.getConfiguration().get<unknown>(ACTIVITY_TIMEOUT_SETTING)),
   };
 
@@ -201,6 +202,7 @@ function isNode(value: unknown): value is ResourceNode {
 async function ensureSignedIn(deps: Deps): Promise<boolean> {
   const state = await deps.console.ensureSignedIn();
   if (state.kind === 'signedIn') return true;
-  void vscode.window.showErrorMessage(vscode.l10n.t('Stratus: sign in to the console first.'), vscode.l10n.t('Sign In to Console')).then((choice) => choice && vscode.commands.executeCommand(Commands.signIn));
+  const message = vscode.l10n.t('Stratus: sign in to the console first.');
+  void showPresentedError({ message, actions: ['signIn'] }, { log: deps.logChannel, text: message });
   return false;
 }

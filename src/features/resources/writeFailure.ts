@@ -11,6 +11,11 @@ export type WriteFailureAction = 'openActivities' | 'retry' | 'sendAgain' | 'sig
 
 export { provablyNotApplied };
 
+/** The write failure actions the shared error surface runs (Open Activities and Send Again are the write flow's own buttons). */
+export function isErrorAction(action: WriteFailureAction): action is WriteFailureAction & ErrorAction {
+  return action === 'retry' || action === 'signIn' || action === 'showLog';
+}
+
 /**
  * The buttons of a write that failed before an activity id came back. The one write policy
  * (core/http/writeSafety.ts) decides: Retry only where the write provably did not happen (refused

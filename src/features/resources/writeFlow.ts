@@ -5,6 +5,7 @@ import type { Activity, ResourceItem } from '../../core/console/types';
 import type { Logger } from '../../core/log';
 import { presentError } from '../../core/presentError';
 import { toAbortSignal } from '../../platform/cancellation';
+import { showPresentedError, type ErrorNotificationOptions } from '../../platform/errorNotification';
 import type { ConsoleConnection } from '../../services/consoleConnection';
 import type { ActivitiesTree } from './activitiesTree';
 import { describeState } from './activitiesTree';
@@ -14,7 +15,7 @@ import { Commands } from '../commands';
 import type { ResourcesTree } from './resourcesTree';
 import type { WriteOptions } from './testArguments';
 import { findWriteActivities } from '../../core/console/activities/writes';
-import { unknownOutcomeReason, writeFailureActions } from './writeFailure';
+import { isErrorAction, unknownOutcomeReason, writeFailureActions } from './writeFailure';
 
 export interface WriteOutcome {
   /**
@@ -45,7 +46,8 @@ export interface WriteContext {
   activities: ActivitiesTree;
   view: vscode.TreeView<ResourceNode>;
   logger: Logger;
-  showLog(): void;
+  /** The Stratus log channel ("Show Log"). */
+  log: ErrorNotificationOptions['log'];
   /** Overall deadline of following one activity (`stratus.console.activityTimeoutMinutes`). */
   activityTimeoutMs(): number;
 }
@@ -56,9 +58,7 @@ export interface WriteContext {
  * cancellable progress notification until it completes (the resource is revealed) or fails.
  */
 export async function runWrite(ctx: WriteContext, kind: ResourceKind, action: ActionSpec, target: ResourceItem | undefined, options: WriteOptions = {}, again?: SendAgain): Promise<WriteOutcome | undefined> {
-  const SHOW_LOG = vscode.l10n.t('Show Log');
   const SHOW_IN_ACTIVITIES = vscode.l10n.t('Show in Activities');
-  const RETRY = vscode.l10n.t('Retry');
   const catalog = ctx.connection.client().catalog;
   const verb = action.label.replace(/(\.\.\.|…)$/, '');
   const title = target ? `${verb} ${kind.label.singular.toLowerCase()} "${target.name}"` : verb;
@@ -89,13 +89,11 @@ export async function runWrite(ctx: WriteContext, kind: ResourceKind, action: Ac
       // It may have been applied: never sent again by itself, and never without a new confirmation.
       return unknownOutcome(ctx, { kind, action, target, input, options, title, startedAt, error });
     }
-    const labels: Record<'retry' | 'signIn' | 'showLog', string> = { retry: RETRY, signIn: vscode.l10n.t('Sign In to Console'), showLog: SHOW_LOG };
-    const buttons = actions.flatMap((a) => (a === 'retry' || a === 'signIn' || a === 'showLog' ? [labels[a]] : []));
-    void vscode.window.showErrorMessage(vscode.l10n.t('Stratus: {0} failed. {1}', title, presented.message), ...buttons).then((choice) => {
-      if (choice === SHOW_LOG) ctx.showLog();
-      else if (choice === labels.signIn) void vscode.commands.executeCommand(Commands.signIn);
+    void showPresentedError({ message: presented.message, actions: actions.filter(isErrorAction) }, {
+      log: ctx.log,
+      text: vscode.l10n.t('Stratus: {0} failed. {1}', title, presented.message),
       // The server refused it or it never left (writeSafety.provablyNotApplied): sending it again cannot apply it twice.
-      else if (choice === labels.retry) void runWrite(ctx, kind, action, target, { input, confirmed: true });
+      on: { retry: () => runWrite(ctx, kind, action, target, { input, confirmed: true }) },
     });
     return { status: 'requestFailed', message: presented.message };
   }
@@ -146,9 +144,10 @@ export async function runWrite(ctx: WriteContext, kind: ResourceKind, action: Ac
       break;
     case 'failed':
       ctx.logger.error(`${title} failed: ${outcome.message ?? ''} (activity ${activityId}).`);
-      void vscode.window.showErrorMessage(vscode.l10n.t('Stratus: {0} failed: {1}', title, outcome.message ?? ''), SHOW_LOG, RETRY).then((choice) => {
-        if (choice === SHOW_LOG) ctx.showLog();
-        else if (choice === RETRY) void runWrite(ctx, kind, action, target, { input, confirmed: true });
+      void showPresentedError({ message: outcome.message ?? '', actions: ['showLog', 'retry'] }, {
+        log: ctx.log,
+        text: vscode.l10n.t('Stratus: {0} failed: {1}', title, outcome.message ?? ''),
+        on: { retry: () => runWrite(ctx, kind, action, target, { input, confirmed: true }) },
       });
       break;
     case 'stillRunning': {
@@ -200,24 +199,26 @@ async function unknownOutcome(ctx: WriteContext, attempt: Attempt): Promise<Writ
   const match = matches[0];
   if (match) ctx.activities.update(match, true);
   ctx.logger.warn(`${title}: outcome unknown (${reason}); ${match ? `recent activity ${match.id} may be it` : 'no matching recent activity found'}. Not sent again.`);
-  const SHOW_ACTIVITY = vscode.l10n.t('Show Activity');
-  const OPEN_ACTIVITIES = vscode.l10n.t('Open Activities');
-  const SEND_AGAIN = vscode.l10n.t('Send Again...');
-  const SHOW_LOG = vscode.l10n.t('Show Log');
   const found = match
     ? vscode.l10n.t('A recent activity may be it: "{0}" ({1}).', match.description || match.id, describeState(match))
     : vscode.l10n.t('No matching recent activity was found yet: check the Activities view before sending it again.');
   const message = vscode.l10n.t('Stratus: "{0}" may or may not have been applied: {1}. It was not sent again. {2}', title, reason, found);
-  void vscode.window.showWarningMessage(message, match ? SHOW_ACTIVITY : OPEN_ACTIVITIES, SEND_AGAIN, SHOW_LOG).then((choice) => {
-    if (choice === SHOW_ACTIVITY) void vscode.commands.executeCommand(Commands.activitiesShow, match?.id);
-    else if (choice === OPEN_ACTIVITIES) void vscode.commands.executeCommand(Commands.activitiesShow);
-    else if (choice === SHOW_LOG) ctx.showLog();
-    else if (choice === SEND_AGAIN) {
-      const question = vscode.l10n.t('Send "{0}" again? The first attempt may already have been applied; if it was, this applies it a second time.', title);
-      const detail = match ? vscode.l10n.t('Possibly the first attempt: activity "{0}" ({1}).', match.description || match.id, describeState(match)) : vscode.l10n.t('No matching activity was found.');
-      const { confirmed: _skip, ...rest } = attempt.options;
-      void runWrite(ctx, kind, action, target, { ...rest, input }, { question, detail });
-    }
+  const sendAgain = (): Promise<WriteOutcome | undefined> => {
+    const question = vscode.l10n.t('Send "{0}" again? The first attempt may already have been applied; if it was, this applies it a second time.', title);
+    const detail = match ? vscode.l10n.t('Possibly the first attempt: activity "{0}" ({1}).', match.description || match.id, describeState(match)) : vscode.l10n.t('No matching activity was found.');
+    const { confirmed: _skip, ...rest } = attempt.options;
+    return runWrite(ctx, kind, action, target, { ...rest, input }, { question, detail });
+  };
+  void showPresentedError({ message, actions: ['showLog'] }, {
+    log: ctx.log,
+    text: message,
+    severity: 'warning',
+    extra: [
+      match
+        ? { id: 'showActivity', title: vscode.l10n.t('Show Activity'), run: () => vscode.commands.executeCommand(Commands.activitiesShow, match.id) }
+        : { id: 'openActivities', title: vscode.l10n.t('Open Activities'), run: () => vscode.commands.executeCommand(Commands.activitiesShow) },
+      { id: 'sendAgain', title: vscode.l10n.t('Send Again...'), run: sendAgain },
+    ],
   });
   return { status: 'outcomeUnknown', message: `${reason}`, ...(match ? { matchingActivity: match } : {}) };
 }

@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
 import { presentError } from '../../core/presentError';
 import { INDEX_FILE, NodeIndexStorage, SearchEngine, searchInference, type IndexStats, type SearchHit, type SearchInference, type SearchResult } from '../../core/search';
+import { Commands } from '../commands';
 import type { Deps } from '../deps';
 import { noteText } from './notes';
 import { affectsSearch, readSearchSettings } from './settings';
@@ -173,7 +174,7 @@ export class SearchService implements WorkspaceSearch, vscode.Disposable {
           this.deps.logger.error(`Search indexing failed: ${presented.message}`);
           this.statusBar.text = `$(error) ${vscode.l10n.t('Index failed')}`;
           this.statusBar.tooltip = presented.message;
-          this.statusBar.command = 'stratus.showLog';
+          this.statusBar.command = Commands.showLog;
         }
         return undefined;
       } finally {

@@ -5,7 +5,7 @@ import type { ChatMessage, ToolChoice } from '../../core/inference/chat/types';
 import { supportsToolCalling, type ToolCallingOverrides } from '../../core/inference/models/capabilities';
 import { fitConversation } from '../../core/inference/models/fit';
 import type { ModelInfo } from '../../core/inference/models/types';
-import { Commands } from '../commands';
+import { chatErrorButtons } from '../../platform/errorNotification';
 import type { TurnMetadata } from '../chat/history';
 import type { Deps } from '../deps';
 import { VscodeToolInvoker } from './invoker';
@@ -168,7 +168,7 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
 
   // Only where signing in helps: not after a network or server error (the stored PAT is kept and tried again).
   const signInNeeded = [...usedTools].some((name) => CLOUD_TOOLS.has(name)) && SIGN_IN_HELPS.has(deps.console.state.kind);
-  if (signInNeeded) stream.button({ command: Commands.signIn, title: vscode.l10n.t('Sign In to Console') });
+  if (signInNeeded) chatErrorButtons(stream, ['signIn']);
   const metadata: TurnMetadata = { model: model.id, messages: outcome.messages, ...(outcome.finishReason ? { finishReason: outcome.finishReason } : {}) };
   switch (outcome.status) {
     case 'answered':

@@ -9,6 +9,7 @@ import { formatDuration } from '../../core/inference/transcription/markdown';
 import { runTranscription, type AudioSource } from '../../core/inference/transcription/run';
 import { formatTimestamp } from '../../core/inference/transcription/subtitles';
 import { toAbortSignal } from '../../platform/cancellation';
+import { chatErrorButtons } from '../../platform/errorNotification';
 import type { Deps } from '../deps';
 import { defaultSpeechModel } from './defaults';
 import { TranscriptionCommands } from './ids';
@@ -64,33 +65,10 @@ function cell(text: string): string {
   return text.replace(/\s+/g, ' ').trim().replace(/\\/g, '\\\\').replace(/\|/g, '\\|');
 }
 
-/** Buttons of an error in the chat: the same actions as the notification, as commands. */
+/** Buttons of an error in the chat: the same actions as the notification; the re-runs open the command palette flow, which lets the user pick the model and options, then retries. */
 function errorButtons(stream: vscode.ChatResponseStream, actions: readonly TranscriptionAction[], attachment: Attachment | undefined): void {
-  for (const action of actions) {
-    switch (action) {
-      case 'setApiKey':
-        stream.button({ command: 'stratus.setApiKey', title: vscode.l10n.t('Set Inference API Key') });
-        break;
-      case 'openSettings':
-        stream.button({ command: 'workbench.action.openSettings', title: vscode.l10n.t('Open Settings'), arguments: ['stratus.inference'] });
-        break;
-      case 'openSizeSetting':
-        stream.button({ command: 'workbench.action.openSettings', title: vscode.l10n.t('Change the Limit'), arguments: ['stratus.transcription.maxFileSizeMB'] });
-        break;
-      case 'pickSpeechModel':
-      case 'changeOptions':
-      case 'retry':
-        // The command palette flow lets the user pick the model and options, then retries.
-        stream.button({ command: TranscriptionCommands.transcribeFile, title: action === 'retry' ? vscode.l10n.t('Retry') : action === 'pickSpeechModel' ? vscode.l10n.t('Pick Speech Model…') : vscode.l10n.t('Change Options…'), arguments: attachment?.uri ? [attachment.uri] : [] });
-        break;
-      case 'showLog':
-        stream.button({ command: 'stratus.showLog', title: vscode.l10n.t('Show Log') });
-        break;
-      case 'showUsage':
-        stream.button({ command: 'stratus.showUsage', title: vscode.l10n.t('Show Usage') });
-        break;
-    }
-  }
+  const again = { command: TranscriptionCommands.transcribeFile, arguments: attachment?.uri ? [attachment.uri] : [] };
+  chatErrorButtons(stream, actions, { commands: { retry: again, pickSpeechModel: again, changeOptions: again } });
 }
 
 /** `@stratus /transcribe` with an attached audio file: text and segments in the chat, both saves offered. */

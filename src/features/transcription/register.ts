@@ -3,12 +3,13 @@ import * as vscode from 'vscode';
 import type { ModelInfo } from '../../core/inference/models/types';
 import { probeAudioFile, type AudioFile } from '../../core/inference/transcription/audioFile';
 import { parseChoiceArgument } from '../../core/inference/transcription/choice';
-import { formatBytes, presentTranscriptionError, type TranscriptionAction } from '../../core/inference/transcription/errors';
+import { formatBytes, presentTranscriptionError } from '../../core/inference/transcription/errors';
 import { formatDuration, transcriptMarkdown } from '../../core/inference/transcription/markdown';
 import { runTranscription } from '../../core/inference/transcription/run';
 import { toSrt, toWebVtt } from '../../core/inference/transcription/subtitles';
 import { toAbortSignal } from '../../platform/cancellation';
 import { DisposableStore } from '../../platform/disposables';
+import { showPresentedError } from '../../platform/errorNotification';
 import type { Deps } from '../deps';
 import { registerTranscribeChatCommand } from './chat';
 import { defaultOptions, defaultSpeechModel } from './defaults';
@@ -26,21 +27,6 @@ export interface TranscribeCommandResult {
   readonly durationSeconds: number | undefined;
 }
 
-const actionTitles = (): Record<TranscriptionAction, string> => ({
-  setApiKey: vscode.l10n.t('Set Inference API Key'),
-  openSettings: vscode.l10n.t('Open Settings'),
-  openSizeSetting: vscode.l10n.t('Change the Limit'),
-  pickSpeechModel: vscode.l10n.t('Pick Speech Model'),
-  changeOptions: vscode.l10n.t('Change Options'),
-  retry: vscode.l10n.t('Retry'),
-  showLog: vscode.l10n.t('Show Log'),
-  showUsage: vscode.l10n.t('Show Usage'),
-});
-
-export function actionTitle(action: TranscriptionAction): string {
-  return actionTitles()[action];
-}
-
 export function register(deps: Deps): vscode.Disposable {
   const store = new DisposableStore();
   const results = new ResultStore();
@@ -54,47 +40,14 @@ export function register(deps: Deps): vscode.Disposable {
 
   const listModels = (): Promise<ModelInfo[]> => deps.inference.client().models.list();
 
-  /** Runs an action button of an error; `again` re-runs the transcription. */
-  const runAction = async (action: TranscriptionAction | undefined, again: (change: 'model' | 'options' | 'none') => Promise<unknown>): Promise<void> => {
-    switch (action) {
-      case undefined:
-        return;
-      case 'setApiKey':
-        await vscode.commands.executeCommand('stratus.setApiKey');
-        return;
-      case 'openSettings':
-        await vscode.commands.executeCommand('workbench.action.openSettings', 'stratus.inference');
-        return;
-      case 'openSizeSetting':
-        await vscode.commands.executeCommand('workbench.action.openSettings', 'stratus.transcription.maxFileSizeMB');
-        return;
-      case 'showLog':
-        deps.logChannel.show(true);
-        return;
-      case 'showUsage':
-        await vscode.commands.executeCommand('stratus.showUsage');
-        return;
-      case 'pickSpeechModel':
-        await again('model');
-        return;
-      case 'changeOptions':
-        await again('options');
-        return;
-      case 'retry':
-        await again('none');
-        return;
-    }
-  };
-
   const showError = (error: unknown, fileName: string, format: AudioFile['format'] | undefined, again: (change: 'model' | 'options' | 'none') => Promise<unknown>): void => {
     const shown = presentTranscriptionError(error, { fileName, format });
     if (shown.cancelled) return;
     deps.logger.error(`Transcription of ${fileName} failed: ${shown.message}`);
-    const titles = shown.actions.map(actionTitle);
     // Not awaited: the progress notification must close now, not when the message is dismissed.
-    void vscode.window.showErrorMessage(`Stratus: ${shown.message}`, ...titles).then((choice) => {
-      const action = shown.actions.find((a) => actionTitle(a) === choice);
-      return runAction(action, again);
+    void showPresentedError(shown, {
+      log: deps.logChannel,
+      on: { retry: () => again('none'), pickSpeechModel: () => again('model'), changeOptions: () => again('options') },
     });
   };
 
@@ -119,12 +72,9 @@ export function register(deps: Deps): vscode.Disposable {
   const transcribeFile = async (uriArgument?: unknown, optionsArgument?: unknown, change: 'model' | 'options' | 'none' = 'none'): Promise<TranscribeCommandResult | undefined> => {
     const configured = await deps.inference.isConfigured();
     if (!configured.apiKey || !configured.baseUrl) {
-      const setApiKey = vscode.l10n.t('Set Inference API Key');
-      const action = configured.apiKey ? vscode.l10n.t('Open Settings') : setApiKey;
-      void vscode.window.showErrorMessage(configured.apiKey ? vscode.l10n.t('Stratus is not configured: set stratus.inference.baseUrl.') : vscode.l10n.t('Stratus is not configured: set your API key.'), action).then((choice) => {
-        if (choice === setApiKey) void vscode.commands.executeCommand('stratus.setApiKey');
-        else if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'stratus.inference.baseUrl');
-      });
+      const message = configured.apiKey ? vscode.l10n.t('Stratus is not configured: set stratus.inference.baseUrl.') : vscode.l10n.t('Stratus is not configured: set your API key.');
+      const openBaseUrl = (): unknown => vscode.commands.executeCommand('workbench.action.openSettings', 'stratus.inference.baseUrl');
+      void showPresentedError({ message, actions: [configured.apiKey ? 'openSettings' : 'setApiKey'] }, { log: deps.logChannel, text: message, on: { openSettings: openBaseUrl } });
       return undefined;
     }
     let uri = uriArgument instanceof vscode.Uri ? uriArgument : undefined;

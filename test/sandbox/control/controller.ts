@@ -1,6 +1,7 @@
 import type { SandboxState } from '../state';
 import type {
   BurstSpec,
+  CompletionStreamRecord,
   ConsoleRateLimits,
   ControlSnapshot,
   DeprecationSpec,
@@ -153,6 +154,12 @@ export function createControl(state: SandboxState): SandboxControl {
     },
     clearRequests(): void {
       state.log.clear();
+    },
+    completionStreams(): CompletionStreamRecord[] {
+      return state.completions.list();
+    },
+    clearCompletionStreams(): void {
+      state.completions.clear();
     },
     snapshot(): ControlSnapshot {
       const a = state.activities;

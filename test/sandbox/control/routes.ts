@@ -122,6 +122,13 @@ export function handleControl(state: SandboxState, control: SandboxControl, ctx:
         return sendJson(ctx, 200, { requests: control.requests(pathPrefix === undefined ? undefined : { pathPrefix }) });
       }
     }
+    if (sub === '/completions') {
+      if (ctx.method === 'DELETE') {
+        control.clearCompletionStreams();
+        return sendJson(ctx, 200, { ok: true });
+      }
+      if (ctx.method === 'GET') return sendJson(ctx, 200, { streams: control.completionStreams() });
+    }
     const op = POST_OPS[sub];
     if (!op) return sendJson(ctx, 404, { error: { message: `Unknown control route ${ctx.method} ${ctx.path}. GET ${CONTROL_PREFIX}/help lists them.` } });
     if (ctx.method !== 'POST') return sendJson(ctx, 405, { error: { message: `Use POST on ${ctx.path}.` } }, { Allow: 'POST' });

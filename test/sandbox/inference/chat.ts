@@ -112,6 +112,7 @@ export async function handleChat(state: SandboxState, ctx: RequestContext, heade
     sendJson(ctx, 200, completionBody(state, id, created, request, reply, usage), after);
     return;
   }
+  if (reply.kind === 'text' && reply.completion) state.completions.add(request.model.id, reply.pieces.length, ctx.record);
   const fault = state.faults.takeStreamFault(ctx.path);
   await writeSse(ctx, state.clock, streamEvents(state, id, created, request, reply, usage), fault, after);
 }

@@ -2,6 +2,7 @@ import { isRecord, isString, tryParseJson, type JsonObject } from '../core/json'
 import { shortHash } from '../core/ids';
 import type { ChatMessage, ChatRequest, ToolCall, ToolDef } from './chatRequest';
 import { parsePlan, planReply } from './plan';
+import { completionContinuation, completionTokensOf } from './completionScript';
 import { estimateTokens } from './tokens';
 
 /**
@@ -22,6 +23,9 @@ import { estimateTokens } from './tokens';
  *    value, number/integer -> 1, boolean -> true, array -> [], object -> {}, other -> null.
  *    The reply is `content: null`, `tool_calls`, `finish_reason: "tool_calls"`; call ids are
  *    `call_` + a digest of the conversation.
+ * 3. Code completion: the last user message text contains `<CURSOR>`: the deterministic
+ *    continuation of completionScript.ts (depends on the text before the marker), streamed one
+ *    token per delta; the stream is logged (CompletionStreamLog) with the tokens it streamed.
  * 3. Text, from the last user message text T (its text parts joined with "\n"):
  *    - T contains "markdown demo": a fixed multi-paragraph Markdown reply (MARKDOWN_DEMO) with a
  *      heading, list, table and a fenced ```ts code block;
@@ -61,7 +65,7 @@ export const MARKDOWN_DEMO = [
 export const MAX_LONG_CHUNKS = 1_000_000;
 
 export type ScriptedReply =
-  | { kind: 'text'; pieces: string[]; content: string; reasoningTokens: number; finishReason: 'stop' | 'length' }
+  | { kind: 'text'; pieces: string[]; content: string; reasoningTokens: number; finishReason: 'stop' | 'length'; completion?: boolean }
   | { kind: 'tool_calls'; calls: ToolCall[] };
 
 function splitWords(text: string): string[] {
@@ -139,7 +143,7 @@ function toolResults(messages: ChatMessage[]): string | undefined {
   return results.map((m) => `Tool result (${names.get(m.toolCallId ?? '') ?? 'unknown'}): ${m.text}`).join('\n');
 }
 
-function textReply(content: string, think: string, maxTokens: number, fixedPieces?: string[]): ScriptedReply {
+function textReply(content: string, think: string, maxTokens: number, fixedPieces?: string[]): Extract<ScriptedReply, { kind: 'text' }> {
   let pieces = [...splitWords(think), ...(fixedPieces ?? splitWords(content))];
   let full = think + content;
   let finishReason: 'stop' | 'length' = 'stop';
@@ -192,6 +196,10 @@ export function scriptReply(request: ChatRequest, seed: string): ScriptedReply {
     }
   }
 
+  const continuation = completionContinuation(text);
+  if (continuation !== undefined) {
+    return { ...textReply(continuation, '', request.effectiveMaxTokens, completionTokensOf(continuation)), completion: true };
+  }
   const think = request.model.reasoning && /\bthink\b/i.test(text) ? `<think>\nThe user wrote ${text.length} characters; planning a scripted answer.\n</think>\n\n` : '';
   if (text.toLowerCase().includes('markdown demo')) return textReply(MARKDOWN_DEMO, think, request.effectiveMaxTokens);
   const long = /\blong\s+(\d+)\b/i.exec(text);

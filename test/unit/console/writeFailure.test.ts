@@ -3,7 +3,7 @@ import { findWriteActivities, mayBeWrite, CLOCK_SKEW_MS } from '../../../src/cor
 import type { Activity } from '../../../src/core/console/types';
 import { ApiError, AuthError, ForbiddenError, MalformedResponseError, NetworkError, NotFoundError, OutcomeUnknownError, RateLimitError, StreamStalledError, TimeoutError, UnsafePathIdError, ValidationError } from '../../../src/core/errors';
 import { presentError } from '../../../src/core/presentError';
-import { unknownOutcomeReason, writeFailureActions } from '../../../src/features/resources/writeFailure';
+import { isErrorAction, unknownOutcomeReason, writeFailureActions, type WriteFailureAction } from '../../../src/features/resources/writeFailure';
 import { captureLogger, Fixtures } from './helpers';
 
 /** What a write that failed before its activity id came back offers (the Cloud view's error message). */
@@ -51,6 +51,13 @@ describe('console writes: the next steps of a failed write', () => {
 
   it('a rejected token offers Sign In', () => {
     assert.deepEqual(actions(new AuthError('rejected', { reason: 'rejected', secretName: 'console access token', status: 401 })), ['signIn', 'showLog']);
+  });
+
+  it('the shared error surface runs Retry, Sign In and Show Log; Open Activities and Send Again are the write flow\'s own buttons', () => {
+    const all: WriteFailureAction[] = ['openActivities', 'retry', 'sendAgain', 'signIn', 'showLog'];
+    assert.deepEqual(all.filter(isErrorAction), ['retry', 'signIn', 'showLog']);
+    const refused = writeFailureActions(new ApiError({ status: 409, message: 'conflict' }), presentError(new ApiError({ status: 409, message: 'conflict' })).actions);
+    assert.deepEqual(refused.filter(isErrorAction), refused, 'a write that provably did not happen: every button is the surface\'s');
   });
 });
 

@@ -76,4 +76,24 @@ describe('core/presentError', () => {
     assert.match(shown.message, /not sent again/);
     assert.ok(!shown.actions.includes('retry'));
   });
+
+  it('offers only the shared actions: the transcription ones come from its own presenter', () => {
+    const now = Date.UTC(2026, 0, 1);
+    const errors = [
+      new AuthError('x', { reason: 'missing', secretName: 'inference API key' }),
+      new NotFoundError({ status: 404, message: 'nope', code: 'model_not_found', param: 'model' }),
+      new ApiError({ status: 413, message: 'too large' }),
+      new ApiError({ status: 400, message: 'bad', param: 'language' }),
+      new ValidationError('bad', 'language'),
+      new TimeoutError('t', 'first_byte', 1000),
+      new RateLimitError({ status: 429, message: 'slow' }, { now }),
+      new OutcomeUnknownError('t', 'POST host/x', undefined),
+      'boom',
+    ];
+    for (const error of errors) {
+      const actions = presentError(error, now).actions;
+      assert.deepEqual(actions.filter((a) => a === 'openSizeSetting' || a === 'pickSpeechModel' || a === 'changeOptions'), [], String(error));
+      assert.equal(new Set(actions).size, actions.length, 'each action once');
+    }
+  });
 });
