@@ -10,7 +10,7 @@ import { isRecord as isObject } from '../../core/json';
  * unknown name to "running" so that following never crashes; asked twice, once with a `result`
  * and once with a `reason` beside the name, a known name gives the same state both times while an
  * unknown one falls through to the fields (completed, then failed). So the table of names stays in
- * one place (src/core/console/activity-state.ts).
+ * one place (src/core/console/activities/readActivities.ts).
  */
 function knownStateName(name: string): boolean {
   return normaliseState({ state: name, result: '?' }).kind === normaliseState({ state: name, reason: '?' }).kind;

@@ -1,7 +1,7 @@
 import type { ResourceKind } from '../../core/console/catalog/kindSpecs';
 import type { ResourceItem } from '../../core/console/types';
 
-/** What the Cloud tree shows. Node objects are cached so reveal() and refreshes keep identity. Pages: src/core/console/pager.ts. */
+/** What the Cloud tree shows. Node objects are cached so reveal() and refreshes keep identity. Pages: src/core/console/lists/pagedList.ts. */
 export type ResourceNode =
   | { readonly type: 'kind'; readonly kind: ResourceKind }
   | { readonly type: 'resource'; readonly kind: ResourceKind; item: ResourceItem }

@@ -18,7 +18,7 @@ export interface ResourcesTreeOptions {
 
 /**
  * The Cloud view: one collapsible node per resource kind of the catalog, pages of resources below.
- * Each kind's pages live in a PagedList (src/core/console/pager.ts): one load in flight per
+ * Each kind's pages live in a PagedList (src/core/console/lists/pagedList.ts): one load in flight per
  * collection, joined by repeated expands and "Load more…" clicks, aborted by a refresh, a new
  * filter, a collapse or a sign-out.
  */
