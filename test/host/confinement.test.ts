@@ -6,19 +6,10 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { Redactor } from '../../src/core/http/redact';
-import { silentLogger } from '../../src/core/log';
-import type { Deps } from '../../src/features/deps';
 import { SearchService } from '../../src/features/search/service';
 import { ReadFileTool } from '../../src/features/tools/fileTools';
 import { ToolNames } from '../../src/features/tools/names';
-import { ChatCommandRegistry } from '../../src/platform/chatCommands';
-import { ConnectionStatus } from '../../src/services/connectionStatus';
-import { ConsoleConnection } from '../../src/services/consoleConnection';
-import { InferenceConnection } from '../../src/services/inferenceConnection';
-import { SecretStore } from '../../src/platform/secrets';
-import { readSettings } from '../../src/platform/settings';
-import { memorySecrets } from './fakes';
+import { testDeps } from './fakes';
 import { control, eventually, requests, sandbox } from './sandbox';
 
 /** An obviously fake secret, one search term. */
@@ -101,15 +92,9 @@ describe('confinement: workspace files behind symbolic links that leave the work
     let service: SearchService;
 
     before(async () => {
-      const redactor = new Redactor();
-      const logChannel = vscode.window.createOutputChannel('Stratus confinement test', { log: true });
-      const secrets = new SecretStore(memorySecrets(sandbox().apiKey), redactor);
-      const inference = new InferenceConnection(secrets, silentLogger);
-      const connectionStatus = new ConnectionStatus();
-      const consoleConnection = new ConsoleConnection(secrets, silentLogger);
-      const deps: Deps = { logger: silentLogger, logChannel, redactor, secrets, settings: readSettings, inference, console: consoleConnection, connectionStatus, chatCommands: new ChatCommandRegistry() };
-      service = new SearchService(deps, undefined);
-      disposables.push(logChannel, inference, connectionStatus, consoleConnection, service);
+      const built = testDeps('Stratus confinement test', sandbox().apiKey);
+      service = new SearchService(built.deps, undefined);
+      disposables.push(...built.disposables, service);
       service.start();
       await service.whenIndexed();
     });

@@ -1,6 +1,14 @@
 // Fakes shared by the host suites that drive handlers and tools directly.
 import * as vscode from 'vscode';
-import { SecretKeys } from '../../src/platform/secrets';
+import { Redactor } from '../../src/core/http/redact';
+import { silentLogger } from '../../src/core/log';
+import type { Deps } from '../../src/features/deps';
+import { ChatCommandRegistry } from '../../src/platform/chatCommands';
+import { SecretKeys, SecretStore } from '../../src/platform/secrets';
+import { readSettings } from '../../src/platform/settings';
+import { ConnectionStatus } from '../../src/services/connectionStatus';
+import { ConsoleConnection } from '../../src/services/consoleConnection';
+import { InferenceConnection } from '../../src/services/inferenceConnection';
 
 /** A chat response stream that records what a handler rendered. */
 export class RecordingStream {
@@ -37,4 +45,16 @@ export function memorySecrets(initial: string | Map<string, string>): vscode.Sec
     delete: async (key: string) => void values.delete(key),
     onDidChange: changed.event,
   };
+}
+
+/** The services a feature receives, over an in-memory secret store holding `apiKey`; dispose them after. */
+export function testDeps(label: string, apiKey: string): { deps: Deps; disposables: vscode.Disposable[] } {
+  const redactor = new Redactor();
+  const logChannel = vscode.window.createOutputChannel(label, { log: true });
+  const secrets = new SecretStore(memorySecrets(apiKey), redactor);
+  const inference = new InferenceConnection(secrets, silentLogger);
+  const connectionStatus = new ConnectionStatus();
+  const consoleConnection = new ConsoleConnection(secrets, silentLogger);
+  const deps: Deps = { logger: silentLogger, logChannel, redactor, secrets, settings: readSettings, inference, console: consoleConnection, connectionStatus, chatCommands: new ChatCommandRegistry() };
+  return { deps, disposables: [logChannel, inference, connectionStatus, consoleConnection] };
 }

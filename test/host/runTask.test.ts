@@ -7,25 +7,13 @@ import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import { RunTaskTool } from '../../src/features/tools/actionTools';
 import { eventually } from './sandbox';
+import { isRunning } from '../shared/processes';
 
 const text = (result: vscode.LanguageModelToolResult): string => result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
 const invokeOptions = <T>(input: T): vscode.LanguageModelToolInvocationOptions<T> => ({ input, toolInvocationToken: undefined });
 const prepareOptions = <T>(input: T): vscode.LanguageModelToolInvocationPrepareOptions<T> => ({ input });
 const confirmation = async (task: string): Promise<string> => ((await new RunTaskTool().prepareInvocation(prepareOptions({ task }))).confirmationMessages?.message as vscode.MarkdownString).value;
 
-/** Whether `pid` still runs; a zombie (an orphan PID 1 has not reaped, in some containers) counts as ended. */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return true;
-  }
-}
 
 (process.platform === 'win32' ? describe.skip : describe)('runTask: tasks run as VS Code would run them, and end whole', function () {
   this.timeout(60_000);

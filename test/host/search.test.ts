@@ -2,21 +2,12 @@
 // following an edit, and `@stratus /search` against the sandbox's rerank endpoint.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { Redactor } from '../../src/core/http/redact';
-import { silentLogger } from '../../src/core/log';
-import type { Deps } from '../../src/features/deps';
 import { searchChatCommand } from '../../src/features/search/chat';
 import { linkTo } from '../../src/features/search/quickPick';
 import { SearchService, type WorkspaceSearchHit } from '../../src/features/search/service';
-import { ChatCommandRegistry } from '../../src/platform/chatCommands';
-import { ConnectionStatus } from '../../src/services/connectionStatus';
-import { ConsoleConnection } from '../../src/services/consoleConnection';
-import { InferenceConnection } from '../../src/services/inferenceConnection';
-import { SecretStore } from '../../src/platform/secrets';
-import { readSettings } from '../../src/platform/settings';
 import { stratus } from './extension';
 import { control, eventually, requests, sandbox } from './sandbox';
-import { memorySecrets, RecordingStream } from './fakes';
+import { RecordingStream, testDeps } from './fakes';
 
 const FIXTURES = ['src/auth/tokenRefresher.ts', 'src/billing/invoice.ts', 'src/storage/uploadQueue.ts', 'docs/operations.md'];
 
@@ -112,15 +103,9 @@ describe('@stratus /search in the host (against the sandbox)', function () {
 
   before(async () => {
     await copyFixtures();
-    const redactor = new Redactor();
-    const logChannel = vscode.window.createOutputChannel('Stratus search test', { log: true });
-    const secrets = new SecretStore(memorySecrets(sandbox().apiKey), redactor);
-    const inference = new InferenceConnection(secrets, silentLogger);
-    const connectionStatus = new ConnectionStatus();
-    const consoleConnection = new ConsoleConnection(secrets, silentLogger);
-    const deps: Deps = { logger: silentLogger, logChannel, redactor, secrets, settings: readSettings, inference, console: consoleConnection, connectionStatus, chatCommands: new ChatCommandRegistry() };
-    service = new SearchService(deps, undefined);
-    disposables.push(logChannel, inference, connectionStatus, consoleConnection, service);
+    const built = testDeps('Stratus search test', sandbox().apiKey);
+    service = new SearchService(built.deps, undefined);
+    disposables.push(...built.disposables, service);
     service.start();
     await service.whenIndexed();
   });

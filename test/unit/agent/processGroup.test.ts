@@ -1,25 +1,8 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { createClock } from '@sinonjs/fake-timers';
 import { runProcessGroup, type ProcessEnd, type Timers } from '../../../src/core/agent/processGroup';
+import { isRunning } from '../../shared/processes';
 
-/**
- * Whether `pid` still runs. A zombie counts as ended: in some containers PID 1 does not reap
- * orphans, so a killed grandchild can stay a zombie (state Z) that `kill(pid, 0)` still finds.
- */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !/^\d+ \(.*\) Z/.test(stat);
-  } catch {
-    return true;
-  }
-}
 
 async function until(condition: () => boolean): Promise<void> {
   for (let i = 0; i < 500 && !condition(); i++) await new Promise((r) => setImmediate(r));
