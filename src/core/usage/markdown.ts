@@ -32,15 +32,32 @@ function share(rate: number | undefined): string {
   return rate === undefined ? 'n/a' : `${(rate * 100).toFixed(1)} %`;
 }
 
+/** The Completion section's labels, in the order of `completionCells` (the view shows the same). */
+export const COMPLETION_LABELS = ['Requests', 'Shown', 'Accepted', 'Acceptance rate', 'Tokens per accepted character', 'Cost per accepted line'] as const;
+
+/** The figures of `COMPLETION_LABELS`, formatted ('n/a' when nothing was shown or accepted). */
+export function completionCells(f: CompletionFigures): string[] {
+  return [
+    formatInt(f.requests),
+    formatInt(f.shown),
+    formatInt(f.accepted),
+    share(f.acceptanceRate),
+    f.tokensPerAcceptedChar === undefined ? 'n/a' : f.tokensPerAcceptedChar.toFixed(1),
+    f.eurPerAcceptedLine === undefined ? 'n/a' : formatEur(f.eurPerAcceptedLine),
+  ];
+}
+
+export const NO_COMPLETIONS = 'No inline completions yet.';
+
 /** The Completion section (this month): the same figures as the Usage view's. */
 export function completionMarkdown(f: CompletionFigures): string[] {
-  if (isEmptyCompletion(f)) return ['**Inline completion this month:** no inline completions yet.'];
+  if (isEmptyCompletion(f)) return [`**Inline completion this month:** ${NO_COMPLETIONS.toLowerCase()}`];
   return [
     '**Inline completion this month**',
     '',
-    '| Requests | Shown | Accepted | Acceptance rate | Tokens per accepted character | Cost per accepted line |',
-    '|---|---|---|---|---|---|',
-    `| ${formatInt(f.requests)} | ${formatInt(f.shown)} | ${formatInt(f.accepted)} | ${share(f.acceptanceRate)} | ${f.tokensPerAcceptedChar === undefined ? 'n/a' : f.tokensPerAcceptedChar.toFixed(1)} | ${f.eurPerAcceptedLine === undefined ? 'n/a' : formatEur(f.eurPerAcceptedLine)} |`,
+    `| ${COMPLETION_LABELS.join(' | ')} |`,
+    `|${COMPLETION_LABELS.map(() => '---').join('|')}|`,
+    `| ${completionCells(f).join(' | ')} |`,
     '',
     `${formatInt(f.sent)} request(s) sent, ${formatInt(f.tokens)} tokens, ${formatEur(f.costEur)}; ${formatInt(f.acceptedChars)} character(s) in ${formatInt(f.acceptedLines)} line(s) accepted.`,
   ];
