@@ -466,3 +466,23 @@ process.once('beforeExit', () => {
   };
   next();
 });
+
+// The inline completion benchmark (bench/completion.mjs: requests per 100 keys, wasted tokens,
+// overhead, pause to ghost text; ~45 s of replayed typing) runs after the agent one, in the same
+// `npm run bench`; BENCH_SKIP_COMPLETION=1 leaves it out.
+process.once('beforeExit', () => {
+  if (env.BENCH_SKIP_COMPLETION) return;
+  let ahead = (env.BENCH_SKIP_CONSOLE ? 0 : 1) + (env.BENCH_SKIP_SEARCH ? 0 : 1) + (env.BENCH_SKIP_AGENT ? 0 : 1);
+  const next = () => {
+    if (ahead-- > 0) {
+      process.once('beforeExit', next);
+      return;
+    }
+    process.stdout.write('\n');
+    import('./completion.mjs').then((m) => m.runCompletionBench()).catch((error) => {
+      process.stderr.write(`${error?.stack ?? error}\n`);
+      process.exitCode = 1;
+    });
+  };
+  next();
+});

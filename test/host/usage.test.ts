@@ -94,6 +94,7 @@ describe('usage meter and view in the host (against the sandbox)', function () {
       return usage.view.ready && state && state.hour.used === s.hour.used && state.costs.byKind.find((k) => k.kind === 'audio')?.quantity === 2 ? state : undefined;
     }, 'the Usage webview to receive the totals');
     assert.equal(shown.costs.byModel.length, s.costs.byModel.length);
+    assert.equal(typeof shown.completion.month.requests, 'number', 'the Completion section gets its figures');
     const paint = await eventually(async () => usage.view.firstPaintMs, 'the webview to report its first paint');
     metrics.usageWebviewFirstPaintMs = paint;
     assert.match(usage.statusBar.text, /^\$\(pulse\) \d/);

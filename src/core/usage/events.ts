@@ -18,6 +18,26 @@ export type UsageEvent =
        */
       estimated: boolean;
     }
+  /**
+   * An inline (ghost-text) completion request: billed like chat, and counted apart so the Usage
+   * view can tell what an accepted suggestion costs. Metered when the caller passes
+   * `purpose: 'inline'` (see metering.ts).
+   */
+  | {
+      kind: 'completion';
+      at: number;
+      model: string;
+      promptTokens: number;
+      completionTokens: number;
+      reasoningTokens: number;
+      estimated: boolean;
+    }
+  /**
+   * Acceptance statistics of inline completion (completionStats.ts): the provider was asked for
+   * a suggestion, a suggestion was shown, or one was accepted (characters and lines inserted).
+   * Counts nothing billable; `model` is '' when unknown.
+   */
+  | { kind: 'inlineStat'; at: number; stat: InlineStat; model: string; chars: number; lines: number }
   | { kind: 'embeddings'; at: number; model: string; promptTokens: number; estimated: boolean }
   | { kind: 'rerank'; at: number; model: string; searchUnits: number; rerankedTokens: number; estimated: boolean }
   | { kind: 'transcription'; at: number; model: string; audioSeconds: number; estimated?: boolean }
@@ -29,5 +49,7 @@ export type UsageEvent =
       /** Unix milliseconds when the request window resets, when the server said. */
       resetAt?: number | undefined;
     };
+
+export type InlineStat = 'requested' | 'shown' | 'accepted';
 
 export type UsageListener = (event: UsageEvent) => void;

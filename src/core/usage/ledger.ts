@@ -1,4 +1,4 @@
-import type { UsageEvent } from './events';
+import type { InlineStat, UsageEvent } from './events';
 import { DAY_MS, HOUR_MS, startOfDay, startOfHour, startOfMinute } from './time';
 import { isCalendarSafe } from './validate';
 
@@ -17,12 +17,46 @@ export interface Counters {
   audioMinutes: number;
   /** Requests whose figures were estimated (no usage from the server). */
   estimated: number;
+  /**
+   * Inline completion. `inlineRequests` are the requests metered as kind `completion`; their
+   * tokens are counted in `input` / `output` / `reasoning` (billed and capped like chat) and
+   * again here, as a subset: `inlineInput` (prompt) and `inlineOutput` (generated, reasoning
+   * included).
+   */
+  inlineRequests: number;
+  inlineInput: number;
+  inlineOutput: number;
+  /** Acceptance statistics (inlineStat events): the provider asked, suggestions shown, accepted. */
+  inlineAsked: number;
+  inlineShown: number;
+  inlineShownChars: number;
+  inlineShownLines: number;
+  inlineAccepted: number;
+  inlineAcceptedChars: number;
+  inlineAcceptedLines: number;
 }
 
-export const COUNTER_KEYS: readonly (keyof Counters)[] = ['requests', 'input', 'output', 'reasoning', 'embeddings', 'rerankTokens', 'searchUnits', 'audioSeconds', 'audioMinutes', 'estimated'];
+/** The counters every stored bucket has had since the first format. */
+export const BASE_COUNTER_KEYS: readonly (keyof Counters)[] = ['requests', 'input', 'output', 'reasoning', 'embeddings', 'rerankTokens', 'searchUnits', 'audioSeconds', 'audioMinutes', 'estimated'];
+/** Added with inline completion: a bucket written before has none of them (read as 0). */
+export const INLINE_COUNTER_KEYS: readonly (keyof Counters)[] = [
+  'inlineRequests',
+  'inlineInput',
+  'inlineOutput',
+  'inlineAsked',
+  'inlineShown',
+  'inlineShownChars',
+  'inlineShownLines',
+  'inlineAccepted',
+  'inlineAcceptedChars',
+  'inlineAcceptedLines',
+];
+export const COUNTER_KEYS: readonly (keyof Counters)[] = [...BASE_COUNTER_KEYS, ...INLINE_COUNTER_KEYS];
 
 export function emptyCounters(): Counters {
-  return { requests: 0, input: 0, output: 0, reasoning: 0, embeddings: 0, rerankTokens: 0, searchUnits: 0, audioSeconds: 0, audioMinutes: 0, estimated: 0 };
+  const c = {} as Counters;
+  for (const k of COUNTER_KEYS) c[k] = 0;
+  return c;
 }
 
 export function addCounters(into: Counters, from: Readonly<Counters>): Counters {
@@ -53,19 +87,47 @@ function nonNegative(n: unknown): number {
   return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : 0;
 }
 
+function inlineStatCounters(c: Counters, stat: InlineStat, chars: number, lines: number): Counters {
+  switch (stat) {
+    case 'requested':
+      c.inlineAsked = 1;
+      break;
+    case 'shown':
+      c.inlineShown = 1;
+      c.inlineShownChars = chars;
+      c.inlineShownLines = lines;
+      break;
+    case 'accepted':
+      c.inlineAccepted = 1;
+      c.inlineAcceptedChars = chars;
+      c.inlineAcceptedLines = lines;
+      break;
+  }
+  return c;
+}
+
 /** The counters one event adds, or undefined for events that count nothing (rate limits). */
 export function countersOf(event: UsageEvent): Counters | undefined {
   const c = emptyCounters();
   switch (event.kind) {
-    case 'chat': {
+    case 'chat':
+    case 'completion': {
       const completion = nonNegative(event.completionTokens);
       const reasoning = Math.min(nonNegative(event.reasoningTokens), completion);
       c.input = nonNegative(event.promptTokens);
       // The service counts reasoning inside completion_tokens: split them, never count twice.
       c.output = completion - reasoning;
       c.reasoning = reasoning;
+      if (event.kind === 'completion') {
+        c.inlineRequests = 1;
+        c.inlineInput = c.input;
+        c.inlineOutput = completion;
+      }
       break;
     }
+    case 'inlineStat':
+      // Statistics, not a request: nothing billable, `requests` untouched.
+      return inlineStatCounters(c, event.stat, nonNegative(event.chars), nonNegative(event.lines));
     case 'embeddings':
       c.embeddings = nonNegative(event.promptTokens);
       break;

@@ -1,4 +1,5 @@
 import { formatEur, formatInt, percent } from './format';
+import { isEmptyCompletion, type CompletionFigures } from './completionStats';
 import type { ForecastItem, UsageSnapshot } from './summary';
 
 export function describeForecast(item: ForecastItem, window: string): string {
@@ -26,6 +27,42 @@ function cell(text: string): string {
   return text.replace(/[\\|*_`[\]<>]/g, (c) => `\\${c}`);
 }
 
+/** Share as "42.0 %". */
+function share(rate: number | undefined): string {
+  return rate === undefined ? 'n/a' : `${(rate * 100).toFixed(1)} %`;
+}
+
+/** The Completion section's labels, in the order of `completionCells` (the view shows the same). */
+export const COMPLETION_LABELS = ['Requests', 'Shown', 'Accepted', 'Acceptance rate', 'Tokens per accepted character', 'Cost per accepted line'] as const;
+
+/** The figures of `COMPLETION_LABELS`, formatted ('n/a' when nothing was shown or accepted). */
+export function completionCells(f: CompletionFigures): string[] {
+  return [
+    formatInt(f.requests),
+    formatInt(f.shown),
+    formatInt(f.accepted),
+    share(f.acceptanceRate),
+    f.tokensPerAcceptedChar === undefined ? 'n/a' : f.tokensPerAcceptedChar.toFixed(1),
+    f.eurPerAcceptedLine === undefined ? 'n/a' : formatEur(f.eurPerAcceptedLine),
+  ];
+}
+
+export const NO_COMPLETIONS = 'No inline completions yet.';
+
+/** The Completion section (this month): the same figures as the Usage view's. */
+export function completionMarkdown(f: CompletionFigures): string[] {
+  if (isEmptyCompletion(f)) return [`**Inline completion this month:** ${NO_COMPLETIONS.toLowerCase()}`];
+  return [
+    '**Inline completion this month**',
+    '',
+    `| ${COMPLETION_LABELS.join(' | ')} |`,
+    `|${COMPLETION_LABELS.map(() => '---').join('|')}|`,
+    `| ${completionCells(f).join(' | ')} |`,
+    '',
+    `${formatInt(f.sent)} request(s) sent, ${formatInt(f.tokens)} tokens, ${formatEur(f.costEur)}; ${formatInt(f.acceptedChars)} character(s) in ${formatInt(f.acceptedLines)} line(s) accepted.`,
+  ];
+}
+
 /** `@stratus /usage`: the same figures as the Usage view, in Markdown. */
 export function usageMarkdown(s: UsageSnapshot): string {
   const lines: string[] = [];
@@ -50,6 +87,7 @@ export function usageMarkdown(s: UsageSnapshot): string {
     }
   }
   lines.push('', `**Forecast** at ${formatInt(s.forecast.outputTokensPerHour)} output tokens/hour (${formatEur(s.forecast.eurPerHour)}/hour): hourly cap ${describeForecast(s.forecast.hourCap, 'hour')}, daily cap ${describeForecast(s.forecast.dayCap, 'day')}, monthly budget ${describeForecast(s.forecast.monthBudget, 'month')}.`);
+  lines.push('', ...completionMarkdown(s.completion.month));
   if (s.rateLimit) {
     const rl = s.rateLimit;
     lines.push('', `Last rate-limit headers: limit ${rl.limitRequests ?? '?'}, remaining ${rl.remainingRequests ?? '?'}${rl.resetAtLabel ? `, resets at ${rl.resetAtLabel}` : ''}.`);

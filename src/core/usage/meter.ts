@@ -1,7 +1,7 @@
 import type { Logger } from '../log';
 import { sleep as realSleep } from '../http/sleep';
 import type { UsageEvent, UsageListener } from './events';
-import { Ledger } from './ledger';
+import { COUNTER_KEYS, Ledger } from './ledger';
 import { DEFAULT_USAGE_SETTINGS, type UsageSettings } from './settings';
 import type { UsageStore } from './store';
 import { validEvent } from './validate';
@@ -10,7 +10,7 @@ import { summarize, type UsageSnapshot } from './summary';
 /** Changes whenever a request is added, folded differently, or the rate-limit headers change. */
 function signature(ledger: Ledger): string {
   const c = ledger.total(-Infinity, Infinity);
-  return `${ledger.size}|${c.requests}|${c.input}|${c.output}|${c.reasoning}|${c.embeddings}|${c.rerankTokens}|${c.audioSeconds}|${ledger.rateLimit?.at ?? ''}`;
+  return `${ledger.size}|${COUNTER_KEYS.map((k) => c[k]).join('|')}|${ledger.rateLimit?.at ?? ''}`;
 }
 
 export interface UsageMeterOptions {

@@ -4,6 +4,7 @@ import type { InferenceClient } from '../inference/api';
 import { toChatRequest } from '../inference/completions/completions';
 import type { CompletionRequest } from '../inference/completions/types';
 import { CHARS_PER_TOKEN, estimateMessageTokens, estimateTextTokens, estimateToolsTokens } from '../inference/models/tokens';
+import type { CallOptions } from '../inference/shared/call';
 import type { ResponseMeta } from '../inference/shared/meta';
 import type { UsageListener } from './events';
 import type { BeforeGeneration } from './guard';
@@ -13,6 +14,14 @@ export interface MeteringOptions {
   /** The cap pre-check, awaited before a chat or completion request is sent. */
   beforeGeneration?: BeforeGeneration | undefined;
   now?: (() => number) | undefined;
+}
+
+/** How a generating request is metered: `chat`, or `completion` for an inline (ghost-text) one. */
+type GenerationKind = 'chat' | 'completion';
+
+/** `purpose: 'inline'` on a completion call meters it as kind `completion` (inline statistics). */
+function kindOf(options: CallOptions | undefined): GenerationKind {
+  return options?.purpose === 'inline' ? 'completion' : 'chat';
 }
 
 function estimatePrompt(request: ChatRequest): number {
@@ -85,13 +94,13 @@ export function meterClient(client: InferenceClient, options: MeteringOptions): 
     emit({ kind: 'rateLimit', at: now(), limitRequests: rl.limitRequests, remainingRequests: rl.remainingRequests, resetAt: rl.resetRequestsAt?.getTime() });
   };
 
-  const chatUsage = (request: ChatRequest, result: ChatResult): void => {
+  const chatUsage = (request: ChatRequest, result: ChatResult, kind: GenerationKind = 'chat'): void => {
     const model = result.model ?? request.model;
     if (result.usage) {
-      emit({ kind: 'chat', at: now(), model, promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens, reasoningTokens: result.usage.reasoningTokens ?? 0, estimated: false });
+      emit({ kind, at: now(), model, promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens, reasoningTokens: result.usage.reasoningTokens ?? 0, estimated: false });
     } else {
       // No usage from the server: estimated from the text, and marked so.
-      emit({ kind: 'chat', at: now(), model, promptTokens: estimatePrompt(request), completionTokens: estimateCompletion(result), reasoningTokens: 0, estimated: true });
+      emit({ kind, at: now(), model, promptTokens: estimatePrompt(request), completionTokens: estimateCompletion(result), reasoningTokens: 0, estimated: true });
     }
     rateLimit(result.meta);
   };
@@ -105,21 +114,21 @@ export function meterClient(client: InferenceClient, options: MeteringOptions): 
    * came, else estimated and marked so). Nothing arrived: nothing is counted (the request may
    * never have reached the model).
    */
-  const streamUsage = (request: ChatRequest, seen: Arrived): void => {
+  const streamUsage = (request: ChatRequest, seen: Arrived, kind: GenerationKind): void => {
     if (seen.metered) return;
     seen.metered = true;
     if (seen.result) {
-      chatUsage(request, seen.result);
+      chatUsage(request, seen.result, kind);
     } else if (seen.usage) {
       const u = seen.usage;
-      emit({ kind: 'chat', at: now(), model: request.model, promptTokens: u.promptTokens, completionTokens: u.completionTokens, reasoningTokens: u.reasoningTokens ?? 0, estimated: false });
+      emit({ kind, at: now(), model: request.model, promptTokens: u.promptTokens, completionTokens: u.completionTokens, reasoningTokens: u.reasoningTokens ?? 0, estimated: false });
     } else if (seen.any) {
-      emit({ kind: 'chat', at: now(), model: request.model, promptTokens: estimatePrompt(request), completionTokens: Math.ceil(seen.chars / CHARS_PER_TOKEN), reasoningTokens: 0, estimated: true });
+      emit({ kind, at: now(), model: request.model, promptTokens: estimatePrompt(request), completionTokens: Math.ceil(seen.chars / CHARS_PER_TOKEN), reasoningTokens: 0, estimated: true });
     }
   };
 
   /** The stream sends nothing until consumed: the check runs then, and usage is taken from its result. */
-  const meterStream = (inner: ChatStream, request: ChatRequest, signal: AbortSignal | undefined): ChatStream => ({
+  const meterStream = (inner: ChatStream, request: ChatRequest, signal: AbortSignal | undefined, kind: GenerationKind = 'chat'): ChatStream => ({
     async consume(onEvent) {
       await guard(request, signal);
       const seen = new Arrived();
@@ -131,7 +140,7 @@ export function meterClient(client: InferenceClient, options: MeteringOptions): 
         seen.result = result;
         return result;
       } finally {
-        streamUsage(request, seen);
+        streamUsage(request, seen, kind);
       }
     },
     [Symbol.asyncIterator](): AsyncIterator<ChatStreamEvent> {
@@ -147,19 +156,19 @@ export function meterClient(client: InferenceClient, options: MeteringOptions): 
           try {
             step = await it.next();
           } catch (error) {
-            streamUsage(request, seen);
+            streamUsage(request, seen, kind);
             throw error;
           }
-          if (step.done) streamUsage(request, seen);
+          if (step.done) streamUsage(request, seen, kind);
           else {
             seen.observe(step.value);
-            if (step.value.type === 'done') streamUsage(request, seen);
+            if (step.value.type === 'done') streamUsage(request, seen, kind);
           }
           return step;
         },
         async return(value?: unknown): Promise<IteratorResult<ChatStreamEvent>> {
           // The consumer stopped early: what was generated until now is billed.
-          if (it) streamUsage(request, seen);
+          if (it) streamUsage(request, seen, kind);
           if (it?.return) return it.return(value);
           return { done: true, value: undefined };
         },
@@ -194,11 +203,11 @@ export function meterClient(client: InferenceClient, options: MeteringOptions): 
       const asChat = completionRequest(request);
       await guard(asChat, opts?.signal);
       const result = await client.complete(request, opts);
-      chatUsage(asChat, result);
+      chatUsage(asChat, result, kindOf(opts));
       return result;
     },
     completeStream(request, opts) {
-      return meterStream(client.completeStream(request, opts), completionRequest(request), opts?.signal);
+      return meterStream(client.completeStream(request, opts), completionRequest(request), opts?.signal, kindOf(opts));
     },
     async embed(request, opts) {
       const result = await client.embed(request, opts);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { UsageEvent } from './events';
-import { COUNTER_KEYS, Ledger, type Bucket, type Grain, type RateLimitEvent } from './ledger';
+import { BASE_COUNTER_KEYS, COUNTER_KEYS, emptyCounters, INLINE_COUNTER_KEYS, Ledger, type Bucket, type Grain, type RateLimitEvent } from './ledger';
 import { isRecord } from '../json';
 import { isCount, isSerial, isTime, MAX_COUNTER, validEvent } from './validate';
 
@@ -62,10 +62,22 @@ function emptyBase(): BaseFile {
 
 const GRAINS = new Set<Grain>(['m', 'h', 'd']);
 
-function validBucket(v: unknown): v is Bucket {
-  if (!isRecord(v) || !GRAINS.has(v.g as Grain) || !isTime(v.s) || typeof v.m !== 'string' || !isRecord(v.c)) return false;
-  const c = v.c;
-  return COUNTER_KEYS.every((k) => isCount(c[k], MAX_COUNTER));
+/**
+ * A stored bucket, range-checked, or undefined. The first counters are required; the inline
+ * completion ones are absent from buckets written before them (read as 0) and range-checked
+ * when present.
+ */
+function validBucket(v: unknown): Bucket | undefined {
+  if (!isRecord(v) || !GRAINS.has(v.g as Grain) || !isTime(v.s) || typeof v.m !== 'string' || !isRecord(v.c)) return undefined;
+  const raw = v.c;
+  if (!BASE_COUNTER_KEYS.every((k) => isCount(raw[k], MAX_COUNTER))) return undefined;
+  if (!INLINE_COUNTER_KEYS.every((k) => raw[k] === undefined || isCount(raw[k], MAX_COUNTER))) return undefined;
+  const c = emptyCounters();
+  for (const k of COUNTER_KEYS) {
+    const n = raw[k];
+    if (typeof n === 'number') c[k] = n;
+  }
+  return { g: v.g as Grain, s: v.s, m: v.m, c };
 }
 
 /**
@@ -90,7 +102,7 @@ function parseBase(text: string): BaseFile | undefined {
   return {
     format: 1,
     version: raw.version,
-    buckets: raw.buckets.filter(validBucket),
+    buckets: raw.buckets.map(validBucket).filter((b): b is Bucket => b !== undefined),
     rateLimit,
     hwm,
     resetAt: isTime(raw.resetAt) ? raw.resetAt : undefined,

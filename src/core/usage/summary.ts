@@ -1,3 +1,4 @@
+import { completionFigures, type CompletionFigures } from './completionStats';
 import { costByKind, quantities, totalCost } from './cost';
 import { cappedOutput, type Bucket, type Counters, type Ledger } from './ledger';
 import { COST_KINDS, RATES, type CostKind, type TierId } from './rates';
@@ -49,6 +50,8 @@ export interface UsageSnapshot {
   };
   /** Requests whose usage was estimated, this month. */
   estimatedRequests: number;
+  /** Inline (ghost-text) completion: requests, acceptance and cost, per window. */
+  completion: { hour: CompletionFigures; day: CompletionFigures; month: CompletionFigures };
 }
 
 function forecast(used: number, limit: number | undefined, ratePerHour: number, now: number, windowEnd: number, label: (ms: number) => string): ForecastItem {
@@ -104,7 +107,8 @@ export function summarize(ledger: Ledger, settings: UsageSettings, now: number):
   const byKindEur = costByKind(month);
   const q = quantities(month);
   const byKind: KindRow[] = COST_KINDS.map((kind) => ({ kind, label: RATES[kind].label, quantity: q[kind], unit: RATES[kind].unit, eur: byKindEur[kind] }));
-  const byModel = [...ledger.byModel(monthStart, monthEnd)].map(([m, c]) => modelRow(m, c)).sort((a, b) => b.eur - a.eur || a.model.localeCompare(b.model));
+  // A model with inline statistics only (no request this month) gets no row.
+  const byModel = [...ledger.byModel(monthStart, monthEnd)].filter(([, c]) => c.requests > 0).map(([m, c]) => modelRow(m, c)).sort((a, b) => b.eur - a.eur || a.model.localeCompare(b.model));
   const monthCost = totalCost(month);
   const historyCost = totalCost(history);
 
@@ -169,6 +173,7 @@ export function summarize(ledger: Ledger, settings: UsageSettings, now: number):
     },
     charts: { hours: { t: hoursT, output: hoursOut, input: hoursIn }, days: { t: daysT, eur: daysEur, output: daysOut } },
     estimatedRequests: month.estimated,
+    completion: { hour: completionFigures(hour), day: completionFigures(day), month: completionFigures(month) },
   };
 }
 

@@ -36,6 +36,8 @@ export function isSerial(v: unknown): v is number {
   return Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) < Number.MAX_SAFE_INTEGER;
 }
 
+const INLINE_STATS: ReadonlySet<unknown> = new Set(['requested', 'shown', 'accepted']);
+
 const optional = (v: unknown, check: (x: unknown) => boolean): boolean => v === undefined || check(v);
 const count = (v: unknown): boolean => isCount(v, MAX_EVENT_COUNT);
 
@@ -46,9 +48,12 @@ export function validEvent(v: unknown): v is UsageEvent {
     case 'rateLimit':
       return optional(v.limitRequests, count) && optional(v.remainingRequests, count) && optional(v.resetAt, isTime);
     case 'chat':
+    case 'completion':
       return typeof v.model === 'string' && count(v.promptTokens) && count(v.completionTokens) && count(v.reasoningTokens);
     case 'embeddings':
       return typeof v.model === 'string' && count(v.promptTokens);
+    case 'inlineStat':
+      return typeof v.model === 'string' && INLINE_STATS.has(v.stat) && count(v.chars) && count(v.lines);
     case 'rerank':
       return typeof v.model === 'string' && count(v.searchUnits) && count(v.rerankedTokens);
     case 'transcription':

@@ -1,7 +1,8 @@
 import 'uplot/dist/uPlot.min.css';
 import './usage.css';
 import { formatEur, formatInt, percent } from '../../core/usage/format';
-import { describeForecast } from '../../core/usage/markdown';
+import { isEmptyCompletion } from '../../core/usage/completionStats';
+import { COMPLETION_LABELS, completionCells, describeForecast, NO_COMPLETIONS } from '../../core/usage/markdown';
 import type { FromWebview, ToWebview } from '../../core/usage/protocol';
 import type { CapGauge, UsageSnapshot } from '../../core/usage/summary';
 import { Chart } from './charts';
@@ -17,7 +18,7 @@ const root = document.getElementById('root') ?? document.body;
 function isSnapshot(value: unknown): value is UsageSnapshot {
   if (typeof value !== 'object' || value === null) return false;
   const s = value as Partial<UsageSnapshot>;
-  return typeof s.at === 'number' && typeof s.hour === 'object' && typeof s.day === 'object' && typeof s.month === 'object' && typeof s.costs === 'object' && typeof s.charts === 'object';
+  return typeof s.at === 'number' && typeof s.hour === 'object' && typeof s.day === 'object' && typeof s.month === 'object' && typeof s.costs === 'object' && typeof s.charts === 'object' && typeof s.completion === 'object';
 }
 
 /** Messages from the extension, validated: anything else is ignored. */
@@ -39,6 +40,7 @@ const hoursHost = h('div', { class: 'chart', role: 'img' });
 const daysHost = h('div', { class: 'chart', role: 'img' });
 const kinds = h('section', { 'aria-labelledby': 'kinds-h' });
 const models = h('section', { 'aria-labelledby': 'models-h' });
+const completion = h('section', { class: 'completion', 'aria-labelledby': 'completion-h' });
 const rateLimit = h('section', { class: 'ratelimit', 'aria-labelledby': 'rl-h' });
 const notice = h('p', { class: 'notice', role: 'status', 'aria-live': 'polite' });
 const exportButton = h('button', { type: 'button' }, 'Export CSV');
@@ -56,6 +58,7 @@ function skeleton(): void {
     h('section', { 'aria-labelledby': 'days-h' }, h('h3', { id: 'days-h' }, 'Last 30 days'), daysHost),
     kinds,
     models,
+    completion,
     rateLimit,
     notice,
     h('footer', {}, exportButton, resetButton),
@@ -161,6 +164,7 @@ function render(s: UsageSnapshot): void {
       : table('Cost by model this month', 'models-c', ['Model', 'Requests', 'Input', 'Output', 'Reasoning', 'EUR'], s.costs.byModel.map((m) => [m.model, formatInt(m.requests), formatInt(m.input + m.embeddings + m.rerankTokens), formatInt(m.output), formatInt(m.reasoning), formatEur(m.eur)])),
   );
   if (s.estimatedRequests > 0) models.append(h('p', { class: 'muted small' }, `${formatInt(s.estimatedRequests)} request(s) had no usage from the service: estimated.`));
+  renderCompletion(s);
   const rl = s.rateLimit;
   rateLimit.replaceChildren(
     h('h3', { id: 'rl-h' }, 'Last rate-limit headers'),
@@ -171,6 +175,21 @@ function render(s: UsageSnapshot): void {
           h('dt', {}, 'Resets'), h('dd', {}, rl.resetAtLabel ?? '–'),
         )
       : h('p', { class: 'muted' }, 'None yet.'),
+  );
+}
+
+/** Inline completion: what it was asked, what was shown and accepted, and what an accepted line costs. */
+function renderCompletion(s: UsageSnapshot): void {
+  const { hour, day, month } = s.completion;
+  if (isEmptyCompletion(month)) {
+    completion.replaceChildren(h('h3', { id: 'completion-h' }, 'Inline completion'), h('p', { class: 'muted' }, NO_COMPLETIONS));
+    return;
+  }
+  const cells = [hour, day, month].map(completionCells);
+  completion.replaceChildren(
+    h('h3', { id: 'completion-h' }, 'Inline completion'),
+    table('Inline completion this hour, today and this month', 'completion-c', ['', 'This hour', 'Today', s.month.label], COMPLETION_LABELS.map((label, i) => [label, ...cells.map((c) => c[i] ?? '')])),
+    h('p', { class: 'muted small' }, `${s.month.label}: ${formatInt(month.sent)} request(s) sent, ${formatInt(month.tokens)} tokens, ${formatEur(month.costEur)}; ${formatInt(month.acceptedChars)} character(s) in ${formatInt(month.acceptedLines)} line(s) accepted.`),
   );
 }
 

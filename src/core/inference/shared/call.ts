@@ -3,4 +3,9 @@ export interface CallOptions {
   signal?: AbortSignal | undefined;
   /** Overrides the transport's time-to-first-byte timeout for this call. */
   firstByteTimeoutMs?: number;
+  /**
+   * What the request is for, read only by the usage meter (src/core/usage/metering.ts): an
+   * `inline` completion is metered as kind `completion` rather than `chat`. Never sent.
+   */
+  purpose?: 'chat' | 'inline' | undefined;
 }

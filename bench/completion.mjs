@@ -1,0 +1,409 @@
+// The inline (ghost-text) completion benchmark: Stratus' InlineCompletionEngine (debounce, abort of
+// the request in flight, LRU cache + type-ahead, early stop, post-processing) against a naive
+// provider (one request per keystroke, no cache, no abort: each answer read to its end), side by
+// side in one run, each against its own sandbox with the same realistic latency. Runs alone
+// (`npm run bench:completion`) or at the end of `npm run bench` (bench/run.mjs imports
+// runCompletionBench()).
+//
+// Method. A typing script is replayed (seeded, the same every run): the characters of real source
+// files from node_modules, 60-120 ms per key, a pause of 0.6-1.5 s after most line ends and now and
+// then mid-line, typos corrected with Backspace, and words deleted and typed again. Leading
+// indentation comes in one key (the editor's auto-indent). Both providers get every keystroke at
+// the same time, in real time (the sandbox's latency and SSE pacing are real network time, so the
+// replay is not simulated). VS Code's rule decides what is shown: a suggestion is shown only if it
+// arrives before the next keystroke. Then, for each pause, one bare request (the same prompt sent
+// straight with the core client, read until its first line is complete) measures what the
+// network alone costs.
+//
+// Figures:
+//   metric inline.requestsPer100Keys   requests that reached the network per 100 keystrokes (naive ~100)
+//   ratio inline/naive.wastedTokens    tokens the server generated (GET /__sandbox/completions,
+//                                      tokensStreamed) for suggestions never shown, inline / naive
+//   metric inline.cacheHitRate         (cache + type-ahead hits) / (hits + network requests)
+//   metric inline.overheadP50Ms/P95Ms  engine time per keystroke excluding the network: provide()
+//                                      until it waits, the handling of each streamed delta, and the
+//                                      post-processing after the stream ends
+//   ratio inline/bare.pauseToGhost     median time from the last keystroke before a pause to the
+//                                      ghost text, over the median latency of the bare request
+// It reports; it is not a test: it exits non-zero only when something could not be measured.
+//
+// Environment knobs (all optional):
+//   BENCH_COMPLETION_KEYS=240        keystrokes replayed
+//   BENCH_COMPLETION_LATENCY_MS=200  sandbox delay before the first byte (time to first token)
+//   BENCH_COMPLETION_TOKEN_MS=8      sandbox delay between streamed tokens
+//   BENCH_COMPLETION_DEBOUNCE_MS     the engine's debounce (default: the engine's DEFAULT_DEBOUNCE_MS)
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { f2, log, median, table } from './lib.mjs';
+
+const benchDir = dirname(fileURLToPath(import.meta.url));
+const root = resolve(benchDir, '..');
+const env = process.env;
+const int = (v, d, min = 1) => (v !== undefined && v !== '' ? Math.max(min, Math.floor(Number(v))) : d);
+
+const KEYS = int(env.BENCH_COMPLETION_KEYS, 240, 20);
+const LATENCY_MS = int(env.BENCH_COMPLETION_LATENCY_MS, 200, 0);
+const TOKEN_MS = int(env.BENCH_COMPLETION_TOKEN_MS, 8, 0);
+const DEBOUNCE_MS = env.BENCH_COMPLETION_DEBOUNCE_MS ? int(env.BENCH_COMPLETION_DEBOUNCE_MS, 100, 0) : undefined;
+const MODEL = 'gpt-oss:120b';
+const PAUSE_MS = 500;
+const TARGETS = { requestsPer100Keys: 15, wastedTokens: 0.1, overheadP50Ms: 5, pauseToGhost: 1.1 };
+const SOURCES = ['node_modules/eventsource-parser/dist/index.js', 'node_modules/undici/lib/web/fetch/body.js', 'node_modules/undici/lib/core/util.js'];
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const percentile = (xs, p) => {
+  const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
+};
+
+/** Mulberry32: a small seeded PRNG, so every run replays the same typing. */
+function prng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * The typing script: a list of { text, offset, gapMs } (the document after each key and the wait
+ * before the next one), typing a region of real files in the middle of their text.
+ */
+function typingScript() {
+  const rand = prng(18);
+  /** @type {string[]} */
+  const files = [];
+  for (const p of SOURCES) {
+    try {
+      const text = readFileSync(join(root, p), 'utf8');
+      if (text.length > 4_000) files.push(text);
+    } catch {
+      // Missing in this install: the others are used.
+    }
+  }
+  if (files.length === 0) throw new Error(`none of the source files was found: ${SOURCES.join(', ')}`);
+  const steps = [];
+  const perFile = Math.ceil(KEYS / files.length);
+  for (const [fi, file] of files.entries()) {
+    const start = file.indexOf('\n', Math.floor(file.length * 0.3)) + 1;
+    const target = file.slice(start, start + perFile * 3);
+    const docId = `file:///bench/${fi}.js`;
+    let typed = '';
+    let i = 0;
+    const push = (gapMs) => steps.push({ docId, text: file.slice(0, start) + typed + file.slice(start + i), offset: start + typed.length, gapMs });
+    const key = () => 60 + rand() * 60;
+    let count = 0;
+    while (count < perFile && i < target.length) {
+      const ch = target[i] ?? '';
+      if (typed.endsWith('\n') || typed === '') {
+        // Auto-indent: the leading whitespace of the line arrives with the line break.
+        const indent = /^[ \t]*/.exec(target.slice(i))?.[0] ?? '';
+        if (indent.length > 0) {
+          typed += indent;
+          i += indent.length;
+          continue;
+        }
+      }
+      const r = rand();
+      if (r < 0.04 && /\w/.test(ch)) {
+        // A typo, seen, then Backspace.
+        typed += String.fromCharCode(97 + Math.floor(rand() * 26));
+        push(key() + 150);
+        typed = typed.slice(0, -1);
+        push(key());
+        count += 2;
+        continue;
+      }
+      if (r < 0.06 && /\w$/.test(typed) && /\W/.test(ch)) {
+        // Delete the word just typed (Backspace per character), then type it again.
+        const word = /\w+$/.exec(typed)?.[0] ?? '';
+        const back = Math.min(word.length, 4);
+        i -= back;
+        for (let k = 0; k < back; k++) {
+          typed = typed.slice(0, -1);
+          push(key() * 0.7);
+          count += 1;
+        }
+        continue;
+      }
+      typed += ch;
+      i += 1;
+      count += 1;
+      const pause = ch === '\n' ? rand() < 0.7 : rand() < 0.03;
+      push(pause ? 600 + rand() * 900 : key());
+    }
+    if (steps.length > 0) steps[steps.length - 1].gapMs = Math.max(steps[steps.length - 1].gapMs, 1_500);
+  }
+  return steps.slice(0, KEYS);
+}
+
+async function bundle(tmp) {
+  const esbuild = await import('esbuild');
+  const outfile = join(tmp, 'stratus-inline.cjs');
+  await esbuild.build({
+    stdin: {
+      contents: [
+        "export { createInferenceClient } from './src/core/inference';",
+        "export { InlineCompletionEngine, buildPrompt, decideMode, postProcess, EarlyStop, CURSOR_MARKER } from './src/core/inlineCompletion';",
+        "export { startSandbox } from './test/sandbox/index';",
+      ].join('\n'),
+      resolveDir: root,
+      loader: 'ts',
+    },
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
+async function sandboxAndClient(m) {
+  const sandbox = await m.startSandbox({ port: 0 });
+  sandbox.control.setLatency({ ms: LATENCY_MS, chunkDelayMs: TOKEN_MS, pathPrefix: '/v1/' });
+  const client = m.createInferenceClient({ baseUrl: sandbox.inferenceUrl, apiKey: () => Promise.resolve(sandbox.credentials.apiKey), retry: { attempts: 1 } });
+  return { sandbox, client };
+}
+
+/** Counts the text deltas a stream delivered to the client. */
+function counting(stream, onDeltas) {
+  return {
+    consume(onEvent) {
+      let deltas = 0;
+      return stream
+        .consume((e) => {
+          if (e.type === 'text') deltas += 1;
+          onEvent?.(e);
+        })
+        .finally(() => onDeltas(deltas));
+    },
+  };
+}
+
+/** Replays the script through the engine; returns what it measured. */
+async function runInline(m, steps) {
+  const { sandbox, client } = await sandboxAndClient(m);
+  let key = -1;
+  const requestKey = [];
+  const delivered = [];
+  const overhead = [];
+  const ghostAt = new Map();
+  /** Per keystroke: time spent handling streamed deltas, and when its stream ended. */
+  const eventMs = new Map();
+  const streamEnd = new Map();
+  const engine = new m.InlineCompletionEngine({
+    model: () => ({ id: MODEL, maxModelLen: undefined }),
+    ...(DEBOUNCE_MS !== undefined ? { debounceMs: DEBOUNCE_MS } : {}),
+    complete: (request, signal) => {
+      const index = requestKey.length;
+      const k = key;
+      requestKey.push(k);
+      const stream = counting(client.completeStream(request, { signal, purpose: 'inline' }), (n) => (delivered[index] = n));
+      return {
+        consume: (onEvent) =>
+          stream
+            .consume((e) => {
+              const t0 = performance.now();
+              onEvent?.(e);
+              eventMs.set(k, (eventMs.get(k) ?? 0) + performance.now() - t0);
+            })
+            .finally(() => streamEnd.set(k, performance.now())),
+      };
+    },
+  });
+  const shownKeys = new Set();
+  const pending = [];
+  try {
+    for (const [k, step] of steps.entries()) {
+      key = k;
+      const started = performance.now();
+      const p = engine.provide({ id: step.docId, languageId: 'javascript', relativePath: step.docId.slice(15), text: step.text, offset: step.offset });
+      const syncMs = performance.now() - started;
+      pending.push(
+        p.then((items) => {
+          const done = performance.now();
+          const end = streamEnd.get(k);
+          const tail = end !== undefined ? done - end : 0;
+          overhead.push(syncMs + (eventMs.get(k) ?? 0) + tail);
+          if (items && items.length > 0 && key === k) {
+            if (items[0].source === 'network') shownKeys.add(k);
+            ghostAt.set(k, done - started);
+          }
+        }),
+      );
+      await sleep(step.gapMs);
+    }
+    await Promise.all(pending);
+    await sleep(50);
+    const streams = sandbox.control.completionStreams();
+    const serverTokens = streams.reduce((s, r) => s + r.tokensStreamed, 0);
+    let usefulTokens = 0;
+    for (const [i, k] of requestKey.entries()) if (shownKeys.has(k)) usefulTokens += delivered[i] ?? 0;
+    return { stats: { ...engine.stats }, streams: streams.length, serverTokens, wastedTokens: Math.max(0, serverTokens - usefulTokens), overhead, ghostAt };
+  } finally {
+    engine.cancel();
+    await client.close();
+    await sandbox.close();
+  }
+}
+
+/** The naive provider: every keystroke sends a request and reads it to its end. */
+async function runNaive(m, steps) {
+  const { sandbox, client } = await sandboxAndClient(m);
+  let key = -1;
+  let usefulTokens = 0;
+  let requests = 0;
+  let shown = 0;
+  const pending = [];
+  try {
+    for (const [k, step] of steps.entries()) {
+      key = k;
+      const prefix = step.text.slice(0, step.offset);
+      const suffix = step.text.slice(step.offset);
+      const mode = m.decideMode(prefix, suffix);
+      const built = m.buildPrompt({ prefix, suffix, languageId: 'javascript', relativePath: step.docId.slice(15), mode, budget: { maxModelLen: undefined } });
+      requests += 1;
+      let raw = '';
+      let deltas = 0;
+      pending.push(
+        client
+          .completeStream({ model: MODEL, messages: built.messages, max_tokens: built.maxTokens, temperature: 0.2 }, { purpose: 'inline' })
+          .consume((e) => {
+            if (e.type === 'text') {
+              raw += e.text;
+              deltas += 1;
+            }
+          })
+          .then(() => {
+            const text = m.postProcess({ raw, prefix, suffix, mode, marker: m.CURSOR_MARKER });
+            if (text !== undefined && key === k) {
+              shown += 1;
+              usefulTokens += deltas;
+            }
+          })
+          .catch(() => undefined),
+      );
+      await sleep(step.gapMs);
+    }
+    await Promise.all(pending);
+    await sleep(50);
+    const streams = sandbox.control.completionStreams();
+    const serverTokens = streams.reduce((s, r) => s + r.tokensStreamed, 0);
+    return { requests, shown, streams: streams.length, serverTokens, wastedTokens: Math.max(0, serverTokens - usefulTokens) };
+  } finally {
+    await client.close();
+    await sandbox.close();
+  }
+}
+
+/** One bare request per pause: the same prompt, read until the first line is decided. */
+async function runBare(m, steps, pauseKeys) {
+  const { sandbox, client } = await sandboxAndClient(m);
+  const latencies = [];
+  try {
+    for (const k of pauseKeys) {
+      const step = steps[k];
+      const prefix = step.text.slice(0, step.offset);
+      const suffix = step.text.slice(step.offset);
+      const mode = m.decideMode(prefix, suffix);
+      const built = m.buildPrompt({ prefix, suffix, languageId: 'javascript', relativePath: step.docId.slice(15), mode, budget: { maxModelLen: undefined } });
+      const stop = new m.EarlyStop(mode, prefix.slice(prefix.lastIndexOf('\n') + 1), built.maxTokens);
+      const controller = new AbortController();
+      const t0 = performance.now();
+      let decidedAt = NaN;
+      await client
+        .completeStream({ model: MODEL, messages: built.messages, max_tokens: built.maxTokens, temperature: 0.2 }, { signal: controller.signal })
+        .consume((e) => {
+          if (e.type === 'text' && stop.push(e.text) && !controller.signal.aborted) {
+            decidedAt = performance.now();
+            controller.abort();
+          }
+        })
+        .catch(() => undefined);
+      latencies.push((Number.isFinite(decidedAt) ? decidedAt : performance.now()) - t0);
+    }
+    return latencies;
+  } finally {
+    await client.close();
+    await sandbox.close();
+  }
+}
+
+export async function runCompletionBench() {
+  const tmp = mkdtempSync(join(tmpdir(), 'stratus-bench-inline-'));
+  const failures = [];
+  try {
+    const steps = typingScript();
+    const typingSeconds = steps.reduce((s, x) => s + x.gapMs, 0) / 1000;
+    log(`Inline completion benchmark: ${steps.length} keystrokes (~${typingSeconds.toFixed(0)} s of typing, real time), sandbox latency ${LATENCY_MS} ms + ${TOKEN_MS} ms per token, debounce ${DEBOUNCE_MS ?? 'default'}`);
+    const m = await import(pathToFileURL(await bundle(tmp)).href).then((x) => x.default ?? x);
+    const [inline, naive] = await Promise.all([runInline(m, steps), runNaive(m, steps)]);
+    const pauseKeys = [...steps.keys()].filter((k) => steps[k].gapMs >= PAUSE_MS);
+    const bare = await runBare(m, steps, pauseKeys);
+    const ghost = pauseKeys.map((k) => inline.ghostAt.get(k)).filter((x) => x !== undefined);
+
+    const requestsPer100Keys = (inline.stats.requests / steps.length) * 100;
+    const naivePer100Keys = (naive.requests / steps.length) * 100;
+    const wasted = naive.wastedTokens > 0 ? inline.wastedTokens / naive.wastedTokens : NaN;
+    const hits = inline.stats.cacheHits + inline.stats.typeAheadHits;
+    const cacheHitRate = hits + inline.stats.requests > 0 ? hits / (hits + inline.stats.requests) : NaN;
+    const p50 = percentile(inline.overhead, 50);
+    const p95 = percentile(inline.overhead, 95);
+    const pauseToGhost = median(ghost) / median(bare);
+    if (ghost.length === 0) failures.push('no pause ended with ghost text');
+
+    log('');
+    log(table(
+      ['provider', 'requests', 'per 100 keys', 'server tokens', 'wasted tokens', 'shown'],
+      [
+        ['stratus engine', inline.stats.requests, f2(requestsPer100Keys), inline.serverTokens, inline.wastedTokens, `${ghost.length}/${pauseKeys.length} pauses`],
+        ['naive (per key)', naive.requests, f2(naivePer100Keys), naive.serverTokens, naive.wastedTokens, `${naive.shown} keys`],
+      ],
+    ));
+    log(`engine: ${inline.stats.cacheHits} cache hits, ${inline.stats.typeAheadHits} type-ahead hits, ${inline.stats.stoppedEarly} stopped early, ${inline.stats.superseded} superseded, ${inline.stats.failures} failures`);
+    log(`pause to ghost text: median ${f2(median(ghost))} ms over ${ghost.length} pauses; bare request to its first line: median ${f2(median(bare))} ms`);
+    log(`targets: requests/100 keys <= ${TARGETS.requestsPer100Keys}, wasted tokens <= ${TARGETS.wastedTokens * 100} % of naive, overhead p50 < ${TARGETS.overheadP50Ms} ms, pause to ghost <= ${TARGETS.pauseToGhost}x`);
+    if (failures.length) {
+      log('\nProblems:');
+      for (const f of failures) log(`  - ${f}`);
+    }
+    log('');
+    log(`metric inline.requestsPer100Keys ${f2(requestsPer100Keys)}`);
+    log(`ratio inline/naive.wastedTokens ${Number.isFinite(wasted) ? wasted.toFixed(4) : 'n/a'}`);
+    log(`metric inline.cacheHitRate ${Number.isFinite(cacheHitRate) ? cacheHitRate.toFixed(3) : 'n/a'}`);
+    log(`metric inline.overheadP50Ms ${f2(p50)}`);
+    log(`metric inline.overheadP95Ms ${f2(p95)}`);
+    log(`ratio inline/bare.pauseToGhost ${Number.isFinite(pauseToGhost) ? pauseToGhost.toFixed(2) : 'n/a'}`);
+
+    mkdirSync(join(root, 'test-results'), { recursive: true });
+    writeFileSync(join(root, 'test-results', 'bench-completion.json'), `${JSON.stringify({
+      date: new Date().toISOString(),
+      node: process.version,
+      config: { keys: steps.length, latencyMs: LATENCY_MS, tokenMs: TOKEN_MS, pauseMs: PAUSE_MS },
+      inline: { stats: inline.stats, streams: inline.streams, serverTokens: inline.serverTokens, wastedTokens: inline.wastedTokens },
+      naive,
+      metrics: { requestsPer100Keys, naivePer100Keys, cacheHitRate, overheadP50Ms: p50, overheadP95Ms: p95, ghostMedianMs: median(ghost), bareMedianMs: median(bare) },
+      ratios: { wastedTokens: wasted, pauseToGhost },
+      targets: TARGETS,
+      failures,
+    }, null, 2)}\n`);
+    if (failures.length) process.exitCode = 1;
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  runCompletionBench().catch((error) => {
+    process.stderr.write(`${error?.stack ?? error}\n`);
+    process.exitCode = 1;
+  });
+}
