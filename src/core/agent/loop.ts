@@ -75,9 +75,18 @@ export async function runAgent(options: AgentOptions): Promise<AgentOutcome> {
     rounds += 1;
     partial = '';
     emit({ type: 'round', round: rounds });
+    let sent: ChatMessage[] = conversation;
+    if (options.prepareRequest) {
+      try {
+        if (signal?.aborted) throw new CancelledError();
+        sent = await options.prepareRequest(conversation, rounds);
+      } catch (error) {
+        return stopped(error);
+      }
+    }
     const request: ChatRequest = {
       model: options.model,
-      messages: conversation,
+      messages: sent,
       ...(options.maxTokens !== undefined ? { max_tokens: options.maxTokens } : {}),
       ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
       ...(definitions ? { tools: definitions, ...(options.toolChoice !== undefined ? { tool_choice: rounds === 1 ? options.toolChoice : 'auto' } : {}) } : {}),

@@ -107,4 +107,11 @@ export interface AgentOptions {
   readonly temperature?: number;
   readonly signal?: AbortSignal;
   readonly onEvent?: (event: AgentEvent) => void;
+  /**
+   * Called before each model request with the whole conversation so far (the caller's messages and
+   * every round's); returns the messages to send instead (compacted to fit the model's context,
+   * the system message refreshed). The loop keeps the whole conversation. A throw ends the turn as
+   * a request error.
+   */
+  readonly prepareRequest?: (conversation: readonly ChatMessage[], round: number) => Promise<ChatMessage[]>;
 }
