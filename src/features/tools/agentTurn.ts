@@ -117,6 +117,7 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
   const forced = referenced.length === 1 && tools.some((t) => t.name === referenced[0]) ? referenced[0] : undefined;
   const toolChoice: ToolChoice | undefined = forced ? { type: 'function', function: { name: forced } } : undefined;
 
+  const roundBudget = { toolsTokens: estimateToolsTokens(toolDefinitions(tools)), reserveTokens: fitted.maxTokens };
   const context = toolsContext(deps);
   const invoker = turn.invoker ?? new VscodeToolInvoker(request.toolInvocationToken);
   const progress = context.progress.onDidReport((message) => stream.progress(message));
@@ -134,7 +135,7 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
       messages: tools.length > 0 ? withGuidance(turn.messages) : turn.messages,
       prepareRequest: async (conversation) => {
         await Promise.all(pendingReferences);
-        return depth.prepare(conversation, { toolsTokens: estimateToolsTokens(toolDefinitions(tools)), reserveTokens: fitted.maxTokens });
+        return depth.prepare(conversation, roundBudget);
       },
       tools,
       // A quarter of the context, at most, for one tool result (characters ~ 4 per token).
