@@ -11,6 +11,7 @@ import { createHandler } from '../../src/features/chat/handler';
 import type { TurnMetadata } from '../../src/features/chat/history';
 import type { Deps } from '../../src/features/deps';
 import { control, eventually, requests, sandbox } from './sandbox';
+import { stratus } from './extension';
 import { RecordingStream, testDeps } from './fakes';
 
 type SentBody = { messages: { role: string; content: unknown }[]; max_tokens?: number };
@@ -120,6 +121,26 @@ describe('agent depth: repository instructions and compaction (against the sandb
     const { stream } = await run(request('hello without instructions', 'gpt-oss:120b'));
     assert.doesNotMatch(systemOf((await sentAfter(before))[0]?.body), /marker-off-c33/);
     assert.ok(!referencedPaths(stream).includes(join(root, 'AGENTS.md')));
+  });
+
+  it('instructions larger than their share of a small context are cut, and the answer says what was cut', async () => {
+    write('AGENTS.md', `Root rule: marker-huge-d44.\n${'Keep this line in mind when editing.\n'.repeat(2000)}`);
+    depth.instructions.clear();
+    const before = await lastSeq();
+    const { stream, result } = await run(request('hello on a small model', 'qwen2.5-coder:7b'));
+    assert.equal(result.errorDetails, undefined);
+    assert.match(systemOf((await sentAfter(before))[0]?.body), /marker-huge-d44[\s\S]*\[\.\.\. cut/);
+    assert.match(stream.text, /Instructions cut to fit the model's context: AGENTS\.md: cut to ~[\d,]+ of ~[\d,]+ tokens/);
+  });
+
+  it('the note\'s button opens the summary in an untitled Markdown document', async () => {
+    await stratus();
+    await vscode.commands.executeCommand(SHOW_SUMMARY_COMMAND, 'The user asked for marker-summary-e55.', 3);
+    const editor = await eventually(async () => (vscode.window.activeTextEditor?.document.getText().includes('marker-summary-e55') ? vscode.window.activeTextEditor : undefined), 'the summary document');
+    assert.equal(editor.document.languageId, 'markdown');
+    assert.equal(editor.document.isUntitled, true);
+    assert.match(editor.document.getText(), /^# Summary of 3 earlier messages/);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
   it('a 15-round turn on a 16k-context model with ~20 KB tool results finishes without a context-length 400 (old rounds summarised)', async () => {

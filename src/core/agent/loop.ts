@@ -76,10 +76,13 @@ export async function runAgent(options: AgentOptions): Promise<AgentOutcome> {
     partial = '';
     emit({ type: 'round', round: rounds });
     let sent: ChatMessage[] = conversation;
+    let maxTokens = options.maxTokens;
     if (options.prepareRequest) {
       try {
         if (signal?.aborted) throw new CancelledError();
-        sent = await options.prepareRequest(conversation, rounds);
+        const prepared = await options.prepareRequest(conversation, rounds);
+        sent = prepared.messages;
+        if (prepared.maxTokens !== undefined) maxTokens = prepared.maxTokens;
       } catch (error) {
         return stopped(error);
       }
@@ -87,7 +90,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentOutcome> {
     const request: ChatRequest = {
       model: options.model,
       messages: sent,
-      ...(options.maxTokens !== undefined ? { max_tokens: options.maxTokens } : {}),
+      ...(maxTokens !== undefined ? { max_tokens: maxTokens } : {}),
       ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
       ...(definitions ? { tools: definitions, ...(options.toolChoice !== undefined ? { tool_choice: rounds === 1 ? options.toolChoice : 'auto' } : {}) } : {}),
     };

@@ -65,6 +65,8 @@ export interface RoundBudget {
 }
 
 const fmt = (n: number): string => n.toLocaleString('en');
+/** The least room for an answer a request is sent with (its max_tokens). */
+const MIN_ANSWER_TOKENS = 512;
 
 export class TurnDepth {
   private readonly context: vscode.Uri[] = [];
@@ -134,19 +136,26 @@ export class TurnDepth {
    * The messages to send for one round: instructions refreshed, then compacted to fit the model's
    * context (one summary request when needed, stored for the conversation and reused after).
    */
-  async prepare(conversation: readonly ChatMessage[], budget: RoundBudget, force = false): Promise<ChatMessage[]> {
+  async prepare(conversation: readonly ChatMessage[], budget: RoundBudget, force = false): Promise<{ messages: ChatMessage[]; maxTokens: number }> {
     const messages = await this.withInstructions(conversation);
-    const compactionBudget = { maxModelLen: this.maxModelLen, toolsTokens: budget.toolsTokens, reserveTokens: budget.reserveTokens };
+    let reserveTokens = budget.reserveTokens;
     let forced = force;
-    for (let attempt = 0; attempt < 4; attempt++) {
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const compactionBudget = { maxModelLen: this.maxModelLen, toolsTokens: budget.toolsTokens, reserveTokens };
       const plan = planCompaction(messages, compactionBudget, { summaries: this.store.get(this.conversationId), force: forced });
       forced = false;
       switch (plan.action) {
         case 'send':
           this.noteSummary(plan);
           if (plan.cutResults > 0) this.deps.logger.info(`Cut ${plan.cutResults} tool result(s) of the latest round to fit ${this.options.model.id}'s context.`);
-          return plan.messages;
+          return { messages: plan.messages, maxTokens: reserveTokens };
         case 'too-large':
+          // What is never summarised (system message, instructions, summary, the user's message,
+          // the latest round) does not fit beside the answer's room: leave the answer less room.
+          if (reserveTokens > MIN_ANSWER_TOKENS) {
+            reserveTokens = Math.max(MIN_ANSWER_TOKENS, Math.floor(reserveTokens / 2));
+            break;
+          }
           throw new ValidationError(
             vscode.l10n.t("Too long for {0}: the request needs about {1} tokens; the model's context allows {2}. Attach less, or pick a model with a longer context.", this.options.model.id, fmt(plan.promptTokens), fmt(plan.limit)),
             'messages',

@@ -112,14 +112,16 @@ for (const profile of ['contract', 'production'] as SandboxProfile[]) {
     it('prepareRequest: called before each round with the whole conversation; what it returns is sent; a throw ends the turn', async () => {
       const seen: Array<[number, number]> = [];
       const outcome = await run('plan: read_file {"path": "a.txt"} ; read_file {"path": "b.txt"}', new FakeInvoker(), {
+        maxTokens: 500,
         prepareRequest: async (conversation, round) => {
           seen.push([round, conversation.length]);
-          return [{ role: 'system', content: `round ${round}` }, ...conversation];
+          return { messages: [{ role: 'system', content: `round ${round}` }, ...conversation], ...(round === 2 ? { maxTokens: 77 } : {}) };
         },
       });
       assert.equal(outcome.status, 'answered');
       assert.deepEqual(seen, [[1, 1], [2, 3], [3, 5]]);
       assert.deepEqual(sentBodies().map((b) => b.messages[0]?.content), ['round 1', 'round 2', 'round 3']);
+      assert.deepEqual(sentBodies().map((b) => (b as { max_tokens?: number }).max_tokens), [500, 77, 500], 'a lower max_tokens applies to its round only');
       // The hook's messages are not kept: the turn's messages are the loop's own.
       assert.ok(outcome.messages.every((m) => m.role !== 'system'));
       const failing = await run('hello', new FakeInvoker(), { prepareRequest: () => Promise.reject(new Error('no room')) });
