@@ -19,3 +19,4 @@ import './transcription.test';
 import './onboarding.test';
 import './errorSurface.test';
 import './l10n.test';
+import './agentDepth.test';

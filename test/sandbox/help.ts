@@ -69,6 +69,7 @@ CONTROL (${base}/__sandbox, JSON bodies, no auth)
   POST /__sandbox/tier                 {outputTokensPerHour, outputTokensPerDay}
   POST /__sandbox/consume              {outputTokens}
   POST /__sandbox/clock                {advanceMs}
+  POST /__sandbox/recorded-strings     {maxChars}   (longest string kept in recorded bodies; default 200)
   POST /__sandbox/console-rate-limits  {perModule, auth} | {enabled: false}
 `;
 }

@@ -5,7 +5,7 @@ import { ConsoleStore } from './console/store';
 import { Clock, type SandboxTimers } from './core/clock';
 import { FaultState } from './core/faults';
 import { uuidFrom } from './core/ids';
-import { Redactor, RequestLog } from './core/requestLog';
+import { MAX_STRING, Redactor, RequestLog } from './core/requestLog';
 import { ALL_SECRETS } from './credentials';
 import { CompletionStreamLog } from './inference/completionLog';
 import { OutputTokenMeter, TIER_1 } from './inference/meter';
@@ -93,6 +93,7 @@ export class SandboxState {
     this.limiter.reset(this.options.consoleRateLimits);
     this.store.seed({ vms: this.options.vmCount, users: this.options.userCount, networks: this.options.networkCount });
     this.log.clear();
+    this.log.redactor.maxString = MAX_STRING;
     this.completions.clear();
   }
 }

@@ -211,6 +211,8 @@ export interface SandboxControl {
   /** Received requests, oldest first (bounded to the last 500). */
   requests(filter?: { pathPrefix?: string }): RecordedRequest[];
   clearRequests(): void;
+  /** Longest string kept in recorded JSON bodies (default 200; reset restores it). */
+  setRecordedStringLimit(maxChars: number): void;
   /** Streamed answers to code-completion prompts, oldest first (the last 200). */
   completionStreams(): CompletionStreamRecord[];
   clearCompletionStreams(): void;

@@ -75,10 +75,22 @@ export async function runAgent(options: AgentOptions): Promise<AgentOutcome> {
     rounds += 1;
     partial = '';
     emit({ type: 'round', round: rounds });
+    let sent: ChatMessage[] = conversation;
+    let maxTokens = options.maxTokens;
+    if (options.prepareRequest) {
+      try {
+        if (signal?.aborted) throw new CancelledError();
+        const prepared = await options.prepareRequest(conversation, rounds);
+        sent = prepared.messages;
+        if (prepared.maxTokens !== undefined) maxTokens = prepared.maxTokens;
+      } catch (error) {
+        return stopped(error);
+      }
+    }
     const request: ChatRequest = {
       model: options.model,
-      messages: conversation,
-      ...(options.maxTokens !== undefined ? { max_tokens: options.maxTokens } : {}),
+      messages: sent,
+      ...(maxTokens !== undefined ? { max_tokens: maxTokens } : {}),
       ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
       ...(definitions ? { tools: definitions, ...(options.toolChoice !== undefined ? { tool_choice: rounds === 1 ? options.toolChoice : 'auto' } : {}) } : {}),
     };

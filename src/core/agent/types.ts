@@ -87,6 +87,13 @@ export interface AgentOutcome {
   readonly references: string[];
 }
 
+/** What `prepareRequest` gives back for one round. */
+export interface PreparedRound {
+  readonly messages: ChatMessage[];
+  /** Replaces `maxTokens` for this round. */
+  readonly maxTokens?: number;
+}
+
 export interface AgentOptions {
   readonly client: AgentModelClient;
   readonly model: string;
@@ -107,4 +114,11 @@ export interface AgentOptions {
   readonly temperature?: number;
   readonly signal?: AbortSignal;
   readonly onEvent?: (event: AgentEvent) => void;
+  /**
+   * Called before each model request with the whole conversation so far (the caller's messages and
+   * every round's); returns the messages to send instead (compacted to fit the model's context,
+   * the system message refreshed) and, if it had to lower it to make room, the round's max_tokens.
+   * The loop keeps the whole conversation. A throw ends the turn as a request error.
+   */
+  readonly prepareRequest?: (conversation: readonly ChatMessage[], round: number) => Promise<PreparedRound>;
 }

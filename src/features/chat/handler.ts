@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { isStratusError } from '../../core/errors';
 import type { ChatMessage, ContentPart } from '../../core/inference/chat/types';
-import { fitConversation } from '../../core/inference/models/fit';
+import { MemorySummaryStore, type SummaryStore } from '../../core/agent/compaction';
+import { estimateMessageTokens } from '../../core/inference/models/tokens';
 import type { ModelInfo } from '../../core/inference/models/types';
 import { presentError } from '../../core/presentError';
 import { toAbortSignal } from '../../platform/cancellation';
@@ -11,7 +12,8 @@ import type { Deps } from '../deps';
 import { PLACEHOLDER_ID, VENDOR, outputBudget } from '../models/modelInfo';
 import { defaultChatModel, pickChatModel } from '../models/selection';
 import { notConfigured } from './responses';
-import { historyMessages, type Incompleteness, type TurnMetadata } from './history';
+import { AgentDepth, conversationIdOf, TurnDepth } from './agentDepth';
+import { COMPACT_COMMAND, historyMessages, type Incompleteness, type TurnMetadata } from './history';
 import { resolveReferences } from './references';
 import { runAgentTurn } from '../tools/agentTurn';
 
@@ -22,7 +24,15 @@ const SYSTEM_PROMPT = [
   'Answer in Markdown. Put code in fenced blocks with a language tag. Be concise and precise.',
 ].join(' ');
 
-export function createHandler(deps: Deps): vscode.ChatRequestHandler {
+/**
+ * The @stratus request handler. `depth` (instructions cache, summaries per conversation) is owned
+ * by the participant's registration; without it (tests driving the handler) there are no
+ * repository instructions and summaries are kept by this handler.
+ */
+export function createHandler(deps: Deps, depth?: AgentDepth): vscode.ChatRequestHandler {
+  const summaries: SummaryStore = depth?.summaries ?? new MemorySummaryStore();
+  const turnDepth = (context: vscode.ChatContext, stream: vscode.ChatResponseStream, signal: AbortSignal, model: ModelInfo, contextUris: readonly vscode.Uri[]): TurnDepth =>
+    new TurnDepth(deps, depth, { conversationId: conversationIdOf(context), model, stream, signal, contextUris }, summaries);
   return async (request, context, stream, token): Promise<vscode.ChatResult> => {
     // Commands other features provide check their own set-up (/usage needs no API key).
     const provided = deps.chatCommands.get(request.command);
@@ -32,7 +42,8 @@ export function createHandler(deps: Deps): vscode.ChatRequestHandler {
     if (!configured.apiKey || !configured.baseUrl) return notConfigured(stream, configured.apiKey ? 'baseUrl' : 'apiKey');
 
     if (request.command === 'model') return pickModelCommand(deps, stream);
-    return answer(deps, request, context, stream, token);
+    if (request.command === COMPACT_COMMAND) return compactCommand(deps, turnDepth, request, context, stream, token);
+    return answer(deps, turnDepth, request, context, stream, token);
   };
 }
 
@@ -56,7 +67,42 @@ class PartialAnswer {
 /** The conversation to send, or the result to return instead (nothing was sent). */
 type Prepared = { messages: ChatMessage[]; maxTokens: number } | { refused: vscode.ChatResult };
 
-async function answer(deps: Deps, request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
+type TurnDepthFactory = (context: vscode.ChatContext, stream: vscode.ChatResponseStream, signal: AbortSignal, model: ModelInfo, contextUris: readonly vscode.Uri[]) => TurnDepth;
+
+/** The files a request attaches (their AGENTS.md and applyTo instructions apply). */
+function attachedUris(request: vscode.ChatRequest): vscode.Uri[] {
+  return request.references.flatMap((r) => (r.value instanceof vscode.Uri ? [r.value] : r.value instanceof vscode.Location ? [r.value.uri] : []));
+}
+
+/** `/compact`: summarises the conversation so far now (one model request), for the next turns to reuse. */
+async function compactCommand(deps: Deps, turnDepth: TurnDepthFactory, request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
+  const abort = toAbortSignal(token);
+  try {
+    const model = await chooseModel(request, deps, abort.signal);
+    if (!model) {
+      stream.markdown(vscode.l10n.t('The service lists no chat model.'));
+      return { metadata: { error: true, compacted: true } satisfies TurnMetadata };
+    }
+    const depth = turnDepth(context, stream, abort.signal, model, []);
+    const metadata: TurnMetadata = { model: model.id, conversationId: depth.conversationId, compacted: true };
+    const history = historyMessages(context, PARTICIPANT_ID);
+    if (history.length === 0) {
+      stream.markdown(vscode.l10n.t('Nothing to summarise yet: this conversation has no earlier messages.'));
+      return { metadata };
+    }
+    const contextLength = model.maxModelLen ?? 32_768;
+    const messages: ChatMessage[] = [{ role: 'system', content: SYSTEM_PROMPT }, ...history, { role: 'user', content: request.prompt.trim() || 'Continue.' }];
+    await depth.prepare(messages, { toolsTokens: 0, reserveTokens: outputBudget(contextLength) }, true);
+    if (depth.made === 0) stream.markdown(vscode.l10n.t('Nothing new to summarise: the earlier messages are already summarised.'));
+    return { metadata };
+  } catch (error) {
+    return failed(deps, error, { request, stream, partial: '', model: undefined });
+  } finally {
+    abort.dispose();
+  }
+}
+
+async function answer(deps: Deps, turnDepth: TurnDepthFactory, request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
   const abort = toAbortSignal(token);
   const partial = new PartialAnswer();
   let model: ModelInfo | undefined;
@@ -68,7 +114,8 @@ async function answer(deps: Deps, request: vscode.ChatRequest, context: vscode.C
     }
     const prepared = await prepare(deps, request, context, stream, model);
     if ('refused' in prepared) return prepared.refused;
-    return await runAgentTurn(deps, { request, stream, signal: abort.signal, model, messages: prepared.messages, maxTokens: prepared.maxTokens, partial });
+    const depth = turnDepth(context, stream, abort.signal, model, attachedUris(request));
+    return await runAgentTurn(deps, { request, stream, signal: abort.signal, model, messages: prepared.messages, maxTokens: prepared.maxTokens, partial, depth });
   } catch (error) {
     return failed(deps, error, { request, stream, partial: partial.text, model: model?.id });
   } finally {
@@ -109,12 +156,14 @@ async function prepare(deps: Deps, request: vscode.ChatRequest, context: vscode.
   }
   const messages: ChatMessage[] = [{ role: 'system', content: SYSTEM_PROMPT }, ...historyMessages(context, PARTICIPANT_ID), userMessage(request.prompt, references.context, references.images)];
   const contextLength = model.maxModelLen ?? 32_768;
-  const fitted = fitConversation(messages, contextLength, { maxTokens: outputBudget(contextLength) });
-  if (!fitted.fits) {
-    return refused(vscode.l10n.t("**Too long for {0}.** The request and attachments need about {1} tokens; the model's context is {2}. Attach less, or pick a model with a longer context.", model.id, fitted.promptTokens.toLocaleString('en'), contextLength.toLocaleString('en')));
+  // Earlier turns are never dropped here: the agent turn compacts them (a summary) if they do not fit.
+  // Only the system prompt and the user's message (with attachments) must fit with room to answer.
+  const pinnedTokens = estimateMessageTokens(messages[0] as ChatMessage) + estimateMessageTokens(messages[messages.length - 1] as ChatMessage);
+  const room = contextLength - pinnedTokens;
+  if (room < Math.min(256, outputBudget(contextLength))) {
+    return refused(vscode.l10n.t("**Too long for {0}.** The request and attachments need about {1} tokens; the model's context is {2}. Attach less, or pick a model with a longer context.", model.id, pinnedTokens.toLocaleString('en'), contextLength.toLocaleString('en')));
   }
-  if (fitted.dropped > 0) deps.logger.info(`Dropped ${fitted.dropped} old message(s) to fit ${model.id}'s context.`);
-  return { messages: fitted.messages, maxTokens: fitted.maxTokens };
+  return { messages, maxTokens: Math.min(outputBudget(contextLength), room) };
 }
 
 interface FailureContext {

@@ -18,7 +18,14 @@ export interface TurnMetadata {
   readonly incomplete?: Incompleteness;
   readonly error?: true;
   readonly notConfigured?: 'apiKey' | 'baseUrl';
+  /** Identifies the conversation across its turns (its stored summaries); see agentDepth.ts. */
+  readonly conversationId?: string;
+  /** The answer of `/compact`: not part of the conversation sent to the model. */
+  readonly compacted?: true;
 }
+
+/** `/compact`: summarises the conversation on demand. */
+export const COMPACT_COMMAND = 'compact';
 
 /** Previous `@stratus` turns of this chat as wire messages: the request, then what was answered. */
 export function historyMessages(context: vscode.ChatContext, participantId: string): ChatMessage[] {
@@ -26,9 +33,11 @@ export function historyMessages(context: vscode.ChatContext, participantId: stri
   for (const turn of context.history) {
     if (turn.participant !== participantId) continue;
     if (turn instanceof vscode.ChatRequestTurn) {
+      if (turn.command === COMPACT_COMMAND) continue;
       out.push({ role: 'user', content: turn.prompt });
     } else if (turn instanceof vscode.ChatResponseTurn) {
       const metadata = turn.result.metadata as TurnMetadata | undefined;
+      if (metadata?.compacted) continue;
       if (metadata?.messages && metadata.messages.length > 0) {
         out.push(...metadata.messages);
         continue;

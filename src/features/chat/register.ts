@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { DisposableStore } from '../../platform/disposables';
 import { Commands } from '../commands';
 import type { Deps } from '../deps';
+import { AgentDepth, SHOW_SUMMARY_COMMAND, showSummary } from './agentDepth';
 import { createHandler, PARTICIPANT_ID } from './handler';
 import type { TurnMetadata } from './history';
 
@@ -10,7 +11,9 @@ export { PARTICIPANT_ID };
 /** The @stratus chat participant, its followups and the retry command its error buttons use. */
 export function register(deps: Deps, extensionUri: vscode.Uri): vscode.Disposable {
   const store = new DisposableStore();
-  const participant = store.add(vscode.chat.createChatParticipant(PARTICIPANT_ID, createHandler(deps)));
+  const depth = store.add(new AgentDepth(deps));
+  store.add(vscode.commands.registerCommand(SHOW_SUMMARY_COMMAND, showSummary));
+  const participant = store.add(vscode.chat.createChatParticipant(PARTICIPANT_ID, createHandler(deps, depth)));
   participant.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'stratus.svg');
   participant.followupProvider = {
     provideFollowups(result: vscode.ChatResult) {

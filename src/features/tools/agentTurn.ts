@@ -4,8 +4,10 @@ import { clampMaxRounds } from '../../core/agent/settings';
 import type { ChatMessage, ToolChoice } from '../../core/inference/chat/types';
 import { supportsToolCalling, type ToolCallingOverrides } from '../../core/inference/models/capabilities';
 import { fitConversation } from '../../core/inference/models/fit';
+import { estimateToolsTokens } from '../../core/inference/models/tokens';
 import type { ModelInfo } from '../../core/inference/models/types';
 import { chatErrorButtons } from '../../platform/errorNotification';
+import { TurnDepth } from '../chat/agentDepth';
 import type { TurnMetadata } from '../chat/history';
 import type { Deps } from '../deps';
 import { VscodeToolInvoker } from './invoker';
@@ -28,6 +30,8 @@ export interface AgentTurnRequest {
   readonly partial: { add(text: string): void };
   /** Tests: run tools without vscode.lm.invokeTool. */
   readonly invoker?: ToolInvoker;
+  /** Instructions and compaction of this turn (absent: compaction only, with a summary store of its own). */
+  readonly depth?: TurnDepth;
 }
 
 // The wire accepts function names of 1-64 letters, digits, _ and -.
@@ -64,6 +68,13 @@ export function offeredTools(referenced: readonly string[] = []): AgentTool[] {
   return out;
 }
 
+/** The messages compaction never summarises: the system message and the user's latest message. */
+function pinnedOf(messages: readonly ChatMessage[]): ChatMessage[] {
+  const last = messages[messages.length - 1];
+  const first = messages[0];
+  return first?.role === 'system' && messages.length > 1 && last ? [first, last] : [...messages];
+}
+
 function withGuidance(messages: ChatMessage[]): ChatMessage[] {
   const [first, ...rest] = messages;
   if (first?.role === 'system') return [{ role: 'system', content: `${first.content}\n\n${TOOLS_GUIDANCE}` }, ...rest];
@@ -85,9 +96,13 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
     stream.markdown(`> _${vscode.l10n.t('{0} is not known to support tool calls, so @stratus answers without tools. If it does, set {1}.', model.id, `\`"stratus.models.toolCalling": {"${model.id}": true}\``)}_\n\n`);
   }
   // The tools' schemas take context too: offer fewer (Stratus' own first) rather than overflow it.
+  // Only what is never summarised counts here (system message with instructions, the user's
+  // message); the rest of the conversation is compacted before each request (depth.prepare).
   const contextLength = model.maxModelLen ?? 32_768;
+  const depth = turn.depth ?? new TurnDepth(deps, undefined, { conversationId: `turn-${Date.now().toString(36)}`, model, stream, signal });
+  const pinned = pinnedOf(await depth.withInstructions(turn.messages));
   const fit = (offered: readonly AgentTool[]): ReturnType<typeof fitConversation> =>
-    fitConversation(offered.length > 0 ? withGuidance(turn.messages) : turn.messages, contextLength, { ...(turn.maxTokens !== undefined ? { maxTokens: turn.maxTokens } : {}), tools: toolDefinitions(offered) });
+    fitConversation(offered.length > 0 ? withGuidance(pinned) : pinned, contextLength, { ...(turn.maxTokens !== undefined ? { maxTokens: turn.maxTokens } : {}), tools: toolDefinitions(offered) });
   let tools = canUseTools ? offeredTools(referenced) : [];
   let fitted = fit(tools);
   if (tools.length > 0 && !fitted.fits) {
@@ -102,6 +117,7 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
   const forced = referenced.length === 1 && tools.some((t) => t.name === referenced[0]) ? referenced[0] : undefined;
   const toolChoice: ToolChoice | undefined = forced ? { type: 'function', function: { name: forced } } : undefined;
 
+  const roundBudget = { toolsTokens: estimateToolsTokens(toolDefinitions(tools)), reserveTokens: fitted.maxTokens };
   const context = toolsContext(deps);
   const invoker = turn.invoker ?? new VscodeToolInvoker(request.toolInvocationToken);
   const progress = context.progress.onDidReport((message) => stream.progress(message));
@@ -116,7 +132,11 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
     outcome = await runAgent({
       client: deps.inference.client(),
       model: model.id,
-      messages: fitted.messages,
+      messages: tools.length > 0 ? withGuidance(turn.messages) : turn.messages,
+      prepareRequest: async (conversation) => {
+        await Promise.all(pendingReferences);
+        return depth.prepare(conversation, roundBudget);
+      },
       tools,
       // A quarter of the context, at most, for one tool result (characters ~ 4 per token).
       maxResultChars: Math.min(24_000, Math.max(2_000, contextLength)),
@@ -151,7 +171,7 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
               const path = event.invocation.input.path;
               if (typeof path === 'string' && !referencedFiles.has(path)) {
                 referencedFiles.add(path);
-                pendingReferences.push(resolveWorkspacePath(path).then((file) => stream.reference(file.uri), () => undefined));
+                pendingReferences.push(resolveWorkspacePath(path).then((file) => { depth.touched(file.uri); stream.reference(file.uri); }, () => undefined));
               }
             }
             break;
@@ -169,7 +189,7 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
   // Only where signing in helps: not after a network or server error (the stored PAT is kept and tried again).
   const signInNeeded = [...usedTools].some((name) => CLOUD_TOOLS.has(name)) && SIGN_IN_HELPS.has(deps.console.state.kind);
   if (signInNeeded) chatErrorButtons(stream, ['signIn']);
-  const metadata: TurnMetadata = { model: model.id, messages: outcome.messages, ...(outcome.finishReason ? { finishReason: outcome.finishReason } : {}) };
+  const metadata: TurnMetadata = { model: model.id, conversationId: depth.conversationId, messages: outcome.messages, ...(outcome.finishReason ? { finishReason: outcome.finishReason } : {}) };
   switch (outcome.status) {
     case 'answered':
       deps.connectionStatus.set({ kind: 'connected', model: model.id });

@@ -155,6 +155,9 @@ export function createControl(state: SandboxState): SandboxControl {
     clearRequests(): void {
       state.log.clear();
     },
+    setRecordedStringLimit(maxChars: number): void {
+      state.log.redactor.maxString = Math.min(1_000_000, Math.max(16, nonNegativeInteger(maxChars, 'maxChars')));
+    },
     completionStreams(): CompletionStreamRecord[] {
       return state.completions.list();
     },

@@ -99,6 +99,7 @@ const POST_OPS: Record<string, Op> = {
   },
   '/tier': (c, b) => c.setTier({ outputTokensPerHour: required(num(b, 'outputTokensPerHour'), 'outputTokensPerHour'), outputTokensPerDay: required(num(b, 'outputTokensPerDay'), 'outputTokensPerDay') }),
   '/consume': (c, b) => c.consumeOutputTokens(required(num(b, 'outputTokens'), 'outputTokens')),
+  '/recorded-strings': (c, b) => c.setRecordedStringLimit(required(num(b, 'maxChars'), 'maxChars')),
   '/clock': (c, b) => c.advanceTime(required(num(b, 'advanceMs'), 'advanceMs')),
   '/console-rate-limits': (c, b) => {
     if (bool(b, 'enabled') === false) return c.setConsoleRateLimits(false);

@@ -4,7 +4,7 @@ import { isRecord, tryParseJson } from './json';
 
 /** Only the last MAX_RECORDS requests are kept. */
 export const MAX_RECORDS = 500;
-const MAX_STRING = 200;
+export const MAX_STRING = 200;
 const MAX_ARRAY = 50;
 const MAX_DEPTH = 8;
 const REDACTED = '<redacted>';
@@ -15,6 +15,9 @@ const JWT_LIKE = /eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g;
 
 /** Redacts secrets from what the sandbox records: known secrets, JWTs, secret-named fields. */
 export class Redactor {
+  /** Longest string kept in a recorded JSON body (the control surface raises it for a test). */
+  maxString = MAX_STRING;
+
   constructor(private readonly secrets: readonly string[]) {}
 
   text(value: string): string {
@@ -44,7 +47,7 @@ export class Redactor {
   json(value: unknown, depth = 0): unknown {
     if (typeof value === 'string') {
       const clean = this.text(value);
-      return clean.length > MAX_STRING ? `${clean.slice(0, MAX_STRING)}…[+${clean.length - MAX_STRING} chars]` : clean;
+      return clean.length > this.maxString ? `${clean.slice(0, this.maxString)}…[+${clean.length - this.maxString} chars]` : clean;
     }
     if (depth >= MAX_DEPTH) return '…';
     if (Array.isArray(value)) {

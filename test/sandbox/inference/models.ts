@@ -38,6 +38,8 @@ export const MODELS: readonly ModelSpec[] = [
     tools: true,
     reasoning: false,
   },
+  // 16k context with tools: long agent turns that must be compacted (issue 19).
+  { id: 'qwen2.5-coder:7b', kind: 'chat', maxModelLen: 16384, root: 'Qwen/Qwen2.5-Coder-7B-Instruct', aliases: ['qwen2.5-coder-7b'], vision: false, tools: true, reasoning: false },
   { id: 'smollm2:135m', kind: 'chat', maxModelLen: 512, root: 'HuggingFaceTB/SmolLM2-135M-Instruct', aliases: [], vision: false, tools: false, reasoning: false },
   { id: 'deepseek-ocr:3b', kind: 'ocr', maxModelLen: 8192, root: 'deepseek-ai/DeepSeek-OCR', aliases: ['deepseek-ocr'], vision: true, tools: false, reasoning: false },
   { id: 'bge-m3:567m', kind: 'embedding', maxModelLen: 8192, root: 'BAAI/bge-m3', aliases: ['bge-m3'], vision: false, tools: false, reasoning: false, dimensions: 1024 },

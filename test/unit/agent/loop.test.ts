@@ -109,6 +109,26 @@ for (const profile of ['contract', 'production'] as SandboxProfile[]) {
       assert.deepEqual(events.filter((e) => e.type !== 'text' && e.type !== 'usage').map((e) => e.type), ['round', 'tool_pending', 'tool_start', 'tool_end', 'round']);
     });
 
+    it('prepareRequest: called before each round with the whole conversation; what it returns is sent; a throw ends the turn', async () => {
+      const seen: Array<[number, number]> = [];
+      const outcome = await run('plan: read_file {"path": "a.txt"} ; read_file {"path": "b.txt"}', new FakeInvoker(), {
+        maxTokens: 500,
+        prepareRequest: async (conversation, round) => {
+          seen.push([round, conversation.length]);
+          return { messages: [{ role: 'system', content: `round ${round}` }, ...conversation], ...(round === 2 ? { maxTokens: 77 } : {}) };
+        },
+      });
+      assert.equal(outcome.status, 'answered');
+      assert.deepEqual(seen, [[1, 1], [2, 3], [3, 5]]);
+      assert.deepEqual(sentBodies().map((b) => b.messages[0]?.content), ['round 1', 'round 2', 'round 3']);
+      assert.deepEqual(sentBodies().map((b) => (b as { max_tokens?: number }).max_tokens), [500, 77, 500], 'a lower max_tokens applies to its round only');
+      // The hook's messages are not kept: the turn's messages are the loop's own.
+      assert.ok(outcome.messages.every((m) => m.role !== 'system'));
+      const failing = await run('hello', new FakeInvoker(), { prepareRequest: () => Promise.reject(new Error('no room')) });
+      assert.equal(failing.status, 'error');
+      assert.equal((failing.error as Error).message, 'no room');
+    });
+
     it('call A, then B with A\'s result, then answer (multi-round plan)', async () => {
       const invoker = new FakeInvoker();
       const outcome = await run('plan: read_file {"path": "notes.txt"} ; run_task {"task": "build", "note": "{{result}}"}', invoker);

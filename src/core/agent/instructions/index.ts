@@ -4,3 +4,4 @@ export { discoverInstructions, AGENTS_FILE, COPILOT_FILE, INSTRUCTIONS_DIR, type
 export { buildInstructionsSection, instructionsTokenBudget, PREAMBLE, type InstructionCut, type InstructionsSection } from './sections';
 export { applyToMatcher, splitApplyTo, type PathMatcher } from './applyTo';
 export { parseFrontMatter, type FrontMatter } from './frontMatter';
+export { loadFolderInstructions, type FolderInput, type FolderInstructions, type FolderLoadOptions, type UsedSource } from './folders';

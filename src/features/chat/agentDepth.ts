@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
+import { completeSummary, MemorySummaryStore, planCompaction, type CompactionPlan, type SummaryStore } from '../../core/agent/compaction';
+import { ValidationError } from '../../core/errors';
+import type { ChatMessage } from '../../core/inference/chat/types';
+import type { ModelInfo } from '../../core/inference/models/types';
+import type { Deps } from '../deps';
+import { InstructionsService } from './instructions';
+
+/**
+ * What makes the @stratus agent turn Copilot-deep: repository instructions in the system message
+ * and compaction instead of silent truncation. One `AgentDepth` per participant holds what lives
+ * across turns (the instructions cache and its watchers, the summaries of each conversation); a
+ * `TurnDepth` per turn runs before every model request of the turn (the loop's `prepareRequest`).
+ *
+ * Conversation id: VS Code (1.104) gives a participant no stable id of the chat session, and the
+ * `ChatContext.history` array is rebuilt for every request. The first turn of a conversation draws a
+ * random id and returns it in its result metadata (`conversationId`); every later turn takes it
+ * from the newest earlier answer that carries one, so a summary made in one turn is found by the
+ * next ones (and two chats that start with the same words never share one). Summaries live in
+ * memory: after a window reload a conversation that needs one makes it again, once.
+ */
+
+export const SHOW_SUMMARY_COMMAND = 'stratus.chat.showSummary';
+
+/** The conversation id carried by the newest earlier answer, or a new one. */
+export function conversationIdOf(context: vscode.ChatContext): string {
+  for (let i = context.history.length - 1; i >= 0; i--) {
+    const turn = context.history[i];
+    if (!(turn instanceof vscode.ChatResponseTurn)) continue;
+    const id = (turn.result.metadata as { conversationId?: unknown } | undefined)?.conversationId;
+    if (typeof id === 'string' && /^[A-Za-z0-9-]{8,64}$/.test(id)) return id;
+  }
+  return randomUUID();
+}
+
+export class AgentDepth implements vscode.Disposable {
+  readonly instructions: InstructionsService;
+  readonly summaries: SummaryStore = new MemorySummaryStore();
+  /** Conversations already told that repository instructions were not loaded (untrusted). */
+  readonly untrustedNoted = new Set<string>();
+
+  constructor(deps: Pick<Deps, 'logger'>) {
+    this.instructions = new InstructionsService(deps.logger);
+  }
+
+  dispose(): void {
+    this.instructions.dispose();
+  }
+}
+
+export interface TurnDepthOptions {
+  readonly conversationId: string;
+  readonly model: ModelInfo;
+  readonly stream: vscode.ChatResponseStream;
+  readonly signal: AbortSignal;
+  /** The turn's files (attachments); files the tools touch are added with `touched`. */
+  readonly contextUris?: readonly vscode.Uri[];
+}
+
+export interface RoundBudget {
+  readonly toolsTokens: number;
+  /** max_tokens of the requests. */
+  readonly reserveTokens: number;
+}
+
+const fmt = (n: number): string => n.toLocaleString('en');
+/** The least room for an answer a request is sent with (its max_tokens). */
+const MIN_ANSWER_TOKENS = 512;
+
+export class TurnDepth {
+  private readonly context: vscode.Uri[] = [];
+  private section: { key: string; text: string } | undefined;
+  private readonly referenced = new Set<string>();
+  private readonly cutsShown = new Set<string>();
+  private summaryShown: string | undefined;
+  /** Summaries made during this turn (for `/compact`'s note). */
+  made = 0;
+
+  constructor(
+    private readonly deps: Pick<Deps, 'inference' | 'logger'>,
+    private readonly depth: AgentDepth | undefined,
+    readonly options: TurnDepthOptions,
+    private readonly store: SummaryStore = depth?.summaries ?? new MemorySummaryStore(),
+  ) {
+    this.context.push(...(options.contextUris ?? []));
+  }
+
+  get conversationId(): string {
+    return this.options.conversationId;
+  }
+
+  private get maxModelLen(): number {
+    return this.options.model.maxModelLen ?? 32_768;
+  }
+
+  /** A file the tools read or changed joins the turn's context (its AGENTS.md, applyTo files). */
+  touched(uri: vscode.Uri): void {
+    if (!this.context.some((u) => u.toString() === uri.toString())) this.context.push(uri);
+  }
+
+  /** The system message (the first) with the instructions of the turn's files appended. */
+  async withInstructions(messages: readonly ChatMessage[]): Promise<ChatMessage[]> {
+    const text = await this.instructionsText();
+    const [first, ...rest] = messages;
+    if (text === '') return [...messages];
+    if (first?.role === 'system') return [{ role: 'system', content: `${first.content}\n\n${text}` }, ...rest];
+    return [{ role: 'system', content: text }, ...messages];
+  }
+
+  private async instructionsText(): Promise<string> {
+    if (!this.depth) return '';
+    const key = this.context.map((u) => u.toString()).sort().join('\n');
+    if (this.section?.key === key) return this.section.text;
+    const loaded = await this.depth.instructions.load(this.context, this.maxModelLen);
+    const { stream } = this.options;
+    if (loaded) {
+      for (const uri of loaded.used) {
+        if (this.referenced.has(uri.toString())) continue;
+        this.referenced.add(uri.toString());
+        stream.reference(uri);
+      }
+      const newCuts = loaded.cuts.filter((c) => !this.cutsShown.has(c));
+      for (const c of newCuts) this.cutsShown.add(c);
+      if (newCuts.length > 0) stream.markdown(`> _${vscode.l10n.t('Instructions cut to fit the model\'s context: {0}', newCuts.join(' '))}_\n\n`);
+      if (loaded.untrustedSkipped && !this.depth.untrustedNoted.has(this.conversationId)) {
+        this.depth.untrustedNoted.add(this.conversationId);
+        stream.markdown(`> _${vscode.l10n.t('Repository instructions (AGENTS.md, .github/copilot-instructions.md) were not loaded: this workspace is not trusted.')}_\n\n`);
+      }
+    }
+    this.section = { key, text: loaded?.text ?? '' };
+    return this.section.text;
+  }
+
+  /**
+   * The messages to send for one round: instructions refreshed, then compacted to fit the model's
+   * context (one summary request when needed, stored for the conversation and reused after).
+   */
+  async prepare(conversation: readonly ChatMessage[], budget: RoundBudget, force = false): Promise<{ messages: ChatMessage[]; maxTokens: number }> {
+    const messages = await this.withInstructions(conversation);
+    let reserveTokens = budget.reserveTokens;
+    let forced = force;
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const compactionBudget = { maxModelLen: this.maxModelLen, toolsTokens: budget.toolsTokens, reserveTokens };
+      const plan = planCompaction(messages, compactionBudget, { summaries: this.store.get(this.conversationId), force: forced });
+      forced = false;
+      switch (plan.action) {
+        case 'send':
+          this.noteSummary(plan);
+          if (plan.cutResults > 0) this.deps.logger.info(`Cut ${plan.cutResults} tool result(s) of the latest round to fit ${this.options.model.id}'s context.`);
+          return { messages: plan.messages, maxTokens: reserveTokens };
+        case 'too-large':
+          // What is never summarised (system message, instructions, summary, the user's message,
+          // the latest round) does not fit beside the answer's room: leave the answer less room.
+          if (reserveTokens > MIN_ANSWER_TOKENS) {
+            reserveTokens = Math.max(MIN_ANSWER_TOKENS, Math.floor(reserveTokens / 2));
+            break;
+          }
+          throw new ValidationError(
+            vscode.l10n.t("Too long for {0}: the request needs about {1} tokens; the model's context allows {2}. Attach less, or pick a model with a longer context.", this.options.model.id, fmt(plan.promptTokens), fmt(plan.limit)),
+            'messages',
+          );
+        case 'summarise':
+          await this.summarise(plan);
+          break;
+      }
+    }
+    throw new ValidationError(vscode.l10n.t('The conversation could not be summarised to fit the context of {0}.', this.options.model.id), 'messages');
+  }
+
+  private async summarise(plan: Extract<CompactionPlan, { action: 'summarise' }>): Promise<void> {
+    this.options.stream.progress(vscode.l10n.t('Summarising earlier messages…'));
+    const result = await this.deps.inference.client().chat({ model: this.options.model.id, messages: plan.request.messages, max_tokens: plan.request.maxTokens }, { signal: this.options.signal });
+    const answer = result.text.trim() === '' ? '(The model returned an empty summary.)' : result.text;
+    this.store.put(this.conversationId, completeSummary(plan.pending, answer, this.maxModelLen));
+    this.made++;
+  }
+
+  /** "Summarised N earlier messages", once per summary shown in this turn, with a button that opens it. */
+  private noteSummary(plan: Extract<CompactionPlan, { action: 'send' }>): void {
+    if (plan.summarisedMessages === 0 || plan.summary === undefined || plan.summary === this.summaryShown) return;
+    this.summaryShown = plan.summary;
+    const { stream } = this.options;
+    stream.markdown(`\n\n> _${vscode.l10n.t("Summarised {0} earlier messages to fit the model's context.", fmt(plan.summarisedMessages))}_\n\n`);
+    stream.button({ command: SHOW_SUMMARY_COMMAND, title: vscode.l10n.t('Show summary'), arguments: [plan.summary, plan.summarisedMessages] });
+  }
+}
+
+/** Opens a summary in an untitled Markdown document (the note's button). */
+export async function showSummary(summary: unknown, count: unknown): Promise<void> {
+  if (typeof summary !== 'string') return;
+  const n = typeof count === 'number' && Number.isFinite(count) ? count : 0;
+  const content = `# ${vscode.l10n.t('Summary of {0} earlier messages', fmt(n))}\n\n${summary}\n`;
+  const document = await vscode.workspace.openTextDocument({ language: 'markdown', content });
+  await vscode.window.showTextDocument(document, { preview: true });
+}
