@@ -18,4 +18,5 @@ import './proposeEdit.test';
 import './transcription.test';
 import './onboarding.test';
 import './errorSurface.test';
+import './checkpoints.test';
 import './l10n.test';
