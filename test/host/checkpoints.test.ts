@@ -1,5 +1,5 @@
-// Checkpoints of @stratus turns (Review changes, Undo this turn) and stratus_createFile, in a
-// real extension host against the sandbox. The turn runs through
+// Checkpoints of @stratus turns (Review changes, Undo this turn), stratus_createFile and
+// stratus_runInTerminal, in a real extension host against the sandbox. The turn runs through
 // runAgentTurn with the sandbox's scripted `plan:` and the tools invoked directly (no Chat view to
 // confirm them); the checkpoint service is this suite's own, over a throwaway storage folder.
 import * as assert from 'node:assert/strict';
@@ -17,6 +17,7 @@ import { CHECKPOINT_FILE, storageAt, TurnCheckpoints } from '../../src/features/
 import { CreateFileTool } from '../../src/features/tools/createFileTool';
 import { ToolNames } from '../../src/features/tools/names';
 import { toolsContext } from '../../src/features/tools/progress';
+import { RunInTerminalTool } from '../../src/features/tools/runInTerminalTool';
 import { RecordingStream, testDeps } from './fakes';
 import { control, sandbox } from './sandbox';
 
@@ -67,7 +68,7 @@ async function contentOf(uri: vscode.Uri): Promise<string> {
   return (await vscode.workspace.openTextDocument(uri)).getText();
 }
 
-describe('checkpoints: Review changes and Undo this turn of @stratus, createFile', function () {
+describe('checkpoints: Review changes and Undo this turn of @stratus, createFile, runInTerminal', function () {
   this.timeout(60_000);
   let deps: Deps;
   let disposables: vscode.Disposable[] = [];
@@ -245,6 +246,47 @@ describe('checkpoints: Review changes and Undo this turn of @stratus, createFile
       }
       assert.equal(readFileSync(join(dir, 'one.txt'), 'utf8'), 'one: original\n');
       assert.ok(!existsSync(join(dir, 'node_modules')));
+    });
+  });
+
+  describe('stratus_runInTerminal', () => {
+    const tool = new RunInTerminalTool();
+    const prepare = (input: unknown): Promise<vscode.PreparedToolInvocation | null | undefined> => Promise.resolve(tool.prepareInvocation({ input } as never));
+
+    afterEach(async () => {
+      await vscode.workspace.getConfiguration('stratus').update('agent.autoApproveCommands', undefined, vscode.ConfigurationTarget.Global);
+    });
+
+    it('the confirmation shows the exact command and folder; only user rules skip it, never for rm', async () => {
+      assert.match(message(await prepare({ command: 'echo hi; exit 3' })), new RegExp(`in the folder \`${root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\`:\\n\\n\`\`\`sh\\necho hi; exit 3\\n\`\`\``));
+      await vscode.workspace.getConfiguration('stratus').update('agent.autoApproveCommands', ['echo', 'rm'], vscode.ConfigurationTarget.Global);
+      assert.equal((await prepare({ command: 'echo approved' }))?.confirmationMessages, undefined);
+      assert.match(message(await prepare({ command: 'echo a && echo b' })), /Always asked/);
+      assert.match(message(await prepare({ command: 'rm -rf build' })), /Always asked/);
+    });
+
+    it('returns the output and exit code of a command, and ends a cancelled one (or says shell integration is missing)', async () => {
+      await vscode.workspace.getConfiguration('terminal.integrated').update('shellIntegration.enabled', true, vscode.ConfigurationTarget.Global);
+      let result: string;
+      try {
+        result = text(await tool.invoke({ input: { command: 'echo hi; exit 3' }, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token));
+      } catch (error) {
+        assert.match((error as Error).message, /did not report shell integration/);
+        return;
+      }
+      assert.match(result, /exit code 3/);
+      assert.match(result, /hi/);
+
+      const source = new vscode.CancellationTokenSource();
+      const started = vscode.window.onDidStartTerminalShellExecution((e) => {
+        if (e.execution.commandLine.value.includes('sleep 100')) source.cancel();
+      });
+      try {
+        const cancelled = text(await tool.invoke({ input: { command: 'sleep 100' }, toolInvocationToken: undefined }, source.token));
+        assert.match(cancelled, /interrupted \(Ctrl\+C\) because the request was cancelled/);
+      } finally {
+        started.dispose();
+      }
     });
   });
 });

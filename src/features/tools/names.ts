@@ -12,12 +12,13 @@ export const ToolNames = {
   describeResource: 'stratus_describeResource',
   cloudAction: 'stratus_cloudAction',
   createFile: 'stratus_createFile',
+  runInTerminal: 'stratus_runInTerminal',
 } as const;
 
 export const STRATUS_TOOL_PREFIX = 'stratus_';
 
 /** Tools that change something: each asks for confirmation in prepareInvocation. */
-export const SIDE_EFFECT_TOOLS: ReadonlySet<string> = new Set([ToolNames.runCommand, ToolNames.runTask, ToolNames.proposeEdit, ToolNames.cloudAction, ToolNames.createFile]);
+export const SIDE_EFFECT_TOOLS: ReadonlySet<string> = new Set([ToolNames.runCommand, ToolNames.runTask, ToolNames.proposeEdit, ToolNames.cloudAction, ToolNames.createFile, ToolNames.runInTerminal]);
 
 export const CLOUD_TOOLS: ReadonlySet<string> = new Set([ToolNames.listResources, ToolNames.describeResource, ToolNames.cloudAction]);
 

@@ -10,6 +10,7 @@ import { ActiveEditorTool, DiagnosticsTool, ListFilesTool, ReadFileTool, SearchT
 import { ToolNames } from './names';
 import { toolsContext } from './progress';
 import { RankedWorkspaceSearch, type RankedSearchSource } from './rankedSearch';
+import { RunInTerminalTool } from './runInTerminalTool';
 
 /** Stratus' language-model tools, for @stratus and for any other agent (VS Code's agent mode included). */
 export function register(deps: Deps, options: { rankedSearch?: RankedSearchSource; storageUri?: vscode.Uri | undefined } = {}): vscode.Disposable {
@@ -32,6 +33,7 @@ export function register(deps: Deps, options: { rankedSearch?: RankedSearchSourc
     [ToolNames.runTask, new RunTaskTool()],
     [ToolNames.proposeEdit, new ProposeEditTool(editPreviews, beforeChange)],
     [ToolNames.createFile, new CreateFileTool(beforeChange, editPreviews)],
+    [ToolNames.runInTerminal, new RunInTerminalTool()],
     [ToolNames.listResources, new ListResourcesTool(deps.console)],
     [ToolNames.describeResource, new DescribeResourceTool(deps.console)],
     [ToolNames.cloudAction, new CloudActionTool(deps.console, context.progress)],
