@@ -25,6 +25,7 @@ export class CheckpointContent implements vscode.TextDocumentContentProvider {
     const [, turnId, index] = uri.path.split('/');
     const turn = (await this.checkpoints.loadHistory()).get(turnId ?? '');
     const before = turn?.files[Number(index)]?.before;
+    if (before?.kind === 'too-large') return vscode.l10n.t('(This file had {0} bytes before the turn: too large to have been kept.)', before.size);
     return before?.kind === 'content' ? new TextDecoder('utf-8').decode(before.bytes) : '';
   }
 }

@@ -53,8 +53,10 @@ export function storageAt(dir: string | undefined): CheckpointStorage {
     read: async () => readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error))),
     write: async (text) => {
       await mkdir(dir, { recursive: true });
-      await writeFile(`${file}.tmp`, text, 'utf8');
-      await rename(`${file}.tmp`, file);
+      // A file of its own per write, renamed over the store: a reader never sees half of one.
+      const temporary = `${file}.${randomUUID()}.tmp`;
+      await writeFile(temporary, text, 'utf8');
+      await rename(temporary, file);
     },
     setAside: async (text) => {
       await mkdir(dir, { recursive: true });

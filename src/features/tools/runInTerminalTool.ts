@@ -12,6 +12,8 @@ export const MAX_TERMINAL_OUTPUT_CHARS = 16_000;
 const SHELL_INTEGRATION_WAIT_MS = 15_000;
 /** After Ctrl+C, how long the command has to end before its terminal is closed. */
 const INTERRUPT_GRACE_MS = 5_000;
+/** How often a running command's terminal is checked for an exited shell. */
+const EXIT_POLL_MS = 250;
 
 /** Application scope: a workspace's settings cannot approve commands. */
 export function autoApproveRules(): string[] {
@@ -38,20 +40,24 @@ function delay<T>(ms: number, value: T): { promise: Promise<T>; cancel(): void }
   return { promise, cancel: () => clearTimeout(timer) };
 }
 
-/** The terminal's shell integration, once it reports it (undefined when it does not in time). */
+/**
+ * The terminal's shell integration once its shell has shown its first prompt (it reports the
+ * prompt's folder). Undefined when the terminal reports no shell integration in time, closes, or the
+ * request is cancelled; a shell that never reports its folder is used when the wait ends.
+ */
 async function shellIntegrationOf(terminal: vscode.Terminal, token: vscode.CancellationToken): Promise<vscode.TerminalShellIntegration | undefined> {
-  if (terminal.shellIntegration) return terminal.shellIntegration;
   const disposables: vscode.Disposable[] = [];
   const wait = delay<undefined>(SHELL_INTEGRATION_WAIT_MS, undefined);
   try {
-    return await Promise.race([
-      new Promise<vscode.TerminalShellIntegration>((resolve) => {
-        disposables.push(vscode.window.onDidChangeTerminalShellIntegration((e) => e.terminal === terminal && resolve(e.shellIntegration)));
-      }),
-      new Promise<undefined>((resolve) => disposables.push(token.onCancellationRequested(() => resolve(undefined)))),
-      new Promise<undefined>((resolve) => disposables.push(vscode.window.onDidCloseTerminal((t) => t === terminal && resolve(undefined)))),
-      wait.promise,
-    ]);
+    if (terminal.shellIntegration?.cwd === undefined) {
+      await Promise.race([
+        new Promise<void>((resolve) => disposables.push(vscode.window.onDidChangeTerminalShellIntegration((e) => e.terminal === terminal && e.shellIntegration.cwd !== undefined && resolve()))),
+        new Promise<void>((resolve) => disposables.push(token.onCancellationRequested(() => resolve()))),
+        new Promise<void>((resolve) => disposables.push(vscode.window.onDidCloseTerminal((t) => t === terminal && resolve()))),
+        wait.promise,
+      ]);
+    }
+    return token.isCancellationRequested || terminal.exitStatus !== undefined ? undefined : terminal.shellIntegration;
   } finally {
     wait.cancel();
     for (const d of disposables) d.dispose();
@@ -95,18 +101,40 @@ export class RunInTerminalTool implements vscode.LanguageModelTool<RunInTerminal
     }
     terminal.show(true);
     const timeoutMs = terminalTimeoutMs();
-    const execution = integration.executeCommand(command);
-    let output = '';
-    const reading = (async () => {
-      for await (const data of execution.read()) output += data;
-    })().catch(() => undefined);
+    // Events are matched by terminal, not by execution: VS Code can mis-read the command line off
+    // the screen (seen here: "ho started" for "echo started") and then reports the command as an
+    // execution of its own, never ending the one executeCommand returned.
     const disposables: vscode.Disposable[] = [];
+    let output = '';
+    const readings: Promise<void>[] = [];
+    const reading = new Set<vscode.TerminalShellExecution>();
+    const read = (execution: vscode.TerminalShellExecution): void => {
+      if (reading.has(execution)) return;
+      reading.add(execution);
+      readings.push((async () => {
+        for await (const data of execution.read()) output += data;
+      })().catch(() => undefined));
+    };
+    disposables.push(
+      vscode.window.onDidStartTerminalShellExecution((e) => {
+        if (e.terminal !== terminal) return;
+        read(e.execution);
+      }),
+    );
+    const execution = integration.executeCommand(command);
+    read(execution);
     const timeout = delay<End>(timeoutMs, { kind: 'timeout' });
     let end: End;
     try {
       end = await Promise.race([
-        new Promise<End>((resolve) => disposables.push(vscode.window.onDidEndTerminalShellExecution((e) => e.execution === execution && resolve({ kind: 'exit', code: e.exitCode })))),
+        new Promise<End>((resolve) => disposables.push(vscode.window.onDidEndTerminalShellExecution((e) => e.terminal === terminal && resolve({ kind: 'exit', code: e.exitCode })))),
         new Promise<End>((resolve) => disposables.push(vscode.window.onDidCloseTerminal((t) => t === terminal && resolve({ kind: 'closed', code: t.exitStatus?.code })))),
+        // A shell that exits with an error stays open (VS Code shows its exit code) without a close
+        // event, and `exit` ends no execution: its exit status is looked at until then.
+        new Promise<End>((resolve) => {
+          const poll = setInterval(() => terminal.exitStatus !== undefined && resolve({ kind: 'closed', code: terminal.exitStatus.code }), EXIT_POLL_MS);
+          disposables.push({ dispose: () => clearInterval(poll) });
+        }),
         new Promise<End>((resolve) => disposables.push(token.onCancellationRequested(() => resolve({ kind: 'cancelled' })))),
         timeout.promise,
       ]);
@@ -115,7 +143,7 @@ export class RunInTerminalTool implements vscode.LanguageModelTool<RunInTerminal
         terminal.sendText('\x03', false);
         const grace = delay(INTERRUPT_GRACE_MS, false);
         const ended = await Promise.race([
-          new Promise<boolean>((resolve) => disposables.push(vscode.window.onDidEndTerminalShellExecution((e) => e.execution === execution && resolve(true)))),
+          new Promise<boolean>((resolve) => disposables.push(vscode.window.onDidEndTerminalShellExecution((e) => e.terminal === terminal && resolve(true)))),
           new Promise<boolean>((resolve) => disposables.push(vscode.window.onDidCloseTerminal((t) => t === terminal && resolve(true)))),
           grace.promise,
         ]);
@@ -129,7 +157,7 @@ export class RunInTerminalTool implements vscode.LanguageModelTool<RunInTerminal
     }
     // The stream ends with the execution; a closed terminal may leave it open: wait a little only.
     const settle = delay(1_000, undefined);
-    await Promise.race([reading, settle.promise]);
+    await Promise.race([Promise.all(readings), settle.promise]);
     settle.cancel();
     const cut = headAndTail(plainTerminalText(output).trim(), MAX_TERMINAL_OUTPUT_CHARS);
     const shown = cut.text ? `Output${cut.omitted > 0 ? ' (head and tail)' : ''}:\n${cut.text}` : 'Output: (none)';
