@@ -79,7 +79,7 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
   store.add(chat.register(deps, context.extensionUri));
   store.add(completion.register(deps));
   const workspaceSearch = store.add(search.register(deps, context));
-  store.add(tools.register(deps, { rankedSearch: workspaceSearch }));
+  store.add(tools.register(deps, { rankedSearch: workspaceSearch, storageUri: context.storageUri }));
   store.add(transcription.register(deps));
   const explorer = resources.register(deps, { testMode });
   store.add(explorer.disposable);

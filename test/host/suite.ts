@@ -18,5 +18,6 @@ import './proposeEdit.test';
 import './transcription.test';
 import './onboarding.test';
 import './errorSurface.test';
+import './checkpoints.test';
 import './l10n.test';
 import './agentDepth.test';

@@ -188,7 +188,7 @@ describe('tools: Stratus language-model tools and the @stratus agent (against th
     assert.match((refused.confirmationMessages?.message as vscode.MarkdownString).value, /will be refused: The command "workbench\\\.action\\\.terminal\\\.new" is not in the allowlist/);
     const missingTask = await new RunTaskTool().prepareInvocation(prepareOptions({ task: 'nope' }));
     assert.ok(missingTask.confirmationMessages);
-    assert.deepEqual([...SIDE_EFFECT_TOOLS].sort(), [ToolNames.cloudAction, ToolNames.proposeEdit, ToolNames.runCommand, ToolNames.runTask].sort());
+    assert.deepEqual([...SIDE_EFFECT_TOOLS].sort(), [ToolNames.cloudAction, ToolNames.proposeEdit, ToolNames.runCommand, ToolNames.runTask, ToolNames.createFile, ToolNames.runInTerminal].sort());
   });
 
   it('runs an allowlisted command with converted arguments; refuses others and argument tricks', async () => {

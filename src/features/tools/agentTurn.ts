@@ -10,6 +10,7 @@ import { chatErrorButtons } from '../../platform/errorNotification';
 import { TurnDepth } from '../chat/agentDepth';
 import type { TurnMetadata } from '../chat/history';
 import type { Deps } from '../deps';
+import { checkpointButtons } from './checkpointActions';
 import { VscodeToolInvoker } from './invoker';
 import { CLOUD_TOOLS, FILE_TOOLS, STRATUS_TOOL_PREFIX } from './names';
 import { toolsContext } from './progress';
@@ -127,6 +128,7 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
   let thinkingShown = false;
   let textInRound = false;
   let textBefore = false;
+  const recording = context.checkpoints?.begin();
   let outcome: AgentOutcome;
   try {
     outcome = await runAgent({
@@ -184,6 +186,12 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
     progress.dispose();
     // References land before the response ends (a closed stream refuses them).
     await Promise.all(pendingReferences);
+    const checkpoint = await recording?.finish();
+    try {
+      if (checkpoint) checkpointButtons(stream, checkpoint);
+    } catch {
+      // The response is closed (cancelled): the checkpoint stays in the history.
+    }
   }
 
   // Only where signing in helps: not after a network or server error (the stored PAT is kept and tried again).

@@ -11,14 +11,16 @@ export const ToolNames = {
   listResources: 'stratus_listResources',
   describeResource: 'stratus_describeResource',
   cloudAction: 'stratus_cloudAction',
+  createFile: 'stratus_createFile',
+  runInTerminal: 'stratus_runInTerminal',
 } as const;
 
 export const STRATUS_TOOL_PREFIX = 'stratus_';
 
 /** Tools that change something: each asks for confirmation in prepareInvocation. */
-export const SIDE_EFFECT_TOOLS: ReadonlySet<string> = new Set([ToolNames.runCommand, ToolNames.runTask, ToolNames.proposeEdit, ToolNames.cloudAction]);
+export const SIDE_EFFECT_TOOLS: ReadonlySet<string> = new Set([ToolNames.runCommand, ToolNames.runTask, ToolNames.proposeEdit, ToolNames.cloudAction, ToolNames.createFile, ToolNames.runInTerminal]);
 
 export const CLOUD_TOOLS: ReadonlySet<string> = new Set([ToolNames.listResources, ToolNames.describeResource, ToolNames.cloudAction]);
 
 /** Tools whose `path` input names a file the answer should reference. */
-export const FILE_TOOLS: ReadonlySet<string> = new Set([ToolNames.readFile, ToolNames.proposeEdit]);
+export const FILE_TOOLS: ReadonlySet<string> = new Set([ToolNames.readFile, ToolNames.proposeEdit, ToolNames.createFile]);

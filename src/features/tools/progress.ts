@@ -1,3 +1,4 @@
+import type { TurnCheckpoints } from './checkpoints';
 import { LexicalSearch, type WorkspaceSearch } from './search';
 
 /**
@@ -22,6 +23,8 @@ export interface ToolsContext {
   readonly progress: ToolProgress;
   /** The search engine behind stratus_searchWorkspace; the reranked search replaces the lexical one. */
   search: WorkspaceSearch;
+  /** Checkpoints of @stratus turns (set by register; absent: turns are not checkpointed). */
+  checkpoints?: TurnCheckpoints;
 }
 
 // Keyed by the composition root's Deps object, so each activation (and each test's deps) has its own.

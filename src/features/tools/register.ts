@@ -2,18 +2,26 @@ import * as vscode from 'vscode';
 import { DisposableStore } from '../../platform/disposables';
 import type { Deps } from '../deps';
 import { EditPreviews, ProposeEditTool, RunCommandTool, RunTaskTool } from './actionTools';
+import { registerCheckpointActions } from './checkpointActions';
+import { storageAt, TurnCheckpoints } from './checkpoints';
+import { CreateFileTool } from './createFileTool';
 import { CloudActionTool, DescribeResourceTool, ListResourcesTool } from './cloudTools';
 import { ActiveEditorTool, DiagnosticsTool, ListFilesTool, ReadFileTool, SearchTool } from './fileTools';
 import { ToolNames } from './names';
 import { toolsContext } from './progress';
 import { RankedWorkspaceSearch, type RankedSearchSource } from './rankedSearch';
+import { RunInTerminalTool } from './runInTerminalTool';
 
 /** Stratus' language-model tools, for @stratus and for any other agent (VS Code's agent mode included). */
-export function register(deps: Deps, options: { rankedSearch?: RankedSearchSource } = {}): vscode.Disposable {
+export function register(deps: Deps, options: { rankedSearch?: RankedSearchSource; storageUri?: vscode.Uri | undefined } = {}): vscode.Disposable {
   const store = new DisposableStore();
   const context = toolsContext(deps);
   const editPreviews = new EditPreviews();
   store.add(editPreviews.register());
+  const checkpoints = store.add(new TurnCheckpoints(storageAt(options.storageUri?.scheme === 'file' ? options.storageUri.fsPath : undefined), deps.logger));
+  context.checkpoints = checkpoints;
+  store.add(registerCheckpointActions(checkpoints));
+  const beforeChange = (uri: vscode.Uri): Promise<void> => checkpoints.beforeChange(uri);
   if (options.rankedSearch) context.search = new RankedWorkspaceSearch(options.rankedSearch, context.search);
   const tools: Array<[string, vscode.LanguageModelTool<never>]> = [
     [ToolNames.readFile, new ReadFileTool()],
@@ -23,7 +31,9 @@ export function register(deps: Deps, options: { rankedSearch?: RankedSearchSourc
     [ToolNames.getActiveEditor, new ActiveEditorTool()],
     [ToolNames.runCommand, new RunCommandTool()],
     [ToolNames.runTask, new RunTaskTool()],
-    [ToolNames.proposeEdit, new ProposeEditTool(editPreviews)],
+    [ToolNames.proposeEdit, new ProposeEditTool(editPreviews, beforeChange)],
+    [ToolNames.createFile, new CreateFileTool(beforeChange, editPreviews)],
+    [ToolNames.runInTerminal, new RunInTerminalTool()],
     [ToolNames.listResources, new ListResourcesTool(deps.console)],
     [ToolNames.describeResource, new DescribeResourceTool(deps.console)],
     [ToolNames.cloudAction, new CloudActionTool(deps.console, context.progress)],
