@@ -90,11 +90,13 @@ export class InlineController implements vscode.Disposable {
   }
 
   /** Why not to complete in `document` now, or undefined to go ahead. */
-  async blocked(document: vscode.TextDocument): Promise<'off' | 'snoozed' | undefined> {
+  async blocked(document: vscode.TextDocument): Promise<'off' | 'snoozed' | 'paused' | undefined> {
     const settings = readInlineSettings(document);
     if (!settings.enabled || !languageEnabled(settings, document.languageId)) return 'off';
     if (this.snoozeLeft() !== undefined) return 'snoozed';
     if (!(await this.hasApiKey())) return 'off';
+    // Stopped or paused: not even the model list is asked for (never a 401 or 429 loop).
+    if (!this.engine.backoff.admit(Date.now()).allowed) return 'paused';
     return undefined;
   }
 
