@@ -192,3 +192,44 @@ describe('inline completion (ghost text, against the sandbox)', function () {
     assert.equal((await provide(document, end)).length, 1);
   });
 });
+
+describe('inline completion context: open editors and recent edits, never ignored files', function () {
+  this.timeout(60_000);
+  const files = { '.gitignore': 'hidden.ts\n', 'visible.ts': 'export const visibleMarker = 1;\n', 'hidden.ts': 'export const hiddenMarker = 2;\n', 'excluded.ts': 'export const excludedMarker = 3;\n' };
+  let dir: vscode.Uri;
+
+  before(async () => {
+    const root = vscode.workspace.workspaceFolders?.[0]?.uri;
+    assert.ok(root, 'the host opened a folder');
+    dir = vscode.Uri.joinPath(root, 'inline-context');
+    for (const [name, content] of Object.entries(files)) await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, name), new TextEncoder().encode(content));
+    await vscode.workspace.getConfiguration('files').update('exclude', { '**/inline-context/excluded.ts': true }, vscode.ConfigurationTarget.Global);
+  });
+  after(async () => {
+    for (let i = 0; i < 20 && vscode.window.visibleTextEditors.length > 0; i++) await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    await vscode.workspace.getConfiguration('files').update('exclude', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace.fs.delete(dir, { recursive: true, useTrash: false });
+  });
+
+  it('sends the open editors of the same language and recent edits, but not files ignored by .gitignore or files.exclude', async () => {
+    const opened: vscode.TextDocument[] = [];
+    for (const name of ['visible.ts', 'hidden.ts', 'excluded.ts']) {
+      const document = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(dir, name));
+      await vscode.window.showTextDocument(document, { preview: false, preserveFocus: false });
+      opened.push(document);
+    }
+    // Recent edits in every one of them.
+    for (const document of opened) {
+      const edit = new vscode.WorkspaceEdit();
+      edit.insert(document.uri, new vscode.Position(1, 0), '// edited\n');
+      assert.ok(await vscode.workspace.applyEdit(edit));
+    }
+    const { document } = await documentWith('const here = ');
+    const snippets = await (await api()).context(document);
+    const text = snippets.map((s) => `${s.kind} ${s.path}\n${s.text}`).join('\n');
+    assert.match(text, /openEditor inline-context\/visible\.ts\nexport const visibleMarker/);
+    assert.match(text, /recentEdit inline-context\/visible\.ts/);
+    assert.doesNotMatch(text, /hiddenMarker|hidden\.ts/, 'a file ignored by .gitignore never contributes');
+    assert.doesNotMatch(text, /excludedMarker|excluded\.ts/, 'a file excluded by files.exclude never contributes');
+  });
+});

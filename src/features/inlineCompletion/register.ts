@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { ContextSnippet } from '../../core/inlineCompletion';
 import { DisposableStore } from '../../platform/disposables';
 import type { Deps } from '../deps';
 import { ContextCollector } from './context';
@@ -16,6 +17,8 @@ export interface InlineCompletionTestApi {
   readonly provider: vscode.InlineCompletionItemProvider;
   /** The status bar item as shown, after rendering the current state. */
   status(): Promise<{ status: InlineStatus | undefined; text: string; tooltip: string }>;
+  /** The context snippets a completion in `document` would send now (after the ignore and trust rules). */
+  context(document: vscode.TextDocument): Promise<readonly ContextSnippet[]>;
   /** Notifications shown because completions stopped. */
   stopNotifications(): number;
   /** Engine counters (requests, cache and type-ahead hits, superseded...). */
@@ -69,6 +72,7 @@ export function register(deps: Deps, options: { telemetry?: CompletionTelemetryS
         await statusBar.update();
         return { ...statusBar.current };
       },
+      context: (document) => collector.collect(document),
       stopNotifications: () => controller.stopNotifications,
       stats: () => ({ ...controller.engine.stats }),
       setTelemetry,
