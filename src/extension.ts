@@ -81,7 +81,8 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
   store.add(models.register(deps));
   store.add(chat.register(deps, context.extensionUri));
   store.add(completion.register(deps));
-  const inlineFeature = inlineCompletion.register(deps);
+  // The tier back-off reads the usage meter only when a completion is asked for (never at activation).
+  const inlineFeature = inlineCompletion.register(deps, { usage: () => usageRuntime.meter.snapshot() });
   store.add(inlineFeature.disposable);
   const workspaceSearch = store.add(search.register(deps, context));
   store.add(tools.register(deps, { rankedSearch: workspaceSearch }));

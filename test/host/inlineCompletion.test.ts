@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { InlineCompletionTestApi } from '../../src/features/inlineCompletion/register';
 import { stratus } from './extension';
-import { control, eventually, sandbox } from './sandbox';
+import { control, eventually, requests, sandbox } from './sandbox';
 
 interface StreamRecord { seq: number; model: string; tokensPlanned: number; tokensStreamed: number; abortedByClient: boolean; complete: boolean }
 
@@ -60,6 +60,7 @@ describe('inline completion (ghost text, against the sandbox)', function () {
     await vscode.workspace.getConfiguration('stratus').update('chat.model', 'gpt-oss:120b', vscode.ConfigurationTarget.Global);
     await inline().update('debounceMs', 0, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('stratus.inlineCompletion.snooze', 0);
+    (await api()).retry();
   });
   after(async () => {
     await control('/reset', {});
@@ -165,6 +166,28 @@ describe('inline completion (ghost text, against the sandbox)', function () {
     assert.equal(seen.requested, 1);
     assert.deepEqual(seen.shown, [{ chars: text(item).length, lines: 1 }]);
     assert.deepEqual(seen.accepted, seen.shown);
+  });
+
+  it('a 429 pauses completions silently (no notification, no further request) and the status bar shows the pause', async () => {
+    await control('/burst', { status: 429, count: 5, retryAfterSeconds: 120, pathPrefix: '/v1/completions' });
+    const errors = recordErrors();
+    const stoppedBefore = (await api()).stopNotifications();
+    try {
+      const { document, end } = await documentWith('const limited = ');
+      assert.deepEqual(await provide(document, end), []);
+      const sent = (await requests('/v1/completions')).length;
+      const again = await documentWith('const limitedAgain = ');
+      assert.deepEqual(await provide(again.document, again.end), []);
+      assert.equal((await requests('/v1/completions')).length, sent, 'no request while paused: never a 429 loop');
+    } finally {
+      errors.restore();
+    }
+    assert.deepEqual(errors.messages, []);
+    assert.equal((await api()).stopNotifications(), stoppedBefore);
+    const status = await (await api()).status();
+    assert.equal(status.status?.kind, 'throttled');
+    assert.match(status.tooltip, /paused until .*rate limited/);
+    (await api()).retry();
   });
 
   it('a 401 stops completions with one notification, not one per keystroke, and the reason in the status bar', async () => {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { InlineCompletionEngine, type BackoffState, type CompletionStreamLike } from '../../core/inlineCompletion';
+import type { UsageSnapshot } from '../../core/usage/summary';
 import { showError } from '../../platform/errorNotification';
 import type { Deps } from '../deps';
 import { defaultChatModel } from '../models/selection';
@@ -13,6 +14,8 @@ export type InlineStatus =
   | { kind: 'snoozed'; until: number; minutesLeft: number }
   | { kind: 'throttled'; state: Extract<BackoffState, { kind: 'slow' | 'singleLine' | 'paused' }> }
   | { kind: 'error'; state: Extract<BackoffState, { kind: 'stopped' }> };
+
+const USAGE_READ_EVERY_MS = 5_000;
 
 export interface ModelRef {
   id: string;
@@ -38,10 +41,13 @@ export class InlineController implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[];
   /** Notifications shown because completions stopped (host tests). */
   stopNotifications = 0;
+  private usageReadAt = 0;
 
   constructor(
     private readonly deps: Deps,
     private readonly telemetry: () => CompletionTelemetrySink,
+    /** The usage meter's snapshot (hour/day caps and forecast): the tier back-off's input. */
+    private readonly usage?: () => UsageSnapshot,
   ) {
     this.subscriptions = [
       this.changed,
@@ -85,7 +91,10 @@ export class InlineController implements vscode.Disposable {
         };
       },
       onStop: () => this.notifyStopped(),
-      onRequest: () => this.refresh(),
+      onRequest: () => {
+        this.readUsage(true);
+        this.refresh();
+      },
     });
   }
 
@@ -95,6 +104,7 @@ export class InlineController implements vscode.Disposable {
     if (!settings.enabled || !languageEnabled(settings, document.languageId)) return 'off';
     if (this.snoozeLeft() !== undefined) return 'snoozed';
     if (!(await this.hasApiKey())) return 'off';
+    this.readUsage(false);
     // Stopped or paused: not even the model list is asked for (never a 401 or 429 loop).
     if (!this.engine.backoff.admit(Date.now()).allowed) return 'paused';
     return undefined;
@@ -178,6 +188,20 @@ export class InlineController implements vscode.Disposable {
 
   refresh(): void {
     this.changed.fire();
+  }
+
+  /** Feeds the tier back-off with the usage snapshot: after each request, else at most every few seconds. */
+  private readUsage(force: boolean): void {
+    const now = Date.now();
+    if (!this.usage || (!force && now - this.usageReadAt < USAGE_READ_EVERY_MS)) return;
+    this.usageReadAt = now;
+    try {
+      const before = this.engine.backoff.state(now).kind;
+      this.engine.backoff.observeUsage(this.usage(), now);
+      if (this.engine.backoff.state(now).kind !== before) this.refresh();
+    } catch (error) {
+      this.deps.logger.warn('Inline completion: cannot read the usage meter', error);
+    }
   }
 
   private hasApiKey(): Promise<boolean> {

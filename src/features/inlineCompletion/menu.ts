@@ -27,6 +27,7 @@ export async function showMenu(controller: InlineController): Promise<void> {
   const status = await controller.status();
   const items: MenuItem[] = [];
   if (status.kind === 'error') items.push({ label: `$(refresh) ${vscode.l10n.t('Try Again')}`, detail: status.state.message, run: () => controller.retry() });
+  if (status.kind === 'throttled' && status.state.kind === 'paused' && status.state.reason !== 'tierCap') items.push({ label: `$(refresh) ${vscode.l10n.t('Try Again')}`, run: () => controller.retry() });
   items.push(settings.enabled
     ? { label: `$(circle-slash) ${vscode.l10n.t('Disable Inline Completion')}`, run: () => setEnabled(false) }
     : { label: `$(check) ${vscode.l10n.t('Enable Inline Completion')}`, run: () => setEnabled(true) });

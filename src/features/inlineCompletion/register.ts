@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ContextSnippet } from '../../core/inlineCompletion';
+import type { UsageSnapshot } from '../../core/usage/summary';
 import { DisposableStore } from '../../platform/disposables';
 import type { Deps } from '../deps';
 import { ContextCollector } from './context';
@@ -21,6 +22,8 @@ export interface InlineCompletionTestApi {
   context(document: vscode.TextDocument): Promise<readonly ContextSnippet[]>;
   /** Notifications shown because completions stopped. */
   stopNotifications(): number;
+  /** Ends a stop or a pause, as the menu's Try Again does. */
+  retry(): void;
   /** Engine counters (requests, cache and type-ahead hits, superseded...). */
   stats(): Readonly<Record<string, number>>;
   /** Replaces the telemetry sink (the usage store connects here). */
@@ -40,11 +43,11 @@ function isSize(value: unknown): value is SuggestionSize {
 }
 
 /** Ghost text as you type: the provider, its status bar item and menu, and their commands. */
-export function register(deps: Deps, options: { telemetry?: CompletionTelemetrySink } = {}): InlineCompletionFeature {
+export function register(deps: Deps, options: { telemetry?: CompletionTelemetrySink; usage?: () => UsageSnapshot } = {}): InlineCompletionFeature {
   const store = new DisposableStore();
   let telemetry = options.telemetry ?? noopTelemetrySink;
   const sink = (): CompletionTelemetrySink => telemetry;
-  const controller = store.add(new InlineController(deps, sink));
+  const controller = store.add(new InlineController(deps, sink, options.usage));
   const collector = store.add(new ContextCollector());
   const provider = new StratusInlineProvider(controller, collector, sink, deps.logger);
   const statusBar = store.add(createInlineStatusBar(controller, InlineCommands.menu));
@@ -74,6 +77,7 @@ export function register(deps: Deps, options: { telemetry?: CompletionTelemetryS
       },
       context: (document) => collector.collect(document),
       stopNotifications: () => controller.stopNotifications,
+      retry: () => controller.retry(),
       stats: () => ({ ...controller.engine.stats }),
       setTelemetry,
     },
