@@ -15,6 +15,7 @@ import * as account from './features/account/register';
 import * as chat from './features/chat/register';
 import * as completion from './features/completion/register';
 import * as diagnostics from './features/diagnostics/register';
+import * as inlineCompletion from './features/inlineCompletion/register';
 import * as models from './features/models/register';
 import * as onboarding from './features/onboarding/register';
 import * as resources from './features/resources/register';
@@ -42,6 +43,8 @@ export interface StratusApi {
   };
   /** First-run walkthrough and its context keys: in ExtensionMode.Test only. */
   readonly onboarding?: onboarding.OnboardingTestApi;
+  /** Inline completion's provider and status: in ExtensionMode.Test only. */
+  readonly inlineCompletion?: inlineCompletion.InlineCompletionTestApi;
   /** Usage meter and view internals: in ExtensionMode.Test only. */
   readonly usage?: usage.UsageTestApi;
 }
@@ -78,6 +81,9 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
   store.add(models.register(deps));
   store.add(chat.register(deps, context.extensionUri));
   store.add(completion.register(deps));
+  // The tier back-off reads the usage meter only when a completion is asked for (never at activation).
+  const inlineFeature = inlineCompletion.register(deps, { usage: () => usageRuntime.meter.snapshot() });
+  store.add(inlineFeature.disposable);
   const workspaceSearch = store.add(search.register(deps, context));
   store.add(tools.register(deps, { rankedSearch: workspaceSearch, storageUri: context.storageUri }));
   store.add(transcription.register(deps));
@@ -102,6 +108,7 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
       consoleState: () => deps.console.state.kind,
     },
     usage: usageFeature.testApi,
+    inlineCompletion: inlineFeature.testApi,
     onboarding: onboardingFeature.testApi,
   };
 }

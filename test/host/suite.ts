@@ -3,6 +3,7 @@ import './activation.test';
 import './account.test';
 import './chat.test';
 import './completion.test';
+import './inlineCompletion.test';
 import './chatHandler.test';
 import './resources.test';
 import './writeOutcome.test';

@@ -1,0 +1,56 @@
+import * as vscode from 'vscode';
+import { DEFAULT_DEBOUNCE_MS } from '../../core/inlineCompletion';
+
+/** Languages where ghost text is off unless `stratus.completion.inline.languages` says otherwise. */
+export const OFF_BY_DEFAULT: readonly string[] = ['plaintext', 'markdown', 'scminput'];
+
+export const SECTION = 'stratus.completion.inline';
+
+export interface InlineSettings {
+  readonly enabled: boolean;
+  /** Language id -> on/off; `*` for every other language. */
+  readonly languages: Readonly<Record<string, boolean>>;
+  /** Completion model id; empty: the chat model in use. */
+  readonly model: string;
+  readonly debounceMs: number;
+}
+
+/** `stratus.completion.inline.*` for a document (languages may differ by folder); side-effect free. */
+export function readInlineSettings(scope?: vscode.ConfigurationScope): InlineSettings {
+  const config = vscode.workspace.getConfiguration(SECTION, scope);
+  const raw = config.get<Record<string, unknown>>('languages', {});
+  const languages = Object.fromEntries(Object.entries(raw ?? {}).filter((e): e is [string, boolean] => typeof e[1] === 'boolean'));
+  const debounce = config.get<number>('debounceMs', DEFAULT_DEBOUNCE_MS);
+  return {
+    enabled: config.get<boolean>('enabled', true) !== false,
+    languages,
+    model: (config.get<string>('model', '') ?? '').trim(),
+    debounceMs: typeof debounce === 'number' && Number.isFinite(debounce) ? Math.min(2000, Math.max(0, debounce)) : DEFAULT_DEBOUNCE_MS,
+  };
+}
+
+/** Whether ghost text is on for `languageId`: its own entry, else off for OFF_BY_DEFAULT, else `*`, else on. */
+export function languageEnabled(settings: Pick<InlineSettings, 'languages'>, languageId: string): boolean {
+  const own = settings.languages[languageId];
+  if (own !== undefined) return own;
+  if (OFF_BY_DEFAULT.includes(languageId)) return false;
+  return settings.languages['*'] ?? true;
+}
+
+export async function setEnabled(enabled: boolean): Promise<void> {
+  await vscode.workspace.getConfiguration(SECTION).update('enabled', enabled, vscode.ConfigurationTarget.Global);
+}
+
+export async function setLanguageEnabled(languageId: string, enabled: boolean): Promise<void> {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  const current = config.inspect<Record<string, boolean>>('languages')?.globalValue ?? {};
+  await config.update('languages', { ...current, [languageId]: enabled }, vscode.ConfigurationTarget.Global);
+}
+
+export async function setModel(model: string): Promise<void> {
+  await vscode.workspace.getConfiguration(SECTION).update('model', model === '' ? undefined : model, vscode.ConfigurationTarget.Global);
+}
+
+export function affectsInline(event: vscode.ConfigurationChangeEvent): boolean {
+  return event.affectsConfiguration(SECTION) || event.affectsConfiguration('stratus.chat.model');
+}
