@@ -15,6 +15,7 @@ import * as account from './features/account/register';
 import * as chat from './features/chat/register';
 import * as completion from './features/completion/register';
 import * as diagnostics from './features/diagnostics/register';
+import { CompletionStats } from './core/usage/completionStats';
 import * as inlineCompletion from './features/inlineCompletion/register';
 import * as models from './features/models/register';
 import * as onboarding from './features/onboarding/register';
@@ -82,7 +83,9 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
   store.add(chat.register(deps, context.extensionUri));
   store.add(completion.register(deps));
   // The tier back-off reads the usage meter only when a completion is asked for (never at activation).
-  const inlineFeature = inlineCompletion.register(deps, { usage: () => usageRuntime.meter.snapshot() });
+  // Acceptance statistics go to the usage store (the Usage view's Completion section).
+  const telemetry = new CompletionStats({ record: (event) => usageRuntime.meter.record(event) });
+  const inlineFeature = inlineCompletion.register(deps, { usage: () => usageRuntime.meter.snapshot(), telemetry });
   store.add(inlineFeature.disposable);
   const workspaceSearch = store.add(search.register(deps, context));
   store.add(tools.register(deps, { rankedSearch: workspaceSearch, storageUri: context.storageUri }));

@@ -14,6 +14,7 @@ export const README_SCREENSHOTS: Readonly<Record<string, string>> = {
   'cloud-view': 'cloud-tree-vms',
   'activity-in-progress': 'activity-progress',
   'walkthrough': 'walkthrough-first-run',
+  'inline-completion': 'inline-completion',
 };
 
 const runStarted = Date.now();

@@ -82,7 +82,7 @@ export class InlineController implements vscode.Disposable {
       model: () => this.currentModel ?? { id: '', maxModelLen: undefined },
       complete: (request, signal): CompletionStreamLike => {
         this.telemetry().requested();
-        const stream = this.deps.inference.client().completeStream(request, { signal });
+        const stream = this.deps.inference.client().completeStream(request, { signal, purpose: 'inline' });
         return {
           consume: (onEvent) => stream.consume(onEvent).catch((error: unknown) => {
             this.lastError = error;
