@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { f2, fx, killAll, log, median, pad, run, table } from './lib.mjs';
+import { bundleForNode, f2, fx, killAll, log, median, pad, run, table } from './lib.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const root = resolve(benchDir, '..');
@@ -23,23 +23,8 @@ const ROUNDS = int(env.BENCH_AGENT_ROUNDS, 10);
 const TARGET = 1.2;
 const CHILD_TIMEOUT_MS = 120_000;
 
-async function bundle(tmp) {
-  const esbuild = await import('esbuild');
-  const outfile = join(tmp, 'stratus-agent.cjs');
-  await esbuild.build({
-    stdin: {
-      contents: "export { createInferenceClient } from './src/core/inference';\nexport { runAgent } from './src/core/agent';\n",
-      resolveDir: root,
-      loader: 'ts',
-    },
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    logLevel: 'warning',
-  });
-  return outfile;
+function bundle(tmp) {
+  return bundleForNode(join(tmp, 'stratus-agent.cjs'), { contents: "export { createInferenceClient } from './src/core/inference';\nexport { runAgent } from './src/core/agent';\n" });
 }
 
 export async function runAgentBench() {

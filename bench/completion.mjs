@@ -36,7 +36,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { f2, log, median, table } from './lib.mjs';
+import { bundleForNode, f2, log, median, table } from './lib.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const root = resolve(benchDir, '..');
@@ -143,27 +143,14 @@ function typingScript() {
   return steps.slice(0, KEYS);
 }
 
-async function bundle(tmp) {
-  const esbuild = await import('esbuild');
-  const outfile = join(tmp, 'stratus-inline.cjs');
-  await esbuild.build({
-    stdin: {
-      contents: [
-        "export { createInferenceClient } from './src/core/inference';",
-        "export { InlineCompletionEngine, buildPrompt, decideMode, postProcess, EarlyStop, CURSOR_MARKER } from './src/core/inlineCompletion';",
-        "export { startSandbox } from './test/sandbox/index';",
-      ].join('\n'),
-      resolveDir: root,
-      loader: 'ts',
-    },
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    logLevel: 'warning',
+function bundle(tmp) {
+  return bundleForNode(join(tmp, 'stratus-inline.cjs'), {
+    contents: [
+          "export { createInferenceClient } from './src/core/inference';",
+          "export { InlineCompletionEngine, buildPrompt, decideMode, postProcess, EarlyStop, CURSOR_MARKER } from './src/core/inlineCompletion';",
+          "export { startSandbox } from './test/sandbox/index';",
+        ].join('\n'),
   });
-  return outfile;
 }
 
 async function sandboxAndClient(m) {

@@ -94,3 +94,45 @@ export function runMain(main) {
     },
   );
 }
+
+/**
+ * Bundles Stratus' TypeScript for Node (CJS, as in dist/) with esbuild, so no loader runs in the
+ * timed process: `source` is an entry file, or module text resolved from the repository root.
+ * @param {string} outfile
+ * @param {{ entry: string } | { contents: string }} source
+ * @returns {Promise<string>} outfile
+ */
+export async function bundleForNode(outfile, source) {
+  const esbuild = await import('esbuild');
+  await esbuild.build({
+    ...('entry' in source ? { entryPoints: [source.entry] } : { stdin: { contents: source.contents, resolveDir: root, loader: 'ts' } }),
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
+/**
+ * Runs a benchmark section after the `ahead` sections scheduled before it in the same process
+ * (each runs on its own `beforeExit`): `start` loads and runs it; a failure sets the exit code.
+ * @param {number} ahead
+ * @param {() => Promise<unknown>} start
+ */
+export function runAfter(ahead, start) {
+  const next = () => {
+    if (ahead-- > 0) {
+      process.once('beforeExit', next);
+      return;
+    }
+    process.stdout.write('\n');
+    start().catch((error) => {
+      process.stderr.write(`${error?.stack ?? error}\n`);
+      process.exitCode = 1;
+    });
+  };
+  next();
+}

@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { f1, f2, fx, killAll, log, median, pad, run, table } from './lib.mjs';
+import { f1, f2, fx, killAll, log, median, pad, run, runAfter, table } from './lib.mjs';
 import { renderContent, renderTools, startServer, TOOL_CALLS } from './server.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
@@ -452,19 +452,7 @@ process.once('beforeExit', () => {
 process.once('beforeExit', () => {
   if (env.BENCH_SKIP_AGENT) return;
   // One more beforeExit per benchmark still to run ahead of this one.
-  let ahead = (env.BENCH_SKIP_CONSOLE ? 0 : 1) + (env.BENCH_SKIP_SEARCH ? 0 : 1);
-  const next = () => {
-    if (ahead-- > 0) {
-      process.once('beforeExit', next);
-      return;
-    }
-    process.stdout.write('\n');
-    import('./agent.mjs').then((m) => m.runAgentBench()).catch((error) => {
-      process.stderr.write(`${error?.stack ?? error}\n`);
-      process.exitCode = 1;
-    });
-  };
-  next();
+  runAfter((env.BENCH_SKIP_CONSOLE ? 0 : 1) + (env.BENCH_SKIP_SEARCH ? 0 : 1), () => import('./agent.mjs').then((m) => m.runAgentBench()));
 });
 
 // The inline completion benchmark (bench/completion.mjs: requests per 100 keys, wasted tokens,
@@ -472,17 +460,5 @@ process.once('beforeExit', () => {
 // `npm run bench`; BENCH_SKIP_COMPLETION=1 leaves it out.
 process.once('beforeExit', () => {
   if (env.BENCH_SKIP_COMPLETION) return;
-  let ahead = (env.BENCH_SKIP_CONSOLE ? 0 : 1) + (env.BENCH_SKIP_SEARCH ? 0 : 1) + (env.BENCH_SKIP_AGENT ? 0 : 1);
-  const next = () => {
-    if (ahead-- > 0) {
-      process.once('beforeExit', next);
-      return;
-    }
-    process.stdout.write('\n');
-    import('./completion.mjs').then((m) => m.runCompletionBench()).catch((error) => {
-      process.stderr.write(`${error?.stack ?? error}\n`);
-      process.exitCode = 1;
-    });
-  };
-  next();
+  runAfter((env.BENCH_SKIP_CONSOLE ? 0 : 1) + (env.BENCH_SKIP_SEARCH ? 0 : 1) + (env.BENCH_SKIP_AGENT ? 0 : 1), () => import('./completion.mjs').then((m) => m.runCompletionBench()));
 });
