@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { f1, f2, fx, killAll, log, median, pad, run, runAfter, table } from './lib.mjs';
+import { bundleForNode, f1, f2, fx, killAll, log, median, pad, run, runAfter, table } from './lib.mjs';
 import { renderContent, renderTools, startServer, TOOL_CALLS } from './server.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
@@ -51,19 +51,8 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
 
 
 /** Bundles the TypeScript Stratus adapter (and the core client, undici included) into one CJS file. */
-async function bundleStratus() {
-  const esbuild = await import('esbuild');
-  const outfile = join(tmp, 'stratus-client.cjs');
-  await esbuild.build({
-    entryPoints: [join(benchDir, 'clients', 'stratus.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    logLevel: 'warning',
-  });
-  return outfile;
+function bundleStratus() {
+  return bundleForNode(join(tmp, 'stratus-client.cjs'), { entry: join(benchDir, 'clients', 'stratus.ts') });
 }
 
 function adapterPath(client, stratusBundle) {

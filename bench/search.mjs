@@ -35,6 +35,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { bundleForNode, prng } from './lib.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const root = resolve(benchDir, '..');
@@ -60,16 +61,6 @@ const f2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
 
 // ---- the generated workspace -----------------------------------------------------------------
 
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const DOMAIN = (
   'account address agent alert archive audit auth backup balance batch billing bucket buffer cache ' +
@@ -166,23 +157,8 @@ function rgScan(dir, question) {
 // ---- the Stratus side (a child process) -------------------------------------------------------
 
 async function bundleCore(outDir) {
-  const esbuild = await import('esbuild');
-  const outfile = join(outDir, 'stratus-search.cjs');
-  await esbuild.build({
-    stdin: {
-      contents: "export * from './src/core/search/index.ts'; export { createInferenceClient } from './src/core/inference/client.ts';",
-      resolveDir: root,
-      loader: 'ts',
-    },
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    logLevel: 'warning',
-  });
-  const worker = join(outDir, 'stratus-search-worker.cjs');
-  await esbuild.build({ entryPoints: [join(root, 'src/core/search/buildWorker.ts')], outfile: worker, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning' });
+  const outfile = await bundleForNode(join(outDir, 'stratus-search.cjs'), { contents: "export * from './src/core/search/index.ts'; export { createInferenceClient } from './src/core/inference/client.ts';" });
+  const worker = await bundleForNode(join(outDir, 'stratus-search-worker.cjs'), { entry: join(root, 'src/core/search/buildWorker.ts') });
   return { bundle: outfile, worker };
 }
 
