@@ -95,6 +95,34 @@ describe('properties: console activities and Location', function () {
     );
   });
 
+  it('the activity list in any shape gives activities with ids and known states, or a typed error', async () => {
+    const act = { id: 'act-1', description: 'Power on', state: { completed: { result: 'r' } } };
+    await checkAsync(
+      fc.asyncProperty(fc.oneof(bodyAround([act, { ...act, id: 'act-2', state: { failed: { reason: 'x' } } }]), bodyAround({ items: [act], total: 1 })), async (body) => {
+        const client = consoleWith({ status: 200, body });
+        const page = await typedOrValueAsync(client.activities.list({ limit: 5 }));
+        await client.close();
+        if (!page) return;
+        for (const a of page.items) assert.ok(a.id.trim() !== '' && ['waiting', 'running', 'completed', 'failed'].includes(a.state.kind));
+      }),
+      150,
+    );
+  });
+
+  it('a write answered with any status and Location gives a safe activity id or a typed error', async () => {
+    const location = fc.oneof(weirdString, fc.constantFrom('act-9', '/api/activity/v1/activities/act-9', 'https://c.test/api/activity/v1/activities/%2e%2e', 'activities/..', ''), fc.constant(undefined));
+    await checkAsync(
+      fc.asyncProperty(fc.constantFrom(200, 201, 202, 204), location, async (status, loc) => {
+        const client = consoleWith({ status, body: '', ...(loc !== undefined ? { headers: { location: loc } } : {}) });
+        const target = { id: 'vm-1', name: 'web', raw: VM };
+        const result = await typedOrValueAsync(client.perform('virtualMachines', 'powerOn', { target }));
+        await client.close();
+        if (result) assert.equal(pathIdProblem(result.activityId), undefined, result.activityId);
+      }),
+      150,
+    );
+  });
+
   it('normaliseState and toActivity accept any JSON without throwing', () => {
     check(
       fc.property(weirdJson, weirdJson, (state, holder) => {

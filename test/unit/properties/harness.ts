@@ -6,6 +6,7 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { isStratusError } from '../../../src/core/errors';
+import { presentError } from '../../../src/core/presentError';
 import { HttpTransport } from '../../../src/core/http/transport';
 import type { FetchLike, TransportOptions } from '../../../src/core/http/types';
 
@@ -13,6 +14,25 @@ import type { FetchLike, TransportOptions } from '../../../src/core/http/types';
 export const SEED = 20_261_125;
 
 const tally = { properties: 0, runs: 0 };
+
+/**
+ * Counterexamples these properties found, each kept as an example test next to its module's tests
+ * (`fuzzFindings.test.ts`); `fixed: false` marks a case left to the folder's owner (see the note
+ * where the property steps around it).
+ */
+export const FINDINGS: ReadonlyArray<{ where: string; fixed: boolean }> = [
+  { where: 'embeddings: a vector holding null was handed on as numbers', fixed: true },
+  { where: 'transcription: a segment without a numeric end ended before it started; absurd times were billed', fixed: true },
+  { where: 'rerank: a hit index outside the sent documents was kept', fixed: true },
+  { where: 'console lists: a negative, fractional or 400-digit total was believed', fixed: true },
+  { where: 'console activities: a state named "constructor" found Object.prototype (TypeError)', fixed: true },
+  { where: 'models: a model id "constructor" read Object.prototype as its tool-calling override', fixed: true },
+  { where: 'usage store: a writer named "__proto__" was counted twice after compaction', fixed: true },
+  { where: 'subtitles: 3.6e24 s was written as 1e+21 hours', fixed: true },
+  { where: 'transport: a NaN retry cap (a wrong-typed setting) slept through a day-long Retry-After', fixed: true },
+  { where: 'search index: an index holding an empty file is saved in a form its loader refuses', fixed: false },
+  { where: 'agent globs: a backslash-led glob becomes an absolute POSIX pattern', fixed: false },
+];
 let summaryRegistered = false;
 
 /** Prints `properties N, runs M` once the whole mocha run is over (a root-level hook). */
@@ -20,7 +40,8 @@ function registerSummary(): void {
   if (summaryRegistered || typeof after !== 'function') return;
   summaryRegistered = true;
   after(() => {
-    console.log(`properties ${tally.properties}, runs ${tally.runs} (seed ${SEED})`);
+    const fixed = FINDINGS.filter((f) => f.fixed).length;
+    console.log(`properties ${tally.properties}, runs ${tally.runs} (seed ${SEED}); counterexamples found ${FINDINGS.length}, fixed ${fixed}, left to their owners ${FINDINGS.length - fixed}`);
   });
 }
 registerSummary();
@@ -40,7 +61,12 @@ export async function checkAsync<Ts>(property: fc.IAsyncProperty<Ts>, numRuns: n
 
 /** Fails unless `error` is one of the project's typed errors (src/core/errors.ts). */
 export function assertTyped(error: unknown): void {
-  if (isStratusError(error)) return;
+  if (isStratusError(error)) {
+    // The edge's one translation of a typed error: always a message, never a throw.
+    const shown = presentError(error);
+    assert.ok(shown.cancelled || shown.message.trim() !== '', `a message for ${error.name}`);
+    return;
+  }
   const detail = error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ''}` : String(error);
   assert.fail(`not a typed Stratus error: ${detail}`);
 }
