@@ -206,12 +206,31 @@ describe('trust (issue 22): webviews, confirmations, plain http and TLS', functi
 
     it('a self-signed certificate no trusted CA signed is refused before any request is sent, as a NetworkError naming the TLS failure', async () => {
       assert.ok(server, 'openssl made a certificate');
-      await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+      if (!server.listening) await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
       const secret = 'sk-trust-FAKE-0123456789abcdef';
       const transport = new HttpTransport({ baseUrl: `https://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, auth: () => Promise.resolve(secret), retry: { attempts: 1 } });
       await assert.rejects(transport.request({ method: 'GET', path: '/v1/models' }), (e: unknown) => e instanceof NetworkError && /certificate|TLS|self.signed|verify/i.test(`${e.message} ${e.code ?? ''}`) && !e.message.includes(secret));
       assert.equal(hits, 0, 'no HTTP request (and so no key) reached the server');
       await transport.close();
+    });
+
+    it('http.proxyStrictSSL off does not relax it: VS Code\'s fetch still verifies, so the key never reaches an unverified host', async () => {
+      // Measured in code-server 1.139 and 1.104: the extension host's fetch patch builds its own
+      // undici agents with the system CAs and no rejectUnauthorized, so proxyStrictSSL (which
+      // VS Code applies to its Node http/https patch) does not reach fetch. Should a VS Code
+      // release change that, this test fails and the choice (follow the setting or not) is made again.
+      assert.ok(server, 'openssl made a certificate');
+      if (!server.listening) await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+      await vscode.workspace.getConfiguration('http').update('proxyStrictSSL', false, G);
+      const secret = 'sk-trust-FAKE-strict-0123456789';
+      const transport = new HttpTransport({ baseUrl: `https://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, auth: () => Promise.resolve(secret), retry: { attempts: 1 } });
+      try {
+        await assert.rejects(transport.request({ method: 'GET', path: '/v1/models' }), (e: unknown) => e instanceof NetworkError && /self-signed|certificate/i.test(e.message) && !e.message.includes(secret));
+        assert.equal(hits, 0);
+      } finally {
+        await transport.close();
+        await vscode.workspace.getConfiguration('http').update('proxyStrictSSL', undefined, G);
+      }
     });
   });
 });

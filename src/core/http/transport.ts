@@ -38,7 +38,8 @@ export const DEFAULT_RETRY: Readonly<RetryOptions> = {
 };
 
 const MAX_ATTEMPTS = 5;
-/** Longest timeout honoured (a day); above it, or when not a positive number, the default applies. */
+const MAX_ERROR_BODY_CHARS = 64 * 1024;
+/** Longest timeout honoured (a day; longer ones are cut to it). One that is not a positive number is the default. */
 const MAX_TIMEOUT_MS = 86_400_000;
 
 function checkedTimeouts(t: TransportTimeouts): TransportTimeouts {
@@ -48,7 +49,6 @@ function checkedTimeouts(t: TransportTimeouts): TransportTimeouts {
     idleMs: checkedTimeout(t.idleMs, DEFAULT_TIMEOUTS.idleMs, MAX_TIMEOUT_MS),
   };
 }
-const MAX_ERROR_BODY_CHARS = 64 * 1024;
 
 /**
  * The HTTP client both APIs share, over a fetch engine (in VS Code the extension host's `fetch`,
