@@ -37,6 +37,8 @@ export interface Run {
   shown: string[];
   /** Feature-specific invariants ("no state lost"), as failures; empty when all hold. */
   violations: string[];
+  /** The error the feature got, whole (the secrets sweep reads its stack and causes too). */
+  error?: unknown;
 }
 
 export interface FeatureContext {
@@ -118,7 +120,7 @@ const chat: Feature = {
           if (e.type === 'text') text += e.text;
         }), chat.boundMs);
       const outcome: Outcome = driven.error === undefined ? { kind: 'ok', detail: `${text.length} chars` } : errorOutcome(driven.error, text);
-      return { outcome, elapsedMs: driven.elapsedMs, requests: count(ctx.world, chat.path), shown: [text, outcome.kind === 'ok' ? '' : (outcome as { message: string }).message], violations: [] };
+      return { outcome, elapsedMs: driven.elapsedMs, requests: count(ctx.world, chat.path), shown: [text, outcome.kind === 'ok' ? '' : (outcome as { message: string }).message], violations: [], error: driven.error };
     }),
 };
 
@@ -164,7 +166,7 @@ const agent: Feature = {
       if (out.status === 'answered') outcome = { kind: 'ok', detail: `${out.rounds} rounds` };
       else if (out.status === 'error') outcome = errorOutcome(out.error, out.text || text);
       else outcome = { kind: 'error', error: out.status, actions: [], message: out.message ?? out.status };
-      return { outcome, elapsedMs: driven.elapsedMs, requests: count(ctx.world, agent.path), shown: [text, 'message' in outcome ? outcome.message : ''], violations };
+      return { outcome, elapsedMs: driven.elapsedMs, requests: count(ctx.world, agent.path), shown: [text, 'message' in outcome ? outcome.message : '', JSON.stringify(out.messages)], violations, error: out.error };
     }),
 };
 
@@ -211,7 +213,7 @@ function jsonFeature(id: string, path: string, call: (client: InferenceClient) =
         ctx.inject();
         const driven = await drive(ctx.world, () => call(client), feature.boundMs);
         const outcome: Outcome = driven.error === undefined ? { kind: 'ok', detail: driven.value ?? '' } : errorOutcome(driven.error);
-        return { outcome, elapsedMs: driven.elapsedMs, requests: count(ctx.world, path), shown: ['message' in outcome ? outcome.message : ''], violations: [] };
+        return { outcome, elapsedMs: driven.elapsedMs, requests: count(ctx.world, path), shown: ['message' in outcome ? outcome.message : ''], violations: [], error: driven.error };
       }),
   };
   return feature;
@@ -243,7 +245,7 @@ const resourceList: Feature = {
       const outcome: Outcome = driven.error === undefined ? { kind: 'ok', detail: `${driven.value?.items.length ?? 0} items` } : errorOutcome(driven.error);
       const violations: string[] = [];
       if (client.auth.session === undefined && outcome.kind === 'ok') violations.push('signed out after a successful list');
-      return { outcome, elapsedMs: driven.elapsedMs, requests: count(ctx.world, resourceList.path), shown: ['message' in outcome ? outcome.message : ''], violations };
+      return { outcome, elapsedMs: driven.elapsedMs, requests: count(ctx.world, resourceList.path), shown: ['message' in outcome ? outcome.message : '', JSON.stringify(driven.value?.items.map((i) => i.name) ?? [])], violations, error: driven.error };
     }),
 };
 
@@ -269,7 +271,7 @@ const writeFollow: Feature = {
       const violations: string[] = [];
       if (acted > 1) violations.push(`${acted} POSTs the server may have acted on, for one write`);
       const outcome = writeOutcome(phase, driven.error, driven.value?.state.kind);
-      return { outcome, elapsedMs: driven.elapsedMs, requests: posts.length, shown: ['message' in outcome ? outcome.message : ''], violations };
+      return { outcome, elapsedMs: driven.elapsedMs, requests: posts.length, shown: ['message' in outcome ? outcome.message : ''], violations, error: driven.error };
     }),
 };
 
@@ -300,7 +302,7 @@ const patExchange: Feature = {
       ctx.inject();
       const driven = await drive(ctx.world, () => client.auth.signIn(), patExchange.boundMs);
       const outcome: Outcome = driven.error === undefined ? { kind: 'ok', detail: driven.value?.tenantId ?? '' } : errorOutcome(driven.error);
-      return { outcome, elapsedMs: driven.elapsedMs, requests: count(ctx.world, patExchange.path), shown: ['message' in outcome ? outcome.message : ''], violations: [] };
+      return { outcome, elapsedMs: driven.elapsedMs, requests: count(ctx.world, patExchange.path), shown: ['message' in outcome ? outcome.message : '', JSON.stringify(client.auth.session ?? {})], violations: [], error: driven.error };
     }),
 };
 
@@ -354,7 +356,8 @@ const usageStore: Feature = {
       if (received > 0 && live === 0) violations.push('part of an answer arrived but was not metered');
       if (live !== persisted) violations.push(`${live} events metered, ${persisted} on disk`);
       const outcome: Outcome = driven.error === undefined ? { kind: 'ok', detail: `${persisted} events stored` } : errorOutcome(driven.error, text);
-      return { outcome, elapsedMs: driven.elapsedMs, requests, shown: [text, 'message' in outcome ? outcome.message : ''], violations };
+      // The Usage view's page is sent the snapshot: it is an output too.
+      return { outcome, elapsedMs: driven.elapsedMs, requests, shown: [text, 'message' in outcome ? outcome.message : '', JSON.stringify(meter.snapshot())], violations, error: driven.error };
     });
   },
 };

@@ -24,6 +24,8 @@ export interface World {
   readonly fetch: FetchLike;
   /** Client-side progress counter (features bump it when an event arrives). */
   progress: number;
+  /** Every bearer token the clients sent (the API key, and each JWT issued from the PAT). */
+  readonly bearers: Set<string>;
 }
 
 /** Installs a fake clock (timers, Date, performance) and starts a sandbox on it. */
@@ -41,8 +43,11 @@ export async function startWorld(profile: SandboxProfile): Promise<World> {
     sandbox,
     clock,
     progress: 0,
+    bearers: new Set(),
     fetch: async (url, init) => {
       world.progress += 1;
+      const auth = (init.headers as Record<string, string> | undefined)?.authorization;
+      if (auth?.startsWith('Bearer ')) world.bearers.add(auth.slice('Bearer '.length));
       try {
         return await globalThis.fetch(url, init);
       } finally {
