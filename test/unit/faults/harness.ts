@@ -29,11 +29,11 @@ export interface World {
 }
 
 /** Installs a fake clock (timers, Date, performance) and starts a sandbox on it. */
-export async function startWorld(profile: SandboxProfile): Promise<World> {
-  const clock = FakeTimers.install({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance'], now: Date.parse('2026-03-02T09:00:00Z') });
+export async function startWorld(profile: SandboxProfile, options: { now?: string; jwtLifetimeSeconds?: number } = {}): Promise<World> {
+  const clock = FakeTimers.install({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance'], now: Date.parse(options.now ?? '2026-03-02T09:00:00Z') });
   let sandbox: Sandbox;
   try {
-    sandbox = await startSandbox({ port: 0, profile, timers: clock, activityStepMs: 1_000 });
+    sandbox = await startSandbox({ port: 0, profile, timers: clock, activityStepMs: 1_000, ...(options.jwtLifetimeSeconds !== undefined ? { jwtLifetimeSeconds: options.jwtLifetimeSeconds } : {}) });
   } catch (error) {
     clock.uninstall();
     throw error;
