@@ -76,7 +76,7 @@ describe('soak: an 8-hour session on a fake clock', function () {
     const hourUsed: number[] = [];
     for (let minute = 0; minute < HOURS * 60; minute += 5) {
       const started = clock.now;
-      const listed = await drive(w, async () => {
+      const listed: Awaited<ReturnType<typeof drive<number>>> = await drive(w, async (): Promise<number> => {
         const vms = await c.list('virtualMachines', { signal: view.signal });
         const users = await c.list('users', { signal: view.signal });
         return vms.items.length + users.items.length;
