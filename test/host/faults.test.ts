@@ -192,15 +192,25 @@ describe('faults through the extension host: what the user sees', function () {
     });
   });
 
-  it('secrets sweep: no API key, PAT id or secret (nor their encodings) and no JWT in anything shown or in the extension log', async () => {
-    const { api } = await stratus();
-    const logs = filesUnder(api.logDirectory).map((f) => readFileSync(f, 'utf8'));
-    assert.ok(logs.join('').length > 0, 'the extension wrote a log');
-    const texts = [...shown, ...logs];
-    const needles = [...forms(sandbox().apiKey), ...forms(sandbox().patId), ...forms(sandbox().patSecret)];
-    const leaks = texts.flatMap((t) => needles.filter((n) => t.includes(n)).map((n) => `${n} in ${t.slice(0, 120)}`));
-    assert.deepEqual(leaks, []);
-    const jwts = texts.flatMap((t) => t.match(/eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g) ?? []);
-    assert.deepEqual(jwts, [], 'no JWT');
+  describe('secrets sweep', () => {
+    // Self-contained (it makes its own failures), so it holds alone and in any order; what the
+    // other tests showed is scanned too when they ran first.
+    it('no API key, PAT id or secret (nor their encodings) and no JWT in anything shown or in the extension log', async () => {
+      await control('/burst', { status: 401, count: 5, pathPrefix: CHAT });
+      await ask(deps, 'hello');
+      await signedIn();
+      await control('/expire-tokens', {});
+      await control('/burst', { status: 503, count: 10, html: true, pathPrefix: VMS });
+      await vmChildren();
+      const { api } = await stratus();
+      const logs = filesUnder(api.logDirectory).map((f) => readFileSync(f, 'utf8'));
+      assert.ok(logs.join('').length > 0, 'the extension wrote a log');
+      const texts = [...shown, ...logs];
+      const needles = [...forms(sandbox().apiKey), ...forms(sandbox().patId), ...forms(sandbox().patSecret)];
+      const leaks = texts.flatMap((t) => needles.filter((n) => t.includes(n)).map((n) => `${n} in ${t.slice(0, 120)}`));
+      assert.deepEqual(leaks, []);
+      const jwts = texts.flatMap((t) => t.match(/eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g) ?? []);
+      assert.deepEqual(jwts, [], 'no JWT');
+    });
   });
 });
