@@ -22,4 +22,5 @@ import './errorSurface.test';
 import './checkpoints.test';
 import './l10n.test';
 import './agentDepth.test';
+import './faults.test';
 import './trust.test';

@@ -34,7 +34,7 @@ export const DEFAULT_RETRY: Readonly<RetryOptions> = {
   baseDelayMs: 500,
   maxDelayMs: 8_000,
   maxWaitMs: 20_000,
-  statuses: [429, 500, 503],
+  statuses: [429, 500, 502, 503, 504],
 };
 
 const MAX_ATTEMPTS = 5;
