@@ -1,15 +1,16 @@
-import { INDEX_FORMAT_VERSION, describeLoadFailure } from './indexFormat';
+import { describeLoadFailure, searchSettingsKey } from './indexFormat';
 import { Indexer, yieldToEventLoop } from './indexer';
 import { isLoadFailure, LexicalIndex } from './lexical';
 import { PathFilter } from './filter';
 import type { LoadFailure } from './indexTypes';
 import { embeddingsFile, Ranker, toHit } from './ranking';
-import type { IndexProgress, IndexStats, SearchEngineOptions, SearchHit, SearchResult } from './searchTypes';
+import type { LocalCandidates } from './rerankStage';
+import type { IndexProgress, IndexStats, SearchEngineOptions, SearchHit, SearchResult, WorkspaceIndex } from './searchTypes';
 
 export { WORKER_MIN_FILES } from './indexer';
 export { describeLoadFailure } from './indexFormat';
 export { DEFAULT_SEARCH_SETTINGS } from './searchTypes';
-export type { IndexProgress, IndexStats, SearchEngineOptions, SearchHit, SearchInference, SearchNote, SearchResult, SearchSettings } from './searchTypes';
+export type { IndexProgress, IndexStats, SearchEngineOptions, SearchHit, SearchInference, SearchNote, SearchResult, SearchSettings, WorkspaceIndex } from './searchTypes';
 
 export const INDEX_FILE = 'search-index.bin';
 const SAVE_DELAY_MS = 10_000;
@@ -25,7 +26,7 @@ type FileEvent = 'changed' | 'deleted';
  * The whole search pipeline over one workspace: the index (built, persisted, kept current from
  * file events), optional embeddings, and the rerank stage with its fallbacks. No VS Code here.
  */
-export class SearchEngine {
+export class SearchEngine implements WorkspaceIndex {
   private index = new LexicalIndex();
   private filter = new PathFilter();
   private readonly pending = new Map<string, FileEvent>();
@@ -68,8 +69,7 @@ export class SearchEngine {
 
   /** What a persisted index must match to be reused (chunking, ignore rules, size cap). */
   settingsKey(): string {
-    const s = this.options.settings();
-    return JSON.stringify({ v: INDEX_FORMAT_VERSION, c: s.chunk, x: [...s.excludeGlobs].sort(), g: s.useGitignore, m: s.maxFileSizeBytes });
+    return searchSettingsKey(this.options.settings());
   }
 
   /** Loads the stored index and brings it up to date, or builds one. Idempotent while running. */
@@ -278,6 +278,16 @@ export class SearchEngine {
    */
   search(query: string, options: { signal?: AbortSignal; onLocal?: (hits: SearchHit[]) => void } = {}): Promise<SearchResult> {
     return this.ranker.search(query, options);
+  }
+
+  /** The local stage alone (lexical, fused with embeddings when configured): what the index worker answers. */
+  local(query: string, signal?: AbortSignal): Promise<LocalCandidates> {
+    return this.ranker.local(query, signal);
+  }
+
+  /** The lexical order, as the index worker's client offers it (see `WorkspaceIndex`). */
+  query(query: string, limit?: number): Promise<SearchHit[]> {
+    return Promise.resolve(this.lexical(query, limit));
   }
 
   /** The text of each hit's line range, read from the file (the preview when unreadable). */

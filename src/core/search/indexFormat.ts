@@ -1,6 +1,7 @@
 import { checkNextId, compactIds, isCount } from './indexBounds';
 import { TF_BITS, TF_MAX, type ChunkMeta, type FileRecord, type LoadFailure } from './indexTypes';
 import type { PostingTable } from './postings';
+import type { SearchSettings } from './searchTypes';
 
 /** Bump whenever the persisted shape or the tokenising changes: an older file is rebuilt. */
 export const INDEX_FORMAT_VERSION = 5;
@@ -170,3 +171,8 @@ export function describeLoadFailure(failure: LoadFailure): string {
   }
 }
 
+
+/** What a persisted index must match to be reused (chunking, ignore rules, size cap). */
+export function searchSettingsKey(s: SearchSettings): string {
+  return JSON.stringify({ v: INDEX_FORMAT_VERSION, c: s.chunk, x: [...s.excludeGlobs].sort(), g: s.useGitignore, m: s.maxFileSizeBytes });
+}

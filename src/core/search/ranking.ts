@@ -1,11 +1,10 @@
 import { CancelledError } from '../errors';
-import type { ModelInfo } from '../inference/models/types';
 import { contentHash, dot, EmbeddingCache, embedTexts } from './embeddings';
 import type { IndexStorage, SearchFileSystem } from './files';
 import { reciprocalRankFusion } from './fusion';
 import type { ChunkMeta, LexicalHit } from './indexTypes';
 import type { LexicalIndex } from './lexical';
-import { rerankDocuments } from './rerank';
+import { readDocuments, rerankStage, type LocalCandidates } from './rerankStage';
 import type { SearchHit, SearchInference, SearchNote, SearchResult, SearchSettings } from './searchTypes';
 
 export function embeddingsFile(model: string): string {
@@ -34,7 +33,6 @@ export interface RankerOptions {
  * is configured), then the rerank model's order, with a note for every fallback.
  */
 export class Ranker {
-  private readonly decoder = new TextDecoder('utf-8', { fatal: false });
   /** The embedding vectors of the configured model, by chunk content hash (loaded on first use). */
   embeddings: EmbeddingCache | undefined;
 
@@ -50,7 +48,14 @@ export class Ranker {
    * CancelledError (the caller's signal).
    */
   async search(query: string, options: { signal?: AbortSignal; onLocal?: (hits: SearchHit[]) => void } = {}): Promise<SearchResult> {
-    const { signal } = options;
+    const local = await this.local(query, options.signal);
+    options.onLocal?.(local.hits);
+    const inference = this.options.inference?.();
+    return rerankStage(query, local, { settings: this.options.settings(), inference, setTimer: this.options.setTimer, documentsFor: (hits) => this.documentsFor(hits) }, options.signal);
+  }
+
+  /** The local stage: lexical candidates, fused with embeddings when a model is configured. */
+  async local(query: string, signal?: AbortSignal): Promise<LocalCandidates> {
     const settings = this.options.settings();
     const notes: SearchNote[] = [];
     if (!this.options.ready()) notes.push({ kind: 'index_not_ready' });
@@ -65,84 +70,12 @@ export class Ranker {
         notes.push({ kind: 'embeddings_failed', error });
       }
     }
-    const localHits = local.slice(0, settings.candidates).map((h, i) => toHit(h, i));
-    options.onLocal?.(localHits);
-    const base: SearchResult = { query, hits: localHits.slice(0, settings.results), reranked: false, notes, candidates: localHits.length, searchUnits: 0 };
-    if (localHits.length === 0) return base;
-    if (!settings.rerank.enabled) return { ...base, notes: [...notes, { kind: 'rerank_disabled' }] };
-    if (!inference) return { ...base, notes: [...notes, { kind: 'no_rerank_model' }] };
-
-    let model: ModelInfo | undefined;
-    try {
-      const models = await inference.listModels(signal);
-      model = settings.rerank.model
-        ? models.find((m) => m.id === settings.rerank.model || m.aliases.includes(settings.rerank.model))
-        : models.find((m) => m.kind === 'rerank');
-      if (!model && settings.rerank.model) {
-        // Not listed: try it anyway with a conservative context; a 404 falls back below.
-        model = { id: settings.rerank.model, kind: 'rerank', aliases: [], maxModelLen: 512, created: undefined, ownedBy: undefined, root: undefined };
-      }
-    } catch (error) {
-      if (signal?.aborted) throw new CancelledError();
-      return { ...base, notes: [...notes, { kind: 'rerank_failed', error }] };
-    }
-    if (!model) return { ...base, notes: [...notes, { kind: 'no_rerank_model' }] };
-
-    const documents = await this.documentsFor(localHits);
-    const outcome = await rerankDocuments(
-      inference.rerank,
-      query,
-      documents,
-      {
-        model: model.id,
-        maxModelLen: model.maxModelLen ?? 512,
-        version: settings.rerank.version,
-        topN: settings.results,
-        batchSize: settings.rerank.batchSize,
-        concurrency: settings.rerank.concurrency,
-        timeoutMs: settings.rerank.timeoutMs,
-        setTimer: this.options.setTimer,
-      },
-      signal,
-    );
-    if (!outcome.ok) {
-      const note: SearchNote =
-        outcome.reason === 'timeout' ? { kind: 'rerank_timeout', timeoutMs: outcome.timeoutMs } : outcome.reason === 'query_too_long' ? { kind: 'query_too_long' } : { kind: 'rerank_failed', error: outcome.error };
-      return { ...base, notes: [...notes, note] };
-    }
-    const hits: SearchHit[] = [];
-    const seen = new Set<number>();
-    for (const s of outcome.scores) {
-      const h = localHits[s.index];
-      if (!h || seen.has(s.index)) continue;
-      seen.add(s.index);
-      hits.push({ ...h, rerankScore: s.score });
-    }
-    // Whatever the reranker did not return keeps its local order after the reranked ones.
-    for (let i = 0; i < localHits.length && hits.length < settings.results; i++) {
-      const h = localHits[i];
-      if (h && !seen.has(i)) hits.push(h);
-    }
-    return { query, hits: hits.slice(0, settings.results), reranked: true, notes, candidates: localHits.length, searchUnits: outcome.searchUnits };
+    return { hits: local.slice(0, settings.candidates).map((h, i) => toHit(h, i)), notes };
   }
 
   /** The text of each hit's line range, read from the file (the preview when unreadable). */
-  async documentsFor(hits: readonly SearchHit[]): Promise<string[]> {
-    const byPath = new Map<string, string[] | undefined>();
-    await Promise.all(
-      [...new Set(hits.map((h) => h.path))].map(async (path) => {
-        try {
-          byPath.set(path, this.decoder.decode(await this.options.fs.read(path, this.options.settings().maxFileSizeBytes)).split(/\r?\n/));
-        } catch {
-          byPath.set(path, undefined);
-        }
-      }),
-    );
-    return hits.map((h) => {
-      const lines = byPath.get(h.path);
-      const body = lines ? lines.slice(h.startLine - 1, h.endLine).join('\n') : h.preview;
-      return `${h.path}\n${body}`;
-    });
+  documentsFor(hits: readonly SearchHit[]): Promise<string[]> {
+    return readDocuments(this.options.fs, this.options.settings().maxFileSizeBytes, hits);
   }
 
   // ---- embeddings ----------------------------------------------------------------------------

@@ -131,3 +131,34 @@ export interface SearchEngineOptions {
    */
   buildWorker?: () => Worker;
 }
+
+export interface OpenOptions {
+  signal?: AbortSignal;
+  onProgress?: (p: IndexProgress) => void;
+}
+
+/**
+ * The index of one workspace as the extension uses it: in this thread (`SearchEngine`, for remote
+ * and virtual folders and tests) or owned by the index worker (`IndexClient`).
+ */
+export interface WorkspaceIndex {
+  readonly isReady: boolean;
+  readonly stats: { files: number; chunks: number };
+  settingsKey(): string;
+  /** Loads the stored index and brings it up to date, or builds one. */
+  open(options?: OpenOptions): Promise<IndexStats>;
+  /** Drops everything (memory and storage) and builds from scratch. */
+  rebuild(options?: OpenOptions): Promise<IndexStats>;
+  /** The lexical order (what the picker shows while you type). */
+  query(query: string, limit?: number): Promise<SearchHit[]>;
+  search(query: string, options?: { signal?: AbortSignal; onLocal?: (hits: SearchHit[]) => void }): Promise<SearchResult>;
+  notifyChanged(path: string): void;
+  notifyDeleted(path: string): void;
+  notifyRenamed(from: string, to: string): void;
+  /** Applies the queued file events now. */
+  flush(): Promise<void>;
+  /** Resolves once the writes of the index started so far are done. */
+  persisted(): Promise<void>;
+  onDidUpdate: ((paths: string[]) => void) | undefined;
+  dispose(): void;
+}

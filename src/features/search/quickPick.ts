@@ -64,9 +64,26 @@ export function showSearchPick(service: SearchService, logger: Logger, initialQu
       pick.busy = false;
       return;
     }
-    const local = service.lexical(query).slice(0, 50);
+    pick.busy = true;
+    void service.lexical(query).then(
+      (hits) => {
+        if (mine !== generation) return;
+        showLocal(query, mine, hits.slice(0, 50));
+      },
+      (error: unknown) => {
+        if (mine !== generation) return;
+        pick.busy = false;
+        pick.items = [note(presentError(error).message)];
+      },
+    );
+  };
+
+  const showLocal = (query: string, mine: number, local: WorkspaceSearchHit[]): void => {
     pick.items = local.length > 0 ? [...local.map((h) => item(h, false)), ...(service.ready ? [] : [note(vscode.l10n.t('The index is still being built: results are partial.'))])] : [note(service.ready ? vscode.l10n.t('No match in the index.') : vscode.l10n.t('The index is still being built…'))];
-    if (local.length === 0) return;
+    if (local.length === 0) {
+      pick.busy = false;
+      return;
+    }
     pick.busy = true;
     rerank = setTimeout(() => {
       const c = new AbortController();
