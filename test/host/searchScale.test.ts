@@ -68,12 +68,12 @@ describe('search at scale in the host (the index worker)', function () {
     const built = testDeps('Stratus search scale test', sandbox().apiKey);
     const s = new SearchService(built.deps, vscode.Uri.file(storage), { workerDir, folder: vscode.Uri.file(root) });
     disposables.push(...built.disposables, s);
+    s.start();
     return s;
   };
 
   it('indexes a few thousand files with the host heap about flat, and answers', async () => {
     const s = service();
-    s.start();
     const before = heapAfterGc();
     let peak = 0;
     const sampler = setInterval(() => {
@@ -109,7 +109,6 @@ describe('search at scale in the host (the index worker)', function () {
 
   it('never builds merely because the service started (first use builds)', async () => {
     const s = service();
-    s.start();
     assert.equal(s.ready, false, 'nothing loaded or built before a search');
     const hits = await s.lexical('reconcile vendor escrow');
     // The first use started the load: what the index holds so far, then all of it.

@@ -35,6 +35,7 @@ export class SearchEngine implements WorkspaceIndex {
   private draining: Promise<void> | undefined;
   private opened: Promise<IndexStats> | undefined;
   private ready = false;
+  private loadedGate: Promise<void> = Promise.resolve();
   private rescanNeeded = false;
   private readonly indexer: Indexer;
   private readonly ranker: Ranker;
@@ -96,22 +97,19 @@ export class SearchEngine implements WorkspaceIndex {
     let source: IndexStats['source'] = 'built';
     let rejected: LoadFailure | undefined;
     if (!this.ready) {
-      const stored = await this.options.storage?.read(INDEX_FILE);
-      if (stored) {
-        const loaded = LexicalIndex.deserialize(stored, key);
-        if (isLoadFailure(loaded)) {
-          rejected = loaded;
-          this.options.logger.warn(`Search index in storage not used (${describeLoadFailure(loaded)}); rebuilding.`);
-          this.index = new LexicalIndex();
-        } else {
-          this.index = loaded;
-          source = 'loaded';
-        }
+      let markLoaded = (): void => undefined;
+      this.loadedGate = new Promise<void>((resolve) => (markLoaded = resolve));
+      try {
+        const stored = await this.options.storage?.read(INDEX_FILE);
+        this.readStored(stored, key, (r) => (rejected = r), () => (source = 'loaded'));
+      } finally {
+        markLoaded();
       }
     } else {
       source = 'loaded';
     }
     const { stats, filter } = await this.indexer.reconcile(this.index, options);
+
     this.filter = filter;
     this.rescanNeeded = false;
     stats.source = source;
@@ -124,6 +122,30 @@ export class SearchEngine implements WorkspaceIndex {
     // (`persisted()` says when it is on disk). A loaded index nothing changed in is not rewritten.
     if (source === 'built' || stats.indexed > 0 || stats.removed > 0) void this.persistSoon();
     return stats;
+  }
+
+  /** Takes the stored index when it can be used (else starts from an empty one, saying why). */
+  private readStored(stored: Uint8Array | undefined, key: string, reject: (r: LoadFailure) => void, accept: () => void): void {
+    if (!stored) return;
+    const loaded = LexicalIndex.deserialize(stored, key);
+    if (isLoadFailure(loaded)) {
+      reject(loaded);
+      this.options.logger.warn(`Search index in storage not used (${describeLoadFailure(loaded)}); rebuilding.`);
+      this.index = new LexicalIndex();
+    } else {
+      this.index = loaded;
+      accept();
+    }
+  }
+
+  /**
+   * Resolves once the stored index is in memory (or found unusable) during an open, at once
+   * otherwise: a query waits for it rather than answer from nothing, but not for the check of
+   * every file's size and time that follows (answers then come from what was on disk, marked
+   * partial until the check is done; a build from nothing answers from the files indexed so far).
+   */
+  whenLoaded(): Promise<void> {
+    return this.loadedGate;
   }
 
   /** Writes the index after one turn of the event loop (a query waiting to run goes first). */

@@ -342,28 +342,33 @@ export class IndexClient implements WorkspaceIndex {
   /**
    * Stops the worker: it first writes what changed since its last save (a worker that does not
    * answer within `CLOSE_TIMEOUT_MS` is stopped all the same). Requests still waiting fail.
+   * Resolves once the worker has exited.
    */
-  dispose(): void {
+  async close(): Promise<void> {
     if (this.disposed) return;
     this.flushEvents();
     const worker = this.worker;
-    const closing = worker ? this.send({ t: 'close', id: 0 }, anything) : Promise.resolve();
     this.disposed = true;
     this.worker = undefined;
-    const pendingClose = [...this.pending.entries()].find(([, p]) => p.message.t === 'close');
-    if (pendingClose) this.pending.delete(pendingClose[0]);
     this.failAll(new IndexWorkerError('The search index is closed.'));
     if (!worker) return;
-    // The close's answer arrives on the worker's message handler, which still runs.
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     const stop = (): void => void worker.terminate().catch(() => undefined);
     const cancel = this.setTimer(CLOSE_TIMEOUT_MS, stop);
+    // The close's answer arrives on the worker's message handler, which still runs.
+    const id = this.nextId++;
     worker.on('message', (raw: unknown) => {
       const m = parseFromWorker(raw);
-      if (m && (m.t === 'done' || m.t === 'failed') && pendingClose && m.id === pendingClose[0]) {
+      if (m && (m.t === 'done' || m.t === 'failed') && m.id === id) {
         cancel();
         stop();
       }
     });
-    void closing.catch(() => undefined);
+    worker.postMessage({ t: 'close', id } satisfies ToWorker);
+    await exited;
+  }
+
+  dispose(): void {
+    void this.close();
   }
 }

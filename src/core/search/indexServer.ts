@@ -127,11 +127,17 @@ export function serveIndex(port: Port, makeBuildWorker: (script: string) => Work
         });
       case 'local':
         return answer(m.id, async (signal) => {
-          const local = await need().local(m.query, signal);
+          const e = need();
+          await e.whenLoaded();
+          const local = await e.local(m.query, signal);
           return { hits: local.hits, notes: local.notes.map(toWireNote) };
         });
       case 'lexical':
-        return answer(m.id, () => Promise.resolve(need().lexical(m.query, m.limit)));
+        return answer(m.id, async () => {
+          const e = need();
+          await e.whenLoaded();
+          return e.lexical(m.query, m.limit);
+        });
       case 'update': {
         const e = need();
         for (const [kind, path] of m.events) {
