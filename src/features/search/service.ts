@@ -58,7 +58,7 @@ export class SearchService implements WorkspaceSearch, vscode.Disposable {
   private indexing: { cancel: vscode.CancellationTokenSource; done: Promise<IndexStats | undefined> } | undefined;
   private settingsKey = '';
   private readonly updated = new vscode.EventEmitter<string[]>();
-  /** Fires after file events were applied to the index (tests wait on it). */
+  /** Fires after the index changed: a build or load finished, or file events were applied (the picker asks again; tests wait on it). */
   readonly onDidUpdateIndex = this.updated.event;
 
   constructor(
@@ -200,6 +200,7 @@ export class SearchService implements WorkspaceSearch, vscode.Disposable {
         const stats = mode === 'rebuild' ? await engine.rebuild({ signal: controller.signal, onProgress }) : await engine.open({ signal: controller.signal, onProgress });
         this.settingsKey = engine.settingsKey();
         this.showReady();
+        this.updated.fire([]);
         return stats;
       } catch (error) {
         const presented = presentError(error);
