@@ -5,7 +5,7 @@
 // reopen until the first answer, warm query median and p95, RSS growth, and the agreement of the
 // top 10 with today's ranking. Run it with a Node that has `node:sqlite` (22.5+; the bench's
 // default is the Node of the newest code-server tier, test/compat/vscode-1.139):
-//   node bench/searchStorage.mjs            (re-runs itself under that Node when this one lacks sqlite)
+//   node --expose-gc bench/searchStorage.mjs (re-runs itself under that Node when this one lacks sqlite)
 //   BENCH_SEARCH_FILES=5000 BENCH_SQLITE_NODE=/path/to/node
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -20,6 +20,7 @@ const env = process.env;
 const FILES = Math.max(10, Number(env.BENCH_SEARCH_FILES ?? 5000));
 const REPEATS = 5;
 const log = (s = '') => process.stdout.write(`${s}\n`);
+const gc = /** @type {() => void} */ (globalThis.gc ?? (() => undefined));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const p95 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(xs.length * 0.95) - 1)] ?? NaN;
 const mb = (b) => (b / 1024 / 1024).toFixed(1);
@@ -38,7 +39,7 @@ async function main() {
     const node = env.BENCH_SQLITE_NODE ?? join(root, 'test', 'compat', 'vscode-1.139', 'node_modules', 'node', 'bin', 'node');
     if (!existsSync(node)) throw new Error(`this Node (${process.version}) has no node:sqlite and ${node} is missing: set BENCH_SQLITE_NODE`);
     log(`(this Node ${process.version} has no node:sqlite: running under ${node})`);
-    const res = spawnSync(node, ['--no-warnings', fileURLToPath(import.meta.url)], { stdio: 'inherit', env });
+    const res = spawnSync(node, ['--no-warnings', '--expose-gc', fileURLToPath(import.meta.url)], { stdio: 'inherit', env });
     process.exitCode = res.status ?? 1;
     return;
   }
@@ -64,19 +65,27 @@ async function main() {
     walk('');
     files.sort();
 
-    // (a) today's format.
-    let rss0 = process.memoryUsage().rss;
-    let t = performance.now();
-    const lexical = new core.LexicalIndex();
-    for (const path of files) {
-      const text = readFileSync(join(dir, path), 'utf8');
-      lexical.setFile(path, { mtime: 1, size: text.length }, core.chunkText(path, text));
-    }
-    const bytes = lexical.serialize('k');
-    const aBuildMs = performance.now() - t;
-    const aRss = process.memoryUsage().rss - rss0;
+    // (a) today's format, built in a function so that nothing of the build is alive at the reopen.
+    const buildToday = () => {
+      const r0 = process.memoryUsage().rss;
+      const t0 = performance.now();
+      const lexical = new core.LexicalIndex();
+      for (const path of files) {
+        const text = readFileSync(join(dir, path), 'utf8');
+        lexical.setFile(path, { mtime: 1, size: text.length }, core.chunkText(path, text));
+      }
+      const out = lexical.serialize('k');
+      return { bytes: out, ms: performance.now() - t0, rss: process.memoryUsage().rss - r0 };
+    };
+    const built = buildToday();
+    const { bytes } = built;
+    const aBuildMs = built.ms;
+    const aRss = built.rss;
     const aFile = join(tmp, 'index.bin');
     writeFileSync(aFile, bytes);
+    gc();
+    let rss0;
+    let t;
     t = performance.now();
     const reloaded = core.LexicalIndex.deserialize(readFileSync(aFile), 'k');
     reloaded.search(gen.questions[0], 10);
@@ -94,6 +103,7 @@ async function main() {
 
     // (b) SQLite FTS5, the same terms per chunk (path terms twice, as the index weighs them).
     const dbFile = join(tmp, 'index.sqlite');
+    gc();
     rss0 = process.memoryUsage().rss;
     t = performance.now();
     const db = new DatabaseSync(dbFile);

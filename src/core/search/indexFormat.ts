@@ -122,13 +122,14 @@ export function decodeIndex(bytes: Uint8Array, settingsKey: string): IndexTables
     const data = new Uint32Array(total);
     data.set(new Uint32Array(aligned.buffer, aligned.byteOffset + dataStart, total));
     const offsets = new Uint32Array(termCount + 1);
+    const little = littleEndian();
     for (let t = 0; t < termCount; t++) {
-      const n = littleEndian() ? (counts[t] ?? 0) : swap32(counts[t] ?? 0);
+      const n = little ? (counts[t] ?? 0) : swap32(counts[t] ?? 0);
       if (n < 1) throw new Error('a term without postings');
       offsets[t + 1] = (offsets[t] ?? 0) + n;
     }
     if (offsets[termCount] !== total) throw new Error(`postings hold ${total} entries, the terms need ${offsets[termCount] ?? 0}`);
-    if (!littleEndian()) for (let i = 0; i < total; i++) data[i] = swap32(data[i] ?? 0);
+    if (!little) for (let i = 0; i < total; i++) data[i] = swap32(data[i] ?? 0);
     for (let i = 0; i < total; i++) {
       const id = (data[i] ?? 0) >>> TF_BITS;
       if (id >= nextId || live[id] !== 1) throw new Error('a posting refers to a missing chunk');

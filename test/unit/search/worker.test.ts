@@ -123,8 +123,9 @@ describe('search: the index in a worker thread', function () {
     ws = new TempWorkspace();
     storageDir = mkdtempSync(join(tmpdir(), 'stratus-index-storage-'));
   });
-  afterEach(() => {
-    for (const r of rigs.splice(0)) r.client.dispose();
+  afterEach(async () => {
+    // Closed before the folders go: a closing worker writes what changed.
+    await Promise.all(rigs.splice(0).map((r) => r.client.close()));
     ws.dispose();
     rmSync(storageDir, { recursive: true, force: true });
   });
@@ -153,7 +154,7 @@ describe('search: the index in a worker thread', function () {
       assert.deepEqual(result.notes, [{ kind: 'rerank_disabled' }]);
     }
     await client.persisted();
-    client.dispose();
+    await client.close();
     const again = rig().client;
     // Asked at once: answered from the stored index (it waits for the load, not for the check of every file).
     const opening = again.open();
@@ -167,9 +168,8 @@ describe('search: the index in a worker thread', function () {
     fill(ws, 20);
     const { client } = rig();
     await client.open();
-    const updated = new Promise<string[]>((resolve) => {
-      client.onDidUpdate = resolve;
-    });
+    const updated: string[] = [];
+    client.onDidUpdate = (paths) => updated.push(...paths);
     ws.write('src/billing/voucher.ts', 'export function redeemLoyaltyVoucher(total: number) {\n  return total * 0.9;\n}\n');
     ws.remove('src/auth/tokenRefresher.ts');
     client.notifyChanged('src/billing/voucher.ts');
@@ -179,7 +179,8 @@ describe('search: the index in a worker thread', function () {
     const first = await during;
     assert.ok(first.length === 0 || first[0]?.path === 'src/billing/voucher.ts');
     await client.flush();
-    assert.deepEqual((await updated).sort(), ['src/auth/tokenRefresher.ts', 'src/billing/voucher.ts']);
+    // One update or two (a loaded machine may let the debounce end between the events).
+    assert.deepEqual([...new Set(updated)].sort(), ['src/auth/tokenRefresher.ts', 'src/billing/voucher.ts']);
     assert.deepEqual(paths(await client.query('redeem loyalty voucher', 5)), ['src/billing/voucher.ts']);
     assert.deepEqual(await client.query('refresh auth token', 5), []);
   });
