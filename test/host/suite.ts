@@ -24,3 +24,4 @@ import './l10n.test';
 import './agentDepth.test';
 import './faults.test';
 import './trust.test';
+import './searchScale.test';
