@@ -146,6 +146,11 @@ function cutLatestResults(messages: ChatMessage[], limit: number): { messages: C
 export function planCompaction(original: readonly ChatMessage[], budget: CompactionBudget, options: CompactionOptions = {}): CompactionPlan {
   const limit = budget.maxModelLen - Math.max(0, budget.toolsTokens) - Math.max(0, budget.reserveTokens);
   const sizes = original.map(estimateMessageTokens);
+  const whole = sizes.reduce((a, b) => a + b, 0);
+  // The common case, before any work: nothing stored for the conversation and it fits as it is.
+  if ((options.summaries ?? []).length === 0 && !options.force && whole <= limit) {
+    return { action: 'send', messages: [...original], promptTokens: whole, summarisedMessages: 0, cutResults: 0, elidedResults: 0 };
+  }
   const { units, latestRound } = layout(original, sizes);
   const best = bestRecord(units, options.summaries ?? []);
   const covered = best?.covered ?? [];
