@@ -108,6 +108,8 @@ export async function runAgentBench() {
     const paired = pairedWith('client');
     const overUndici = pairedWith('undici');
     const withDepth = pairedWith('client', 'depth', 'perRoundWithToolMs');
+    // The loop alone (tool time left out): what the instructions' bytes and the per-request planning cost.
+    const withDepthLoopOnly = pairedWith('client', 'depth');
     log(`\nAgent loop overhead per tool round (medians of per-run medians, ms)`);
     const labels = { stratus: 'stratus agent loop', depth: 'stratus loop, instructions + compaction + checkpoints', client: 'hand-written loop, core client (raw)', undici: 'hand-written loop, bare undici' };
     log(table(['loop', 'delta->tool', 'result->next request', 'per round', 'per round, tool incl.', 'rounds/run'], ['stratus', 'depth', 'client', 'undici'].map((c) => [labels[c], f2(of(c, 'deltaToToolMs')), f2(of(c, 'resultToRequestMs')), f2(of(c, 'perRoundMs')), f2(of(c, 'perRoundWithToolMs')), results.find((r) => r.client === c)?.rounds ?? 'n/a'])));
@@ -119,6 +121,7 @@ export async function runAgentBench() {
     if (Number.isFinite(paired)) log(`ratio stratus/raw.agentRound ${paired.toFixed(2)}`);
     if (Number.isFinite(overUndici)) log(`ratio stratus/undici.agentRound ${overUndici.toFixed(2)}`);
     if (Number.isFinite(withDepth)) log(`ratio agent/raw.perRoundWithDepth ${withDepth.toFixed(2)}`);
+    if (Number.isFinite(withDepthLoopOnly)) log(`ratio agent/raw.perRoundWithDepthLoopOnly ${withDepthLoopOnly.toFixed(2)}`);
     const share = await summaryShare(await import(adapter));
     log(`metric agent.summaryTokenShare ${share.share.toFixed(4)}`);
     log(`metric agent.summaryRequests ${share.summaries}`);
@@ -133,7 +136,7 @@ export async function runAgentBench() {
     log(`  ${pad(depthStatus, 12)} with instructions, compaction and checkpoints on, within ${TARGET}x of the hand-written loop, per round (tool included): ${fx(withDepth)}`);
     log(`  ${pad('INFO', 12)} summary requests over a 30-turn conversation: ${share.summaries} of ${share.requests} requests, ${(share.share * 100).toFixed(1)}% of ${share.totalTokens.toLocaleString('en')} tokens`);
     mkdirSync(join(root, 'test-results'), { recursive: true });
-    writeFileSync(join(root, 'test-results', 'bench-agent.json'), `${JSON.stringify({ date: new Date().toISOString(), node: process.version, config: { runs: RUNS, turns: TURNS, rounds: ROUNDS }, ratio: paired, ratioOverUndici: overUndici, ratioWithDepth: withDepth, summaryShare: share, results, failures }, null, 2)}\n`);
+    writeFileSync(join(root, 'test-results', 'bench-agent.json'), `${JSON.stringify({ date: new Date().toISOString(), node: process.version, config: { runs: RUNS, turns: TURNS, rounds: ROUNDS }, ratio: paired, ratioOverUndici: overUndici, ratioWithDepth: withDepth, ratioWithDepthLoopOnly: withDepthLoopOnly, summaryShare: share, results, failures }, null, 2)}\n`);
     if (failures.length) process.exitCode = 1;
   } finally {
     rmSync(tmp, { recursive: true, force: true });

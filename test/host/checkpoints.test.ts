@@ -151,6 +151,25 @@ describe('checkpoints: Review changes and Undo this turn of @stratus, createFile
     assert.equal((await checkpoints.loadHistory()).get(turnId), undefined, 'an undone turn is spent');
   });
 
+  it('a turn that edits three files and creates one: Undo restores the three and deletes the created one', async () => {
+    writeFileSync(join(dir, 'four.txt'), 'four: original\n');
+    const { turnId } = await agentTurn([
+      `${ToolNames.proposeEdit} {"path": "${rel('one.txt')}", "oldText": "one: original", "newText": "one: CHANGED"}`,
+      `${ToolNames.proposeEdit} {"path": "${rel('two.txt')}", "oldText": "two: original", "newText": "two: CHANGED"} & ${ToolNames.proposeEdit} {"path": "${rel('four.txt')}", "oldText": "four: original", "newText": "four: CHANGED"}`,
+      `${ToolNames.createFile} {"path": "${rel('new.txt')}", "content": "new: created\\n"}`,
+    ].join(' ; '));
+    for (const name of ['one', 'two', 'four']) assert.equal(await contentOf(uri(`${name}.txt`)), `${name}: CHANGED\n`);
+    assert.ok(existsSync(join(dir, 'new.txt')));
+    assert.equal((await checkpoints.loadHistory()).get(turnId)?.files.length, 4);
+
+    assert.equal(await undoTurn(checkpoints, turnId), 'restored');
+    for (const name of ['one', 'two', 'four']) {
+      assert.equal(await contentOf(uri(`${name}.txt`)), `${name}: original\n`);
+      assert.equal(readFileSync(join(dir, `${name}.txt`), 'utf8'), `${name}: original\n`, `${name}.txt restored on disk`);
+    }
+    assert.ok(!existsSync(join(dir, 'new.txt')), 'the created file is deleted');
+  });
+
   it('a file changed again after the turn is overwritten only when the user agrees', async () => {
     const { turnId } = await agentTurn(twoEditsAndACreate());
     const later = new vscode.WorkspaceEdit();

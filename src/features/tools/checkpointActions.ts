@@ -51,7 +51,8 @@ export async function reviewTurn(checkpoints: TurnCheckpoints, turnId: unknown):
     const original = file.before.kind === 'missing' ? emptyUri(turn, i) : originalUri(turn, i);
     return [uri, original, file.afterHash === null ? emptyUri(turn, i) : uri];
   });
-  const title = vscode.l10n.t('Changes of @stratus ({0} files)', entries.length);
+  // VS Code's multi-file diff editor adds the file count to its title itself.
+  const title = vscode.l10n.t('Changes of this @stratus turn');
   if ((await vscode.commands.getCommands(true)).includes('vscode.changes')) {
     await vscode.commands.executeCommand('vscode.changes', title, entries);
     return 'changes';
