@@ -56,8 +56,9 @@ describe('UI: the @stratus agent at depth (Review changes, Undo, compaction)', f
       const earlier = await sendChat(page, `@stratus long ${n}`);
       await earlier.getByText(new RegExp(`\\b${n - 1} ${n}\\b`)).first().waitFor({ timeout: 30_000 });
     }
-    const response = await sendChat(page, '@stratus /compact');
-    await response.getByText(/Summarised \d+ earlier messages to fit the model's context/).first().waitFor({ timeout: 60_000 });
+    // A word after the command: Enter then sends (right after '/compact' it would accept the suggestion).
+    const response = await sendChat(page, '@stratus /compact the conversation so far');
+    await response.getByText(/Summarised \d+ earlier messages/).first().waitFor({ timeout: 60_000 });
     await response.getByRole('button', { name: 'Show summary' }).waitFor({ timeout: 10_000 });
     const text = (await response.innerText()).replace(/\u00a0/g, ' ');
     const count = Number(/Summarised (\d+) earlier messages/.exec(text)?.[1]);
