@@ -17,6 +17,11 @@ async function allowUntil(page: Page, response: Locator, done: RegExp): Promise<
   assert.fail(`the answer never showed ${done}: ${await response.innerText()}`);
 }
 
+/** The newest answer (the list drops answers scrolled far out of view: counting them is unreliable). */
+function newest(page: Page): Locator {
+  return page.locator('.interactive-item-container.interactive-response').last();
+}
+
 describe('UI: the @stratus agent at depth (Review changes, Undo, compaction)', function () {
   this.timeout(240_000);
   const workbench = useWorkbench({
@@ -53,11 +58,12 @@ describe('UI: the @stratus agent at depth (Review changes, Undo, compaction)', f
     await runCommand(page, 'View: Close All Editors');
     // Two earlier turns, each waited for to the end of its answer.
     for (const n of [30, 40]) {
-      const earlier = await sendChat(page, `@stratus long ${n}`);
-      await earlier.getByText(new RegExp(`\\b${n - 1} ${n}\\b`)).first().waitFor({ timeout: 30_000 });
+      await sendChat(page, `@stratus long ${n}`);
+      await newest(page).getByText(new RegExp(`\\b${n - 1} ${n}\\b`)).first().waitFor({ timeout: 30_000 });
     }
     // A word after the command: Enter then sends (right after '/compact' it would accept the suggestion).
-    const response = await sendChat(page, '@stratus /compact the conversation so far');
+    await sendChat(page, '@stratus /compact the conversation so far');
+    const response = newest(page);
     await response.getByText(/Summarised \d+ earlier messages/).first().waitFor({ timeout: 60_000 });
     await response.getByRole('button', { name: 'Show summary' }).waitFor({ timeout: 10_000 });
     const text = (await response.innerText()).replace(/\u00a0/g, ' ');
