@@ -143,7 +143,13 @@ describe('agent depth: repository instructions and compaction (against the sandb
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
-  it('a 15-round turn on a 16k-context model with ~20 KB tool results finishes without a context-length 400 (old rounds summarised)', async () => {
+  const noInstructions = (): void => {
+    rmSync(join(root, 'AGENTS.md'), { force: true });
+    depth.instructions.clear();
+  };
+
+  it('a 15-round turn on a 16k-context model with ~20 KB tool results finishes without a context-length 400 (old results shortened first, summaries rare)', async () => {
+    noInstructions();
     const line = `${'x'.repeat(96)}\n`;
     write('depthbig/big.txt', line.repeat(210));
     const before = await lastSeq();
@@ -151,12 +157,37 @@ describe('agent depth: repository instructions and compaction (against the sandb
     const sent = await sentAfter(before);
     assert.deepEqual(sent.filter((s) => s.status !== 200).map((s) => s.status), [], 'every request was accepted');
     assert.equal(result.errorDetails, undefined, stream.text);
-    const rounds = sent.filter((s) => !isSummary(s));
-    assert.equal(rounds.length, 15, 'fifteen rounds');
-    assert.ok(sent.some(isSummary), 'the oldest rounds were summarised by the model');
+    const summaries = sent.filter(isSummary).length;
+    assert.ok(summaries <= 2, `shortening old results comes first: ${summaries} summary requests in 15 rounds`);
+    assert.equal(sent.length - summaries, 15, 'fifteen rounds');
+    const last = sent[sent.length - 1]?.body.messages ?? [];
+    const results = last.filter((m) => m.role === 'tool').map((m) => String(m.content));
+    assert.ok(results.slice(0, -1).some((r) => /Shortened to save context/.test(r)), 'old results are shortened');
+    assert.ok(results.slice(0, -1).every((r) => r.length < (results[results.length - 1] ?? '').length), 'the latest result keeps the most');
+    const kept = (result.metadata as TurnMetadata).messages?.find((m) => m.role === 'tool');
+    assert.ok(kept && kept.content.length > 15_000 && !/Shortened to save context/.test(kept.content), 'the history keeps the whole results (shortened in requests only)');
+  });
+
+  it('a conversation whose earlier answers no longer fit a 16k model is summarised once, with the note and Show summary; the next turn reuses it', async () => {
+    noInstructions();
+    const conversationId = 'conv-long-text-0002';
+    const history: Array<vscode.ChatRequestTurn | vscode.ChatResponseTurn> = [];
+    for (let t = 1; t <= 6; t++) history.push(requestTurn(`question ${t}`), responseTurn({ model: 'qwen2.5-coder:7b', conversationId, messages: [{ role: 'assistant', content: `answer ${t}: ${'words '.repeat(2_000)}` }] }));
+    const before = await lastSeq();
+    const { stream, result } = await run(request('and now?', 'qwen2.5-coder:7b'), history);
+    const sent = await sentAfter(before);
+    assert.deepEqual(sent.map((s) => s.status), [200, 200]);
+    assert.ok(isSummary(sent[0] as Sent), 'one summary request, then the answer');
+    assert.match(systemOf(sent[1]?.body), /<conversation-summary>/);
     assert.match(stream.text, /Summarised \d+ earlier messages/);
     const button = stream.buttons.find((b) => b.command === SHOW_SUMMARY_COMMAND);
     assert.ok(button && typeof button.arguments?.[0] === 'string', 'the summary is one click away');
+
+    const next = await lastSeq();
+    await run(request('one more', 'qwen2.5-coder:7b'), [...history, requestTurn('and now?'), responseTurn(result.metadata as TurnMetadata)]);
+    const after = await sentAfter(next);
+    assert.equal(after.filter(isSummary).length, 0, `the stored summary is reused: ${after.filter(isSummary).map((a) => JSON.stringify(a.body.messages[1]?.content).slice(0, 300)).join(' | ')}`);
+    assert.match(systemOf(after[0]?.body), /<conversation-summary>/);
   });
 
   it('/compact summarises the conversation in one request; the next turn reuses the summary without asking again', async () => {

@@ -151,6 +151,25 @@ describe('checkpoints: Review changes and Undo this turn of @stratus, createFile
     assert.equal((await checkpoints.loadHistory()).get(turnId), undefined, 'an undone turn is spent');
   });
 
+  it('a turn that edits three files and creates one: Undo restores the three and deletes the created one', async () => {
+    writeFileSync(join(dir, 'four.txt'), 'four: original\n');
+    const { turnId } = await agentTurn([
+      `${ToolNames.proposeEdit} {"path": "${rel('one.txt')}", "oldText": "one: original", "newText": "one: CHANGED"}`,
+      `${ToolNames.proposeEdit} {"path": "${rel('two.txt')}", "oldText": "two: original", "newText": "two: CHANGED"} & ${ToolNames.proposeEdit} {"path": "${rel('four.txt')}", "oldText": "four: original", "newText": "four: CHANGED"}`,
+      `${ToolNames.createFile} {"path": "${rel('new.txt')}", "content": "new: created\\n"}`,
+    ].join(' ; '));
+    for (const name of ['one', 'two', 'four']) assert.equal(await contentOf(uri(`${name}.txt`)), `${name}: CHANGED\n`);
+    assert.ok(existsSync(join(dir, 'new.txt')));
+    assert.equal((await checkpoints.loadHistory()).get(turnId)?.files.length, 4);
+
+    assert.equal(await undoTurn(checkpoints, turnId), 'restored');
+    for (const name of ['one', 'two', 'four']) {
+      assert.equal(await contentOf(uri(`${name}.txt`)), `${name}: original\n`);
+      assert.equal(readFileSync(join(dir, `${name}.txt`), 'utf8'), `${name}: original\n`, `${name}.txt restored on disk`);
+    }
+    assert.ok(!existsSync(join(dir, 'new.txt')), 'the created file is deleted');
+  });
+
   it('a file changed again after the turn is overwritten only when the user agrees', async () => {
     const { turnId } = await agentTurn(twoEditsAndACreate());
     const later = new vscode.WorkspaceEdit();
@@ -278,19 +297,21 @@ describe('checkpoints: Review changes and Undo this turn of @stratus, createFile
       assert.match(message(await prepare({ command: 'rm -rf build' })), /Always asked/);
     });
 
-    it('returns the output and exit code of a command, and ends a cancelled one (or says shell integration is missing)', async () => {
+    it('returns the output and exit code of a command, and ends a cancelled one', async () => {
       await vscode.workspace.getConfiguration('terminal.integrated').update('shellIntegration.enabled', true, vscode.ConfigurationTarget.Global);
-      let result: string;
-      try {
-        // `(exit 3)`: a shell that exits itself (`exit 3`) after an interrupted terminal was seen to hang here.
-        result = text(await tool.invoke({ input: { command: 'echo hi; (exit 3)' }, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token));
-      } catch (error) {
-        assert.match((error as Error).message, /did not report shell integration/);
-        return;
-      }
+      // The host's bash reports shell integration (a precondition of this test, asserted, not skipped).
+      // `(exit 3)`: a shell that exits itself (`exit 3`) after an interrupted terminal was seen to hang here.
+      const result = text(await tool.invoke({ input: { command: 'echo hi; (exit 3)' }, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token));
       assert.match(result, /failed \(exit code 3\)/);
       // The output of a command this short was seen lost when VS Code mis-reads its command line (see the tool).
       assert.match(result, /Output:( \(none\)|\n(.|\n)*hi)/);
+      const printed = text(await tool.invoke({ input: { command: 'for i in 1 2 3; do echo "marker-line-$i"; done' }, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token));
+      assert.match(printed, /exit code 0|succeeded/, printed);
+      // VS Code 1.104's shell integration was seen ending an execution's read stream before its data
+      // (the tool then says "Output: (none)", never invents any); from 1.139 the output must arrive.
+      const [major = 0, minor = 0] = vscode.version.split('.').map(Number);
+      if (major > 1 || minor >= 139) assert.match(printed, /marker-line-1[\s\S]*marker-line-3/, `the output is returned: ${printed}`);
+      else assert.match(printed, /Output: \(none\)|marker-line-1[\s\S]*marker-line-3/, printed);
 
       const source = new vscode.CancellationTokenSource();
       // Only this tool runs commands here (the command line a shell reports may be empty: not matched on).

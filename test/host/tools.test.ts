@@ -393,5 +393,32 @@ describe('tools: Stratus language-model tools and the @stratus agent (against th
       const result = await vscode.lm.invokeTool(calls[0].name, { input: calls[0].input, toolInvocationToken: undefined }, token());
       assert.match(text(result), /gamma: the answer is 42/);
     });
+
+    it('VS Code\'s agent mode path: a long conversation on a 16k model is compacted (old tool results shortened), never cut silently nor refused with a 400', async () => {
+      const model = await eventually(async () => (await vscode.lm.selectChatModels({ vendor: 'stratus', id: 'qwen2.5-coder:7b' }))[0], 'the 16k Stratus model in vscode.lm');
+      await control('/recorded-strings', { maxChars: 200_000 });
+      try {
+        const messages: vscode.LanguageModelChatMessage[] = [vscode.LanguageModelChatMessage.User('Read the files one by one, marker-first-question-f61.')];
+        for (let i = 0; i < 8; i++) {
+          messages.push(vscode.LanguageModelChatMessage.Assistant([new vscode.LanguageModelToolCallPart(`call_lm_${i}`, ToolNames.readFile, { path: `file${i}.txt` })]));
+          messages.push(vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(`call_lm_${i}`, [new vscode.LanguageModelTextPart(`File: file${i}.txt\n${'y'.repeat(20_000)}`)])]));
+        }
+        messages.push(vscode.LanguageModelChatMessage.User('now summarise what you read'));
+        const before = Math.max(0, ...(await requests('/v1/chat/completions')).map((r) => r.seq));
+        const response = await model.sendRequest(messages, {}, token());
+        let answer = '';
+        for await (const part of response.text) answer += part;
+        assert.match(answer, /now summarise what you read/);
+        const sent = (await requests('/v1/chat/completions')).filter((r) => r.seq > before);
+        assert.deepEqual(sent.map((r) => r.status), [200], 'one request, accepted: shortening old results was enough (no summary request)');
+        const body = sent[0]?.body?.json as { messages: { role: string; content: unknown }[] };
+        const results = body.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
+        assert.equal(results.length, 8, 'no message dropped');
+        assert.ok(results.some((r) => /Shortened to save context/.test(r)), 'old results are shortened');
+        assert.match(JSON.stringify(body.messages[0]), /marker-first-question-f61/, 'the first question is kept');
+      } finally {
+        await control('/recorded-strings', { maxChars: 200 });
+      }
+    });
   });
 });

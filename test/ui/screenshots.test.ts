@@ -15,6 +15,8 @@ export const README_SCREENSHOTS: Readonly<Record<string, string>> = {
   'activity-in-progress': 'activity-progress',
   'walkthrough': 'walkthrough-first-run',
   'inline-completion': 'inline-completion',
+  'agent-review-changes': 'agent-review-changes',
+  'agent-compaction-note': 'agent-compaction-note',
 };
 
 const runStarted = Date.now();

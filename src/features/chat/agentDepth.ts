@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { completeSummary, MemorySummaryStore, planCompaction, type CompactionPlan, type SummaryStore } from '../../core/agent/compaction';
+import { compactToFit, MemorySummaryStore, type SendPlan, type SummaryRequest, type SummaryStore } from '../../core/agent/compaction';
 import { ValidationError } from '../../core/errors';
 import type { ChatMessage } from '../../core/inference/chat/types';
 import type { ModelInfo } from '../../core/inference/models/types';
@@ -76,6 +76,7 @@ export class TurnDepth {
   private summaryShown: string | undefined;
   /** Summaries made during this turn (for `/compact`'s note). */
   made = 0;
+  private elidedLogged = 0;
 
   constructor(
     private readonly deps: Pick<Deps, 'inference' | 'logger'>,
@@ -138,46 +139,41 @@ export class TurnDepth {
    */
   async prepare(conversation: readonly ChatMessage[], budget: RoundBudget, force = false): Promise<{ messages: ChatMessage[]; maxTokens: number }> {
     const messages = await this.withInstructions(conversation);
-    let reserveTokens = budget.reserveTokens;
-    let forced = force;
-    for (let attempt = 0; attempt < 8; attempt++) {
-      const compactionBudget = { maxModelLen: this.maxModelLen, toolsTokens: budget.toolsTokens, reserveTokens };
-      const plan = planCompaction(messages, compactionBudget, { summaries: this.store.get(this.conversationId), force: forced });
-      forced = false;
-      switch (plan.action) {
-        case 'send':
-          this.noteSummary(plan);
-          if (plan.cutResults > 0) this.deps.logger.info(`Cut ${plan.cutResults} tool result(s) of the latest round to fit ${this.options.model.id}'s context.`);
-          return { messages: plan.messages, maxTokens: reserveTokens };
-        case 'too-large':
-          // What is never summarised (system message, instructions, summary, the user's message,
-          // the latest round) does not fit beside the answer's room: leave the answer less room.
-          if (reserveTokens > MIN_ANSWER_TOKENS) {
-            reserveTokens = Math.max(MIN_ANSWER_TOKENS, Math.floor(reserveTokens / 2));
-            break;
-          }
-          throw new ValidationError(
-            vscode.l10n.t("Too long for {0}: the request needs about {1} tokens; the model's context allows {2}. Attach less, or pick a model with a longer context.", this.options.model.id, fmt(plan.promptTokens), fmt(plan.limit)),
-            'messages',
-          );
-        case 'summarise':
-          await this.summarise(plan);
-          break;
+    const compactionBudget = { maxModelLen: this.maxModelLen, toolsTokens: budget.toolsTokens, reserveTokens: budget.reserveTokens };
+    const outcome = await compactToFit(messages, compactionBudget, { store: this.store, conversationId: this.conversationId, summarise: (request) => this.summarise(request) }, { force, minReserveTokens: MIN_ANSWER_TOKENS });
+    switch (outcome.kind) {
+      case 'send': {
+        const { plan } = outcome;
+        this.made += outcome.summariesMade;
+        this.noteSummary(plan);
+        if (plan.cutResults > 0) this.deps.logger.info(`Cut ${plan.cutResults} tool result(s) of the latest round to fit ${this.options.model.id}'s context.`);
+        if (plan.elidedResults > 0 && plan.elidedResults !== this.elidedLogged) {
+          this.elidedLogged = plan.elidedResults;
+          this.deps.logger.info(`Shortened ${plan.elidedResults} earlier tool result(s) to fit ${this.options.model.id}'s context (no summary needed).`);
+        }
+        return { messages: plan.messages, maxTokens: outcome.maxTokens };
       }
+      case 'too-large':
+        // What is never summarised (system message, instructions, summary, the user's message, the
+        // latest round) does not fit even beside the least room for an answer.
+        throw new ValidationError(
+          vscode.l10n.t("Too long for {0}: the request needs about {1} tokens; the model's context allows {2}. Attach less, or pick a model with a longer context.", this.options.model.id, fmt(outcome.promptTokens), fmt(outcome.limit)),
+          'messages',
+        );
+      case 'no-progress':
+        throw new ValidationError(vscode.l10n.t('The conversation could not be summarised to fit the context of {0}.', this.options.model.id), 'messages');
     }
-    throw new ValidationError(vscode.l10n.t('The conversation could not be summarised to fit the context of {0}.', this.options.model.id), 'messages');
   }
 
-  private async summarise(plan: Extract<CompactionPlan, { action: 'summarise' }>): Promise<void> {
+  /** One summary request (the planner's), answered by the turn's model. */
+  private async summarise(request: SummaryRequest): Promise<string> {
     this.options.stream.progress(vscode.l10n.t('Summarising earlier messages…'));
-    const result = await this.deps.inference.client().chat({ model: this.options.model.id, messages: plan.request.messages, max_tokens: plan.request.maxTokens }, { signal: this.options.signal });
-    const answer = result.text.trim() === '' ? '(The model returned an empty summary.)' : result.text;
-    this.store.put(this.conversationId, completeSummary(plan.pending, answer, this.maxModelLen));
-    this.made++;
+    const result = await this.deps.inference.client().chat({ model: this.options.model.id, messages: request.messages, max_tokens: request.maxTokens }, { signal: this.options.signal });
+    return result.text;
   }
 
   /** "Summarised N earlier messages", once per summary shown in this turn, with a button that opens it. */
-  private noteSummary(plan: Extract<CompactionPlan, { action: 'send' }>): void {
+  private noteSummary(plan: SendPlan): void {
     if (plan.summarisedMessages === 0 || plan.summary === undefined || plan.summary === this.summaryShown) return;
     this.summaryShown = plan.summary;
     const { stream } = this.options;

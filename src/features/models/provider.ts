@@ -4,7 +4,6 @@ import { ImageBudget } from '../../core/inference/chat/images';
 import type { ChatMessage } from '../../core/inference/chat/types';
 import type { ToolCallingOverrides } from '../../core/inference/models/capabilities';
 import { presentError } from '../../core/presentError';
-import { fitConversation } from '../../core/inference/models/fit';
 import { estimateTextTokens } from '../../core/inference/models/tokens';
 import type { Logger } from '../../core/log';
 import { toAbortSignal } from '../../platform/cancellation';
@@ -12,6 +11,7 @@ import type { InferenceConnection } from '../../services/inferenceConnection';
 import { Commands } from '../commands';
 import type { ConnectionStatus } from '../../services/connectionStatus';
 import { isChatCapable, placeholderModel, toLanguageModelInfo, type StratusModel } from './modelInfo';
+import { ProviderCompaction } from './providerCompaction';
 import { readToolCallingOverrides } from './settings';
 import { toApiMessages, toApiToolChoice, toApiTools } from './toApiMessages';
 
@@ -22,6 +22,7 @@ import { toApiMessages, toApiToolChoice, toApiTools } from './toApiMessages';
 export class StratusModelProvider implements vscode.LanguageModelChatProvider<StratusModel> {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeLanguageModelChatInformation = this.changed.event;
+  private readonly compaction: ProviderCompaction;
 
   constructor(
     private readonly connection: InferenceConnection,
@@ -29,7 +30,9 @@ export class StratusModelProvider implements vscode.LanguageModelChatProvider<St
     private readonly logger: Logger,
     /** `stratus.models.toolCalling`, read on every listing. */
     private readonly toolCalling: () => ToolCallingOverrides = readToolCallingOverrides,
-  ) {}
+  ) {
+    this.compaction = new ProviderCompaction(connection, logger);
+  }
 
   /** The model list must be asked for again (settings or key changed). */
   refresh(): void {
@@ -80,8 +83,7 @@ export class StratusModelProvider implements vscode.LanguageModelChatProvider<St
       const tools = toApiTools(options.tools);
       const wire = toApiMessages(messages);
       checkImageSizes(wire);
-      const fitted = fitConversation(wire, model.maxInputTokens + model.maxOutputTokens, { maxTokens: model.maxOutputTokens, ...(tools ? { tools } : {}) });
-      if (!fitted.fits) throw new ValidationError(vscode.l10n.t('the conversation does not fit the context of {0} ({1} tokens) even after dropping old turns', model.id, model.maxInputTokens + model.maxOutputTokens), 'messages');
+      const fitted = await this.compaction.fit(wire, model, tools, abort.signal);
       const toolChoice = toApiToolChoice(options.toolMode, tools);
       await this.connection.client().chatStream(
         { model: model.id, messages: fitted.messages, max_tokens: fitted.maxTokens, ...(tools ? { tools } : {}), ...(toolChoice ? { tool_choice: toolChoice } : {}) },

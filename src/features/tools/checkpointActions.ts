@@ -51,7 +51,8 @@ export async function reviewTurn(checkpoints: TurnCheckpoints, turnId: unknown):
     const original = file.before.kind === 'missing' ? emptyUri(turn, i) : originalUri(turn, i);
     return [uri, original, file.afterHash === null ? emptyUri(turn, i) : uri];
   });
-  const title = vscode.l10n.t('Changes of @stratus ({0} files)', entries.length);
+  // VS Code's multi-file diff editor adds the file count to its title itself.
+  const title = vscode.l10n.t('Changes of this @stratus turn');
   if ((await vscode.commands.getCommands(true)).includes('vscode.changes')) {
     await vscode.commands.executeCommand('vscode.changes', title, entries);
     return 'changes';
@@ -122,8 +123,13 @@ export async function undoTurn(checkpoints: TurnCheckpoints, turnId: unknown): P
     void vscode.window.showErrorMessage(vscode.l10n.t('The turn could not be undone: VS Code refused the edit. Nothing was changed.'));
     return 'failed';
   }
-  // Restored documents are saved, so the files on disk are as before the turn.
-  await Promise.all([...documents.values()].map((d) => (d.isDirty ? d.save() : Promise.resolve(true))));
+  // Restored documents are saved, so the files on disk are as before the turn. A save can be
+  // refused while an earlier write of the same file is still settling: tried once more, then said.
+  const save = async (d: vscode.TextDocument): Promise<boolean> => !d.isDirty || (await d.save()) || !d.isDirty || (await d.save());
+  const unsaved = (await Promise.all([...documents.values()].map(async (d) => ((await save(d)) ? [] : [d])))).flat();
+  if (unsaved.length > 0) {
+    void vscode.window.showWarningMessage(vscode.l10n.t('The turn was undone in the editor, but these files could not be saved: {0}. Save them to restore them on disk.', unsaved.map((d) => displayPath(d.uri)).join(', ')));
+  }
   await history.remove(turn.turnId);
   if (plan.unrestorable.length > 0) {
     const names = plan.unrestorable.map((p) => displayPath(vscode.Uri.parse(p))).join(', ');

@@ -29,8 +29,21 @@ export interface Layout {
   readonly latestRound: readonly number[];
 }
 
+/** Each message's hash, computed once per message object (a turn plans before every round). */
+const messageHashes = new WeakMap<ChatMessage, string>();
+
+function messageHash(message: ChatMessage): string {
+  let hash = messageHashes.get(message);
+  if (hash === undefined) {
+    hash = createHash('sha256').update(JSON.stringify(message)).digest('hex');
+    messageHashes.set(message, hash);
+  }
+  return hash;
+}
+
+/** A hash of the messages' contents (equal messages, even other objects, give the same one). */
 export function fingerprint(messages: readonly ChatMessage[]): string {
-  return createHash('sha256').update(JSON.stringify(messages)).digest('hex').slice(0, 32);
+  return createHash('sha256').update(messages.map(messageHash).join('\n')).digest('hex').slice(0, 32);
 }
 
 function hasToolCalls(m: ChatMessage | undefined): boolean {
