@@ -77,6 +77,8 @@ export function confineGlob(input: string): { ok: true; glob: string } | { ok: f
   if (!raw) return { ok: false, reason: 'The glob is empty. Use a pattern relative to the workspace, e.g. "src/**/*.ts".' };
   if (raw.includes('\0')) return { ok: false, reason: 'The glob contains a NUL character.' };
   if (raw.split(/[\\/]+/).includes('..')) return { ok: false, reason: `"${raw}" contains "..": globs match inside the workspace only.` };
-  if (path.posix.isAbsolute(raw) || /^[A-Za-z]:[\\/]/.test(raw) || raw.startsWith('~')) return { ok: false, reason: `"${raw}" is absolute; use a pattern relative to the workspace, e.g. "**/*.md".` };
-  return { ok: true, glob: raw.replace(/\\/g, '/') };
+  // Judge the glob as it will be used (backslashes as slashes): `\\etc\\*` is `/etc/*`.
+  const glob = raw.replace(/\\/g, '/');
+  if (path.posix.isAbsolute(glob) || /^[A-Za-z]:\//.test(glob) || glob.startsWith('~')) return { ok: false, reason: `"${raw}" is absolute; use a pattern relative to the workspace, e.g. "**/*.md".` };
+  return { ok: true, glob };
 }

@@ -46,3 +46,12 @@ describe('agent: workspace path confinement', () => {
     for (const bad of ['../**', '/etc/*', 'C:\\x\\*', '', '~/x']) assert.equal(confineGlob(bad).ok, false, bad);
   });
 });
+
+describe('confineGlob: backslash-led globs (found by the property suite, issue 22)', () => {
+  it('refuses a glob that is absolute once its backslashes are slashes', () => {
+    assert.equal(confineGlob('\\etc\\*').ok, false);
+    assert.equal(confineGlob('\\\\server\\share\\**').ok, false);
+    assert.equal(confineGlob('C:\\Users\\*').ok, false);
+    assert.deepEqual(confineGlob('src\\**\\*.ts'), { ok: true, glob: 'src/**/*.ts' });
+  });
+});
