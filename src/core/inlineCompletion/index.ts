@@ -4,6 +4,7 @@ export { cutAtBlockEnd, type Cut } from './blockEnd';
 export { EarlyStop, type StopReason } from './earlyStop';
 export { postProcess, type PostProcessInput } from './postProcess';
 export { buildPrompt, CURSOR_MARKER, type BuiltPrompt, type ContextSnippet, type PromptBudget, type PromptInput } from './prompt';
+export { definitionIn, definitionPattern, identifiersNearCursor } from './definitions';
 export { LruCache, typeAhead, type ShownSuggestion } from './cache';
 export { DebounceScheduler, DEFAULT_DEBOUNCE_MS, type SchedulerTimers, type Scheduled } from './debounce';
 export { InflightRequest, ReceivedSuggestions, type Anchor } from './speculation';
