@@ -392,7 +392,8 @@ export async function runCompletionBench() {
     ));
     log(`engine: ${inline.stats.cacheHits} cache hits, ${inline.stats.typeAheadHits} type-ahead hits, ${inline.stats.stoppedEarly} stopped early, ${inline.stats.superseded} superseded, ${inline.stats.abandoned} abandoned, ${inline.stats.failures} failures`);
     log(`trigger: ${inline.triggers.pausePoint} at pause points (at once), ${inline.triggers.rhythm} after the typing rhythm, ${inline.triggers.base} after the base debounce`);
-    const atPausePoint = pauseKeys.filter((k) => m.isPausePoint((steps[k]?.text ?? '').slice(0, steps[k]?.offset ?? 0)));
+    // (isPausePoint is absent when this bench runs against an older engine, for a baseline.)
+    const atPausePoint = typeof m.isPausePoint === 'function' ? pauseKeys.filter((k) => m.isPausePoint((steps[k]?.text ?? '').slice(0, steps[k]?.offset ?? 0))) : [];
     const midLine = pauseKeys.filter((k) => !atPausePoint.includes(k));
     const ghostOf = (keys) => keys.map((k) => inline.ghostAt.get(k)).filter((x) => x !== undefined);
     log(`pauses: ${atPausePoint.length} at a pause point (ghost median ${f2(median(ghostOf(atPausePoint)))} ms), ${midLine.length} elsewhere (ghost median ${f2(median(ghostOf(midLine)))} ms, ${ghostOf(midLine).filter((x) => x < 50).length} served at once by type-ahead)`);
