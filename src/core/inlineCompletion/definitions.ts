@@ -1,4 +1,4 @@
-import { lastLine } from './text';
+import { firstLine, lastLine } from './text';
 
 /** Identifiers looked up per completion (the nearest first). */
 export const MAX_IDENTIFIERS = 3;
@@ -28,10 +28,13 @@ const IDENTIFIER = /[A-Za-z_$][\w$]*/g;
  * property reads after a dot and names the document itself defines (the prompt shows them).
  */
 export function identifiersNearCursor(prefix: string, suffix: string, documentText: string): string[] {
-  const lines = prefix.split('\n');
+  // Only the last lines matter: cut them off without splitting a long prefix.
+  let from = prefix.length;
+  for (let k = 0; k <= LINES_ABOVE && from > 0; k++) from = prefix.lastIndexOf('\n', from - 1);
+  const lines = prefix.slice(Math.max(0, from)).split('\n');
   const cursorLine = lastLine(prefix).replace(/[\w$]+$/, '');
   const above = lines.slice(Math.max(0, lines.length - 1 - LINES_ABOVE), -1).reverse();
-  const after = suffix.slice(0, Math.max(0, suffix.indexOf('\n'))).replace(/^[\w$]+/, '');
+  const after = firstLine(suffix).replace(/^[\w$]+/, '');
   const found: string[] = [];
   for (const text of [reverseWords(cursorLine), words(after), ...above.map(reverseWords)].flat()) {
     if (found.length >= MAX_IDENTIFIERS) break;

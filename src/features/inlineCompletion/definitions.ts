@@ -29,6 +29,8 @@ const LOOKUP_TTL_MS = 10_000;
 const PLACES_PER_IDENTIFIER = 6;
 /** A file bigger than this is not read for a definition. */
 const MAX_FILE_BYTES = 512 * 1024;
+/** Characters before the cursor searched for names the document defines itself (about the prompt's reach). */
+const DEFINED_HERE_WINDOW = 40_000;
 /** Definitions come after recent edits (20 - n) and before the open editors (10). */
 const DEFINITION_PRIORITY = 15;
 
@@ -68,7 +70,10 @@ export class DefinitionCollector {
     if (!search?.ready || !vscode.workspace.isTrusted) return [];
     const text = document.getText();
     const offset = document.offsetAt(position);
-    const names = identifiersNearCursor(text.slice(0, offset), text.slice(offset), text);
+    // Names defined in the text around the cursor are left out (the prompt shows it); a window
+    // keeps that check cheap in a huge file.
+    const around = text.slice(Math.max(0, offset - DEFINED_HERE_WINDOW), offset + DEFINED_HERE_WINDOW / 4);
+    const names = identifiersNearCursor(text.slice(0, offset), text.slice(offset), around);
     if (names.length === 0) return [];
     const self = document.uri.toString();
     const snippets: ContextSnippet[] = [];

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { DEFINITION_LINES, definitionIn, identifiersNearCursor, MAX_IDENTIFIERS } from '../../../src/core/inlineCompletion/definitions';
+import { DEFINITION_LINES, definitionIn, identifiersNearCursor, LINES_ABOVE, MAX_IDENTIFIERS } from '../../../src/core/inlineCompletion/definitions';
 
 describe('core/inlineCompletion definitions near the cursor', () => {
   it('takes the complete identifiers near the cursor, the nearest first, not the word being typed', () => {
@@ -19,12 +19,19 @@ describe('core/inlineCompletion definitions near the cursor', () => {
     assert.deepEqual(identifiersNearCursor(doc, ');', doc), ['remoteThing']);
   });
 
+  it('looks LINES_ABOVE lines up, no further', () => {
+    const prefix = ['farAwayName();', 'firstAbove();', 'secondAbove();', 'thirdAbove();', ''].join('\n');
+    assert.deepEqual(identifiersNearCursor(prefix, '', ''), ['thirdAbove', 'secondAbove', 'firstAbove']);
+    assert.deepEqual(identifiersNearCursor(`farAwayName();\n${'\n'.repeat(LINES_ABOVE)}`, '', ''), []);
+  });
+
   it('keeps a method call after a dot, not a property read', () => {
     assert.deepEqual(identifiersNearCursor('queue.flushQueue(order.items, ', '', ''), ['order', 'flushQueue', 'queue']);
   });
 
-  it('reads identifiers after the cursor on its line too', () => {
+  it('reads identifiers after the cursor on its line too (the last line of the file as well)', () => {
     assert.deepEqual(identifiersNearCursor('const a = ', 'mergeOptions(defaults)\n', 'const a = mergeOptions(defaults)\n'), ['defaults']);
+    assert.deepEqual(identifiersNearCursor('const a = ', 'x + mergeOptions(defaults)', ''), ['mergeOptions', 'defaults']);
   });
 
   it('finds the definition in an indexed chunk and cuts it from its defining line', () => {
