@@ -18,7 +18,8 @@ export interface IndexedPlace {
  */
 export interface DefinitionSearch {
   readonly ready: boolean;
-  lexical(query: string): readonly IndexedPlace[];
+  /** Sync or async: the search feature's index answers either way. */
+  lexical(query: string): readonly IndexedPlace[] | Promise<readonly IndexedPlace[]>;
 }
 
 /** A completion waits at most this for definitions; a slower lookup goes on and serves the next keystroke. */
@@ -110,7 +111,8 @@ export class DefinitionCollector {
 
   /** The first indexed chunk that defines `name`, outside the current document, in a file that may contribute. */
   private async find(search: DefinitionSearch, name: string, self: string, mayContribute: MayContribute): Promise<Found | undefined> {
-    for (const place of search.lexical(name).slice(0, PLACES_PER_IDENTIFIER)) {
+    const places = await search.lexical(name);
+    for (const place of places.slice(0, PLACES_PER_IDENTIFIER)) {
       if (place.uri.toString() === self || !(await mayContribute(place.uri))) continue;
       const lines = await linesOf(place.uri);
       if (!lines) continue;
