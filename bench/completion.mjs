@@ -7,18 +7,23 @@
 //
 // Method. A typing script is replayed (seeded, the same every run): the characters of real source
 // files from node_modules, 60-120 ms per key, a pause of 0.6-1.5 s after most line ends and now and
-// then mid-line, typos corrected with Backspace, and words deleted and typed again. Leading
-// indentation comes in one key (the editor's auto-indent). Both providers get every keystroke at
-// the same time, in real time (the sandbox's latency and SSE pacing are real network time, so the
-// replay is not simulated). VS Code's rule decides what is shown: a suggestion is shown only if it
-// arrives before the next keystroke. Then, for each pause, one bare request (the same prompt sent
+// then mid-line, typos corrected with Backspace, and words deleted and typed again. The region is
+// written as new code (the text after the cursor is the rest of the file after it), and a line
+// break brings the next line's indentation with it (the editor's auto-indent). The model is an
+// oracle that answers what the file really holds next for a third of the prompts
+// (BENCH_COMPLETION_MODEL_HITS) and the sandbox's scripted text otherwise, so typing what a
+// suggestion says can be served from it. Both providers get every keystroke at the same time, in
+// real time (the sandbox's latency and SSE pacing are real network time, so the replay is not
+// simulated). VS Code's rule decides what is shown: a suggestion is shown only if it arrives
+// before the next keystroke. Then, for each pause, one bare request (the same prompt sent
 // straight with the core client, read until its first line is complete) measures what the
 // network alone costs.
 //
 // Figures:
 //   metric inline.requestsPer100Keys   requests that reached the network per 100 keystrokes (naive ~100)
 //   ratio inline/naive.wastedTokens    tokens the server generated (GET /__sandbox/completions,
-//                                      tokensStreamed) for suggestions never shown, inline / naive
+//                                      tokensStreamed) for suggestions never shown (one shown later
+//                                      by type-ahead counts as shown), inline / naive
 //   metric inline.cacheHitRate         (cache + type-ahead hits) / (hits + network requests)
 //   metric inline.overheadP50Ms/P95Ms  engine time per keystroke excluding the network: provide()
 //                                      until it waits, the handling of each streamed delta, and the
@@ -32,6 +37,8 @@
 //   BENCH_COMPLETION_LATENCY_MS=200  sandbox delay before the first byte (time to first token)
 //   BENCH_COMPLETION_TOKEN_MS=8      sandbox delay between streamed tokens
 //   BENCH_COMPLETION_DEBOUNCE_MS     the engine's debounce (default: the engine's DEFAULT_DEBOUNCE_MS)
+//   BENCH_COMPLETION_MODEL_HITS=0.33 how often the model's answer is what the file holds next (the
+//                                    rest of the time it is the sandbox's scripted text, never right)
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -47,6 +54,8 @@ const KEYS = int(env.BENCH_COMPLETION_KEYS, 240, 20);
 const LATENCY_MS = int(env.BENCH_COMPLETION_LATENCY_MS, 200, 0);
 const TOKEN_MS = int(env.BENCH_COMPLETION_TOKEN_MS, 8, 0);
 const DEBOUNCE_MS = env.BENCH_COMPLETION_DEBOUNCE_MS ? int(env.BENCH_COMPLETION_DEBOUNCE_MS, 100, 0) : undefined;
+const MODEL_HITS = env.BENCH_COMPLETION_MODEL_HITS ? Math.min(1, Math.max(0, Number(env.BENCH_COMPLETION_MODEL_HITS))) : 1 / 3;
+const ORACLE_KEY_CHARS = 256;
 const MODEL = 'gpt-oss:120b';
 const PAUSE_MS = 500;
 const TARGETS = { requestsPer100Keys: 15, wastedTokens: 0.1, overheadP50Ms: 5, pauseToGhost: 1.1 };
@@ -61,8 +70,11 @@ const percentile = (xs, p) => {
 
 
 /**
- * The typing script: a list of { text, offset, gapMs } (the document after each key and the wait
- * before the next one), typing a region of real files in the middle of their text.
+ * The typing script: a list of { docId, text, offset, gapMs, truth } (the document after each key,
+ * the wait before the next one, and what the file really holds from the cursor on when the text
+ * typed so far is the file's: the oracle model's answer). The user writes a region of a real file
+ * as new code in the middle of it: the text after the cursor is the rest of the file after that
+ * region (a line break first), so the cursor sits at the end of its line, as when writing code.
  */
 function typingScript() {
   const rand = prng(18);
@@ -77,28 +89,33 @@ function typingScript() {
     }
   }
   if (files.length === 0) throw new Error(`none of the source files was found: ${SOURCES.join(', ')}`);
+  /** @type {{ docId: string, text: string, offset: number, gapMs: number, truth: string | undefined }[]} */
   const steps = [];
   const perFile = Math.ceil(KEYS / files.length);
   for (const [fi, file] of files.entries()) {
     const start = file.indexOf('\n', Math.floor(file.length * 0.3)) + 1;
-    const target = file.slice(start, start + perFile * 3);
+    const lineEnd = file.indexOf('\n', start + perFile * 3);
+    const end = lineEnd < 0 ? file.length : lineEnd;
+    const target = file.slice(start, end);
+    const after = file.slice(end);
     const docId = `file:///bench/${fi}.js`;
     let typed = '';
     let i = 0;
-    const push = (gapMs) => steps.push({ docId, text: file.slice(0, start) + typed + file.slice(start + i), offset: start + typed.length, gapMs });
+    const push = (gapMs) => {
+      const prefix = file.slice(0, start) + typed;
+      steps.push({ docId, text: prefix + after, offset: prefix.length, gapMs, truth: target.startsWith(typed) ? file.slice(start + typed.length) : undefined });
+    };
+    // Auto-indent: the editor puts the leading whitespace of a new line with the line break.
+    const indent = () => {
+      const ws = /^[ \t]*/.exec(target.slice(i))?.[0] ?? '';
+      typed += ws;
+      i += ws.length;
+    };
     const key = () => 60 + rand() * 60;
     let count = 0;
+    indent();
     while (count < perFile && i < target.length) {
       const ch = target[i] ?? '';
-      if (typed.endsWith('\n') || typed === '') {
-        // Auto-indent: the leading whitespace of the line arrives with the line break.
-        const indent = /^[ \t]*/.exec(target.slice(i))?.[0] ?? '';
-        if (indent.length > 0) {
-          typed += indent;
-          i += indent.length;
-          continue;
-        }
-      }
       const r = rand();
       if (r < 0.04 && /\w/.test(ch)) {
         // A typo, seen, then Backspace.
@@ -124,20 +141,45 @@ function typingScript() {
       typed += ch;
       i += 1;
       count += 1;
+      if (ch === '\n') indent();
       const pause = ch === '\n' ? rand() < 0.7 : rand() < 0.03;
       push(pause ? 600 + rand() * 900 : key());
     }
-    if (steps.length > 0) steps[steps.length - 1].gapMs = Math.max(steps[steps.length - 1].gapMs, 1_500);
+    const last = steps[steps.length - 1];
+    if (last) last.gapMs = Math.max(last.gapMs, 1_500);
   }
   return steps.slice(0, KEYS);
+}
+
+/** FNV-1a of a string, in [0, 1): the oracle's deterministic coin. */
+function coin(text) {
+  let h = 0x811c9dc5;
+  for (let k = 0; k < text.length; k++) h = Math.imul(h ^ text.charCodeAt(k), 0x01000193) >>> 0;
+  return h / 2 ** 32;
+}
+
+/**
+ * The model the three providers share: for a prompt at a position of the script where the text
+ * typed so far is the file's, it answers what the file really holds next with probability
+ * MODEL_HITS (a deterministic coin per prompt), else the sandbox's scripted continuation (which
+ * never matches the file). It sees only the prompt, like a real model.
+ */
+function installOracle(m, steps) {
+  const truths = new Map();
+  for (const step of steps) if (step.truth !== undefined) truths.set(step.text.slice(Math.max(0, step.offset - ORACLE_KEY_CHARS), step.offset), step.truth);
+  m.setCompletionOracle((before) => {
+    const truth = truths.get(before.slice(-ORACLE_KEY_CHARS));
+    return truth !== undefined && coin(before) < MODEL_HITS ? truth.slice(0, 4_000) : undefined;
+  });
 }
 
 function bundle(tmp) {
   return bundleForNode(join(tmp, 'stratus-inline.cjs'), {
     contents: [
           "export { createInferenceClient } from './src/core/inference';",
-          "export { InlineCompletionEngine, buildPrompt, decideMode, postProcess, EarlyStop, CURSOR_MARKER } from './src/core/inlineCompletion';",
+          "export { InlineCompletionEngine, buildPrompt, decideMode, postProcess, EarlyStop, CURSOR_MARKER, isPausePoint } from './src/core/inlineCompletion';",
           "export { startSandbox } from './test/sandbox/index';",
+          "export { setCompletionOracle } from './test/sandbox/inference/completionScript';",
         ].join('\n'),
   });
 }
@@ -175,7 +217,9 @@ async function runInline(m, steps) {
   /** Per keystroke: time spent handling streamed deltas, and when its stream ended. */
   const eventMs = new Map();
   const streamEnd = new Map();
+  const triggers = { pausePoint: 0, rhythm: 0, base: 0 };
   const engine = new m.InlineCompletionEngine({
+    onTrigger: (kind) => (triggers[kind] += 1),
     model: () => ({ id: MODEL, maxModelLen: undefined }),
     ...(DEBOUNCE_MS !== undefined ? { debounceMs: DEBOUNCE_MS } : {}),
     complete: (request, signal) => {
@@ -195,7 +239,8 @@ async function runInline(m, steps) {
       };
     },
   });
-  const shownKeys = new Set();
+  /** Requests (by seq) whose suggestion became ghost text, at once or later by type-ahead. */
+  const shownRequests = new Set();
   const pending = [];
   try {
     for (const [k, step] of steps.entries()) {
@@ -210,7 +255,7 @@ async function runInline(m, steps) {
           const tail = end !== undefined ? done - end : 0;
           overhead.push(syncMs + (eventMs.get(k) ?? 0) + tail);
           if (items && items.length > 0 && key === k) {
-            if (items[0].source === 'network') shownKeys.add(k);
+            if (items[0].requestSeq !== undefined) shownRequests.add(items[0].requestSeq);
             ghostAt.set(k, done - started);
           }
         }),
@@ -222,8 +267,8 @@ async function runInline(m, steps) {
     const streams = sandbox.control.completionStreams();
     const serverTokens = streams.reduce((s, r) => s + r.tokensStreamed, 0);
     let usefulTokens = 0;
-    for (const [i, k] of requestKey.entries()) if (shownKeys.has(k)) usefulTokens += delivered[i] ?? 0;
-    return { stats: { ...engine.stats }, streams: streams.length, serverTokens, wastedTokens: Math.max(0, serverTokens - usefulTokens), overhead, ghostAt };
+    for (const i of requestKey.keys()) if (shownRequests.has(i + 1)) usefulTokens += delivered[i] ?? 0;
+    return { stats: { ...engine.stats }, triggers, streams: streams.length, serverTokens, wastedTokens: Math.max(0, serverTokens - usefulTokens), overhead, ghostAt };
   } finally {
     engine.cancel();
     await client.close();
@@ -318,11 +363,12 @@ export async function runCompletionBench() {
   const failures = [];
   try {
     const steps = typingScript();
-    const typingSeconds = steps.reduce((s, x) => s + x.gapMs, 0) / 1000;
-    log(`Inline completion benchmark: ${steps.length} keystrokes (~${typingSeconds.toFixed(0)} s of typing, real time), sandbox latency ${LATENCY_MS} ms + ${TOKEN_MS} ms per token, debounce ${DEBOUNCE_MS ?? 'default'}`);
     const m = await import(pathToFileURL(await bundle(tmp)).href).then((x) => x.default ?? x);
+    installOracle(m, steps);
+    const typingSeconds = steps.reduce((s, x) => s + x.gapMs, 0) / 1000;
+    log(`Inline completion benchmark: ${steps.length} keystrokes (~${typingSeconds.toFixed(0)} s of typing, real time), sandbox latency ${LATENCY_MS} ms + ${TOKEN_MS} ms per token, debounce ${DEBOUNCE_MS ?? 'default'}, model right ${(MODEL_HITS * 100).toFixed(0)} % of the time`);
     const [inline, naive] = await Promise.all([runInline(m, steps), runNaive(m, steps)]);
-    const pauseKeys = [...steps.keys()].filter((k) => steps[k].gapMs >= PAUSE_MS);
+    const pauseKeys = [...steps.keys()].filter((k) => (steps[k]?.gapMs ?? 0) >= PAUSE_MS);
     const bare = await runBare(m, steps, pauseKeys);
     const ghost = pauseKeys.map((k) => inline.ghostAt.get(k)).filter((x) => x !== undefined);
 
@@ -344,7 +390,13 @@ export async function runCompletionBench() {
         ['naive (per key)', naive.requests, f2(naivePer100Keys), naive.serverTokens, naive.wastedTokens, `${naive.shown} keys`],
       ],
     ));
-    log(`engine: ${inline.stats.cacheHits} cache hits, ${inline.stats.typeAheadHits} type-ahead hits, ${inline.stats.stoppedEarly} stopped early, ${inline.stats.superseded} superseded, ${inline.stats.failures} failures`);
+    log(`engine: ${inline.stats.cacheHits} cache hits, ${inline.stats.typeAheadHits} type-ahead hits, ${inline.stats.stoppedEarly} stopped early, ${inline.stats.superseded} superseded, ${inline.stats.abandoned} abandoned, ${inline.stats.failures} failures`);
+    log(`trigger: ${inline.triggers.pausePoint} at pause points (at once), ${inline.triggers.rhythm} after the typing rhythm, ${inline.triggers.base} after the base debounce`);
+    // (isPausePoint is absent when this bench runs against an older engine, for a baseline.)
+    const atPausePoint = typeof m.isPausePoint === 'function' ? pauseKeys.filter((k) => m.isPausePoint((steps[k]?.text ?? '').slice(0, steps[k]?.offset ?? 0))) : [];
+    const midLine = pauseKeys.filter((k) => !atPausePoint.includes(k));
+    const ghostOf = (keys) => keys.map((k) => inline.ghostAt.get(k)).filter((x) => x !== undefined);
+    log(`pauses: ${atPausePoint.length} at a pause point (ghost median ${f2(median(ghostOf(atPausePoint)))} ms), ${midLine.length} elsewhere (ghost median ${f2(median(ghostOf(midLine)))} ms, ${ghostOf(midLine).filter((x) => x < 50).length} served at once by type-ahead)`);
     log(`pause to ghost text: median ${f2(median(ghost))} ms over ${ghost.length} pauses; bare request to its first line: median ${f2(median(bare))} ms`);
     log(`targets: requests/100 keys <= ${TARGETS.requestsPer100Keys}, wasted tokens <= ${TARGETS.wastedTokens * 100} % of naive, overhead p50 < ${TARGETS.overheadP50Ms} ms, pause to ghost <= ${TARGETS.pauseToGhost}x`);
     if (failures.length) {
@@ -363,8 +415,8 @@ export async function runCompletionBench() {
     writeFileSync(join(root, 'test-results', 'bench-completion.json'), `${JSON.stringify({
       date: new Date().toISOString(),
       node: process.version,
-      config: { keys: steps.length, latencyMs: LATENCY_MS, tokenMs: TOKEN_MS, pauseMs: PAUSE_MS },
-      inline: { stats: inline.stats, streams: inline.streams, serverTokens: inline.serverTokens, wastedTokens: inline.wastedTokens },
+      config: { keys: steps.length, latencyMs: LATENCY_MS, tokenMs: TOKEN_MS, pauseMs: PAUSE_MS, modelHits: MODEL_HITS },
+      inline: { stats: inline.stats, triggers: inline.triggers, streams: inline.streams, serverTokens: inline.serverTokens, wastedTokens: inline.wastedTokens },
       naive,
       metrics: { requestsPer100Keys, naivePer100Keys, cacheHitRate, overheadP50Ms: p50, overheadP95Ms: p95, ghostMedianMs: median(ghost), bareMedianMs: median(bare) },
       ratios: { wastedTokens: wasted, pauseToGhost },

@@ -88,6 +88,8 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
   const inlineFeature = inlineCompletion.register(deps, { usage: () => usageRuntime.meter.snapshot(), telemetry });
   store.add(inlineFeature.disposable);
   const workspaceSearch = store.add(search.register(deps, context));
+  // Ghost text looks up the definitions near the cursor in the search index (read only, local).
+  inlineFeature.setDefinitionSearch(workspaceSearch.service);
   store.add(tools.register(deps, { rankedSearch: workspaceSearch, storageUri: context.storageUri }));
   store.add(transcription.register(deps));
   const explorer = resources.register(deps, { testMode });

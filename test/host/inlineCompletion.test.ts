@@ -1,6 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { InlineCompletionTestApi } from '../../src/features/inlineCompletion/register';
+import type { ContextSnippet } from '../../src/core/inlineCompletion';
+import type { DefinitionSearch, IndexedPlace, InlineCompletionTestApi } from '../../src/features/inlineCompletion/register';
+import { SearchService } from '../../src/features/search/service';
+import { testDeps } from './fakes';
 import { stratus } from './extension';
 import { control, eventually, requests, sandbox } from './sandbox';
 
@@ -122,6 +125,69 @@ describe('inline completion (ghost text, against the sandbox)', function () {
     assert.match(text((await second)[0]), /^value_[0-9a-f]{6}\(\)$/);
   });
 
+  it('an explicit request (Alt+\\, or cycling) returns a fresh suggestion and the one typed ahead: two items', async () => {
+    const { document, end } = await documentWith('const pair = ');
+    const shown = text((await provide(document, end))[0]);
+    assert.match(shown, /^value_[0-9a-f]{6}\(\)$/);
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(document.uri, end, 'v');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    const at = end.translate(0, 1);
+    assert.deepEqual((await provide(document, at)).map(text), [shown.slice(1)], 'typing what it shows: the rest of it, no request');
+    const invoked = await (await api()).provider.provideInlineCompletionItems(document, at, { triggerKind: vscode.InlineCompletionTriggerKind.Invoke, selectedCompletionInfo: undefined }, new vscode.CancellationTokenSource().token);
+    const items = (Array.isArray(invoked) ? invoked : invoked?.items ?? []).map(text);
+    assert.equal(items.length, 2, JSON.stringify(items));
+    assert.match(items[0] ?? '', /^value_[0-9a-f]{6}\(\)$/, 'the fresh suggestion first');
+    assert.equal(items[1], shown.slice(1), 'then the one typed ahead');
+    assert.notEqual(items[0], items[1]);
+  });
+
+  describe('in an editor (VS Code\'s own commands)', () => {
+    afterEach(async () => {
+      for (let i = 0; i < 5 && vscode.window.visibleTextEditors.length > 0; i++) await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    });
+    async function editorWith(content: string): Promise<vscode.TextEditor> {
+      const { document, end } = await documentWith(content);
+      const editor = await vscode.window.showTextDocument(document, { preview: false });
+      editor.selection = new vscode.Selection(end, end);
+      return editor;
+    }
+    /** Runs `command` (after asking for ghost text) until the document changes; returns what was inserted. */
+    async function insertedBy(editor: vscode.TextEditor, command: string, before?: () => Promise<void>): Promise<string> {
+      const original = editor.document.getText();
+      return eventually(async () => {
+        await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+        await new Promise((r) => setTimeout(r, 300));
+        await before?.();
+        await vscode.commands.executeCommand(command);
+        const now = editor.document.getText();
+        return now !== original ? now.slice(original.length) : undefined;
+      }, `${command} to insert ghost text`);
+    }
+
+    it('Ctrl+Right (accept next word) inserts the first word of the suggestion only', async () => {
+      const editor = await editorWith('const word = ');
+      const inserted = await insertedBy(editor, 'editor.action.inlineSuggest.acceptNextWord');
+      assert.match(inserted, /^value_/, inserted);
+      assert.ok(!inserted.endsWith('()'), `only part of "value_<h>()": ${inserted}`);
+    });
+
+    it('Alt+] shows the next item and Tab inserts that one', async () => {
+      const editor = await editorWith('const cycle = ');
+      const shown = text((await provide(editor.document, editor.selection.active))[0]);
+      await editor.edit((b) => b.insert(editor.selection.active, 'v'));
+      const invoked = await (await api()).provider.provideInlineCompletionItems(editor.document, editor.selection.active, { triggerKind: vscode.InlineCompletionTriggerKind.Invoke, selectedCompletionInfo: undefined }, new vscode.CancellationTokenSource().token);
+      const items = (Array.isArray(invoked) ? invoked : invoked?.items ?? []).map(text);
+      assert.deepEqual(items.length, 2);
+      // Accepting clears the suggestions kept for type-ahead, so only Alt+] then Tab is run here.
+      const next = await insertedBy(editor, 'editor.action.inlineSuggest.commit', async () => {
+        await vscode.commands.executeCommand('editor.action.inlineSuggest.showNext');
+      });
+      assert.equal(next, items[1], 'after Alt+], Tab inserts the second item');
+      assert.equal(next, shown.slice(1));
+    });
+  });
+
   it('is off by default for plaintext and markdown (no request), and on once the language is enabled', async () => {
     const before = await lastSeq();
     for (const language of ['plaintext', 'markdown']) {
@@ -218,7 +284,13 @@ describe('inline completion (ghost text, against the sandbox)', function () {
 
 describe('inline completion context: open editors and recent edits, never ignored files', function () {
   this.timeout(60_000);
-  const files = { '.gitignore': 'hidden.ts\n', 'visible.ts': 'export const visibleMarker = 1;\n', 'hidden.ts': 'export const hiddenMarker = 2;\n', 'excluded.ts': 'export const excludedMarker = 3;\n' };
+  const files = {
+    '.gitignore': 'hidden.ts\n',
+    'visible.ts': 'export const visibleMarker = 1;\n',
+    'hidden.ts': 'export const hiddenMarker = 2;\nexport function hiddenWidth(): number {\n  return 2;\n}\n',
+    'excluded.ts': 'export const excludedMarker = 3;\nexport function excludedWidth(): number {\n  return 3;\n}\n',
+    'geometry.ts': '// Layout helpers.\nexport function computeTotalWidth(columns: number[], gap: number): number {\n  return columns.reduce((a, b) => a + b, 0) + gap * (columns.length - 1);\n}\n',
+  };
   let dir: vscode.Uri;
 
   before(async () => {
@@ -254,5 +326,67 @@ describe('inline completion context: open editors and recent edits, never ignore
     assert.match(text, /recentEdit inline-context\/visible\.ts/);
     assert.doesNotMatch(text, /hiddenMarker|hidden\.ts/, 'a file ignored by .gitignore never contributes');
     assert.doesNotMatch(text, /excludedMarker|excluded\.ts/, 'a file excluded by files.exclude never contributes');
+  });
+
+  describe('definitions of the identifiers near the cursor, through the search index', () => {
+    const line = 'const w = computeTotalWidth(c, 8) + hiddenWidth() + excludedWidth();\nconst next = ';
+    let previous: DefinitionSearch | undefined;
+    const disposables: vscode.Disposable[] = [];
+    before(async () => {
+      previous = (await api()).setDefinitionSearch(undefined);
+    });
+    after(async () => {
+      (await api()).setDefinitionSearch(previous);
+      for (const d of disposables) d.dispose();
+    });
+    const definitions = async (search: DefinitionSearch): Promise<ContextSnippet[]> => {
+      (await api()).setDefinitionSearch(search);
+      const { document, end } = await documentWith(line);
+      return (await (await api()).context(document, end)).filter((s) => s.kind === 'definition');
+    };
+
+    it('finds the definition in the workspace index (the search feature\'s own engine), never one from an ignored file', async () => {
+      const built = testDeps('Stratus inline definitions test', sandbox().apiKey);
+      const service = new SearchService(built.deps, undefined);
+      disposables.push(...built.disposables, service);
+      service.start();
+      await service.whenIndexed();
+      await service.flush();
+      assert.ok(service.ready, 'the index is built');
+      // The first lookup may outlast the time box: it goes on and serves the next keystroke.
+      const found = await eventually(async () => {
+        const snippets = await definitions(service);
+        return snippets.length > 0 ? snippets : undefined;
+      }, 'the definition to be found');
+      assert.deepEqual(found.map((s) => s.path), ['inline-context/geometry.ts']);
+      assert.match(found[0]?.text ?? '', /^export function computeTotalWidth\(columns: number\[\], gap: number\): number \{\n {2}return columns/);
+    });
+
+    it('a file ignored by .gitignore or files.exclude never contributes, even when the index returns it', async () => {
+      const place = (path: string): IndexedPlace => {
+        const root = vscode.workspace.workspaceFolders?.[0]?.uri;
+        assert.ok(root);
+        return { uri: vscode.Uri.joinPath(root, ...path.split('/')), path, startLine: 1, endLine: 4 };
+      };
+      const index: Record<string, IndexedPlace[]> = {
+        hiddenWidth: [place('inline-context/hidden.ts')],
+        excludedWidth: [place('inline-context/excluded.ts')],
+        computeTotalWidth: [place('inline-context/geometry.ts')],
+      };
+      const asked: string[] = [];
+      const found = await eventually(async () => {
+        const snippets = await definitions({ ready: true, lexical: (q) => (asked.push(q), index[q] ?? []) });
+        return snippets.length > 0 ? snippets : undefined;
+      }, 'the allowed definition');
+      assert.deepEqual(found.map((s) => s.path), ['inline-context/geometry.ts']);
+      assert.deepEqual([...new Set(asked)].sort(), ['computeTotalWidth', 'excludedWidth', 'hiddenWidth']);
+    });
+
+    it('an index not built yet is not queried (ghost text never starts a build)', async () => {
+      let asked = 0;
+      const snippets = await definitions({ ready: false, lexical: () => (asked++, []) });
+      assert.deepEqual(snippets, []);
+      assert.equal(asked, 0);
+    });
   });
 });

@@ -51,11 +51,12 @@ describe('onboarding: first-run walkthrough', function () {
     const walkthroughs = manifest.contributes.walkthroughs ?? [];
     assert.deepEqual(walkthroughs.map((w) => w.id), ['stratus.gettingStarted']);
     const steps = walkthroughs[0]?.steps ?? [];
-    assert.deepEqual(steps.map((s) => s.id), ['inferenceEndpoint', 'apiKey', 'askStratus', 'consoleSignIn', 'cloudView', 'agentDepth']);
+    assert.deepEqual(steps.map((s) => s.id), ['inferenceEndpoint', 'apiKey', 'askStratus', 'ghostText', 'consoleSignIn', 'cloudView', 'agentDepth']);
     assert.deepEqual(steps.map((s) => s.completionEvents), [
       ['onSettingChanged:stratus.inference.baseUrl'],
       ['onContext:stratus.walkthrough.apiKeySet'],
       ['onContext:stratus.walkthrough.modelAnswered'],
+      ['onCommand:stratus.inlineCompletion.menu'],
       ['onContext:stratus.console.state == signedIn'],
       ['onView:stratus.resources'],
       ['onCommand:stratus.agent.reviewChanges'],

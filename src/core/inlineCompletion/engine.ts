@@ -1,11 +1,13 @@
 import type { ChatStreamEvent, CompletionRequest } from '../inference';
 import { TierBackoff, type BackoffState } from './backoff';
-import { LruCache, typeAhead, type ShownSuggestion } from './cache';
+import { LruCache } from './cache';
 import { DebounceScheduler, DEFAULT_DEBOUNCE_MS, type SchedulerTimers } from './debounce';
 import { EarlyStop, type StopReason } from './earlyStop';
 import { decideMode, type CompletionMode } from './mode';
 import { postProcess } from './postProcess';
 import { buildPrompt, CURSOR_MARKER, type ContextSnippet } from './prompt';
+import { InflightRequest, ReceivedSuggestions, type Anchor, type Candidate } from './speculation';
+import { TriggerPolicy, type TriggerKind } from './trigger';
 
 /** The document as the adapter saw it when the provider was called. */
 export interface DocumentSnapshot {
@@ -26,6 +28,14 @@ export interface CompletionContext {
   includeSnippet?: (snippet: ContextSnippet) => boolean;
 }
 
+export interface ProvideOptions {
+  /**
+   * The user asked (Alt+\, or cycling with Alt+] / Alt+[): no debounce, and a fresh suggestion
+   * for this position is fetched even when type-ahead has one, so both can be cycled through.
+   */
+  explicit?: boolean;
+}
+
 /** What a streamed completion must offer: the core client's ChatStream fits. */
 export interface CompletionStreamLike {
   consume(onEvent?: (event: ChatStreamEvent) => void): Promise<unknown>;
@@ -38,6 +48,8 @@ export interface InlineItem {
   insertText: string;
   mode: CompletionMode['kind'];
   source: 'network' | 'cache' | 'typeAhead';
+  /** The request whose answer this is (the n-th request sent; see EngineStats.requests), when known. */
+  requestSeq?: number;
 }
 
 export interface EngineStats {
@@ -46,8 +58,10 @@ export interface EngineStats {
   typeAheadHits: number;
   /** Requests stopped early because the suggestion was decided. */
   stoppedEarly: number;
-  /** Requests abandoned because of a keystroke or a cancellation. */
+  /** Provide calls answered by nothing because a keystroke or a cancellation came first. */
   superseded: number;
+  /** Requests aborted because their answer could no longer serve (the user typed something else, moved or left). */
+  abandoned: number;
   failures: number;
 }
 
@@ -57,6 +71,7 @@ export interface InlineCompletionEngineOptions {
   model: () => { id: string; maxModelLen: number | undefined };
   timers?: SchedulerTimers;
   now?: () => number;
+  /** The least wait mid-line (the setting); pause points do not wait, see TriggerPolicy. */
   debounceMs?: number;
   cacheEntries?: number;
   temperature?: number;
@@ -64,48 +79,70 @@ export interface InlineCompletionEngineOptions {
   /** Called once when completions stop (401/403/400): show one notification. */
   onStop?: (state: BackoffState) => void;
   /** Called after every request that reached the network (for metering and the status bar). */
-  onRequest?: (info: { model: string; promptTokens: number; stopReason: StopReason | undefined; shown: boolean }) => void;
+  onRequest?: (info: { model: string; promptTokens: number; stopReason: StopReason | undefined; shown: boolean; seq: number }) => void;
+  /** Called with each trigger decision (the bench reads it). */
+  onTrigger?: (kind: TriggerKind, delayMs: number) => void;
 }
 
 /**
- * Inline completion without VS Code: type-ahead, then the back-off's admission, the mode, the
- * prompt, the cache, the debounce (which aborts the previous request), the streamed request with
- * its early stop, and post-processing. `provide()` never throws: failures feed the back-off and
- * yield undefined, so nothing ever blocks typing.
+ * After a cancellation by the caller with no newer call, the request in flight is aborted after
+ * this grace (VS Code cancels a call on every keystroke and calls again right after: the request
+ * must survive that to be reused, but not outlive an editor the user left).
+ */
+export const ORPHAN_GRACE_MS = 150;
+
+/**
+ * Inline completion without VS Code. Per call: type-ahead over the suggestions received lately
+ * (shown or not), the back-off's admission, the mode, the prompt, the cache, the trigger (at once
+ * at a pause point, else after the user's own rhythm, see TriggerPolicy), then the request: a
+ * request still in flight for an earlier position on the same line is joined instead of sending
+ * a new one (speculative reuse), with its early stop and post-processing. `provide()` never
+ * throws: failures feed the back-off and yield undefined, so nothing ever blocks typing.
  */
 export class InlineCompletionEngine {
-  readonly stats: EngineStats = { requests: 0, cacheHits: 0, typeAheadHits: 0, stoppedEarly: 0, superseded: 0, failures: 0 };
+  readonly stats: EngineStats = { requests: 0, cacheHits: 0, typeAheadHits: 0, stoppedEarly: 0, superseded: 0, abandoned: 0, failures: 0 };
   readonly backoff: TierBackoff;
+  readonly trigger = new TriggerPolicy();
   private readonly scheduler: DebounceScheduler;
   private readonly cache: LruCache<string>;
+  private readonly received = new ReceivedSuggestions();
+  private readonly timers: SchedulerTimers;
   private readonly now: () => number;
-  private shown: ShownSuggestion | undefined;
+  private inflight: InflightRequest | undefined;
+  private calls = 0;
 
   constructor(private readonly options: InlineCompletionEngineOptions) {
     const debounce = options.debounceMs ?? DEFAULT_DEBOUNCE_MS;
-    this.scheduler = new DebounceScheduler(options.timers ?? globalThis, debounce);
+    this.timers = options.timers ?? globalThis;
+    this.scheduler = new DebounceScheduler(this.timers, debounce);
     this.cache = new LruCache(options.cacheEntries ?? 100);
     this.backoff = options.backoff ?? new TierBackoff(debounce);
     this.now = options.now ?? Date.now;
   }
 
-  async provide(doc: DocumentSnapshot, context: CompletionContext = {}, signal?: AbortSignal): Promise<InlineItem[] | undefined> {
+  async provide(doc: DocumentSnapshot, context: CompletionContext = {}, signal?: AbortSignal, options: ProvideOptions = {}): Promise<InlineItem[] | undefined> {
+    const call = ++this.calls;
+    const keyAt = this.now();
+    if (!options.explicit) this.trigger.observeKeystroke(keyAt);
     const prefix = doc.text.slice(0, doc.offset);
     const suffix = doc.text.slice(doc.offset);
-    const ahead = typeAhead(this.shown, doc.id, prefix);
-    if (ahead !== undefined) {
+    const anchor: Anchor = { documentId: doc.id, prefix, suffix };
+    if (this.inflight?.covers(anchor)) this.inflight.follow(anchor);
+    else this.abandonInflight();
+    signal?.addEventListener('abort', () => this.orphaned(call), { once: true });
+    const ahead = this.received.candidates(anchor).map((c) => item(c, 'typeAhead'));
+    if (ahead.length > 0 && !options.explicit) {
       this.scheduler.cancel();
       this.stats.typeAheadHits += 1;
-      return [{ insertText: ahead, mode: ahead.includes('\n') ? 'multi' : 'single', source: 'typeAhead' }];
+      return ahead;
     }
-    this.shown = undefined;
     const admission = this.backoff.admit(this.now());
     if (!admission.allowed || signal?.aborted) {
       this.scheduler.cancel();
+      this.abandonInflight();
       return undefined;
     }
-    const decided = decideMode(prefix, suffix);
-    const mode: CompletionMode = admission.singleLineOnly ? { kind: 'single' } : decided;
+    const mode: CompletionMode = admission.singleLineOnly ? { kind: 'single' } : decideMode(prefix, suffix);
     const model = this.options.model();
     const built = buildPrompt({
       prefix,
@@ -122,43 +159,110 @@ export class InlineCompletionEngine {
     if (cached !== undefined) {
       this.scheduler.cancel();
       this.stats.cacheHits += 1;
-      return this.show(doc.id, prefix, cached, mode, 'cache');
+      this.received.add(anchor, cached, undefined);
+      return merge([item({ text: cached, seq: undefined }, 'cache', mode)], ahead);
     }
+    const trigger = options.explicit ? { kind: 'pausePoint' as const, delayMs: 0 } : this.trigger.decide(prefix, admission.debounceMs, admission.state.kind !== 'normal');
+    this.options.onTrigger?.(trigger.kind, trigger.delayMs);
+    const joinable = this.inflight?.covers(anchor) === true && !options.explicit ? this.inflight : undefined;
     const request: CompletionRequest = { model: model.id, messages: built.messages, max_tokens: built.maxTokens, temperature: this.options.temperature ?? 0.2 };
-    const outcome = await this.scheduler.schedule(async (jobSignal) => this.fetch(request, jobSignal, mode, prefix, suffix, built.promptTokens), signal, admission.debounceMs);
-    if (outcome.kind === 'superseded' || outcome.value === undefined) {
+    const outcome = await this.scheduler.schedule(async (jobSignal) => {
+      if (joinable) {
+        await untilSettled(joinable.result, jobSignal);
+        const rest = this.received.candidates(anchor);
+        if (rest.length > 0 || jobSignal.aborted) return { found: rest, source: 'typeAhead' as const };
+        // The answer did not fit what was typed since: wait out the rest of the trigger's delay.
+        await this.sleep(trigger.delayMs - (this.now() - keyAt), jobSignal);
+        if (jobSignal.aborted) return { found: [], source: 'network' as const };
+      }
+      const started = this.start(request, anchor, mode, key, built.promptTokens);
+      const text = await untilSettled(started.result, jobSignal);
+      return { found: text === undefined ? [] : [{ text, seq: started.seq }], source: 'network' as const };
+    }, signal, joinable ? 0 : trigger.delayMs);
+    if (outcome.kind === 'superseded' || outcome.value.found.length === 0) {
       if (outcome.kind === 'superseded') this.stats.superseded += 1;
       return undefined;
     }
-    this.cache.set(key, outcome.value);
-    return this.show(doc.id, prefix, outcome.value, mode, 'network');
+    if (outcome.value.source === 'typeAhead') this.stats.typeAheadHits += 1;
+    const fresh = outcome.value.found.map((c) => item(c, outcome.value.source, mode));
+    return merge(fresh, ahead);
   }
 
   /** The user typed elsewhere, closed the editor or the provider was disposed. */
   cancel(): void {
     this.scheduler.cancel();
+    this.abandonInflight();
   }
 
-  /** Forget the ghost text shown (dismissed with Esc, or accepted). */
+  /** Forget the suggestions received (one was accepted, or dismissed with Esc). */
   clearShown(): void {
-    this.shown = undefined;
+    this.received.clear();
   }
 
-  private show(documentId: string, prefix: string, text: string, mode: CompletionMode, source: InlineItem['source']): InlineItem[] {
-    this.shown = { documentId, prefix, text };
-    return [{ insertText: text, mode: mode.kind, source }];
-  }
-
-  private async fetch(request: CompletionRequest, signal: AbortSignal, mode: CompletionMode, prefix: string, suffix: string, promptTokens: number): Promise<string | undefined> {
-    const stop = new EarlyStop(mode, prefix.slice(prefix.lastIndexOf('\n') + 1), request.max_tokens ?? 64);
-    const controller = new AbortController();
-    const onAbort = (): void => controller.abort();
-    signal.addEventListener('abort', onAbort, { once: true });
+  /** Starts a request for `anchor`; its answer goes to the cache and the received suggestions. */
+  private start(request: CompletionRequest, anchor: Anchor, mode: CompletionMode, key: string, promptTokens: number): InflightRequest {
+    this.abandonInflight();
+    let resolveResult: (text: string | undefined) => void = () => undefined;
+    const result = new Promise<string | undefined>((r) => (resolveResult = r));
     this.stats.requests += 1;
+    const seq = this.stats.requests;
+    const inflight = new InflightRequest(anchor, mode, result, seq);
+    this.inflight = inflight;
+    void this.fetch(request, inflight, promptTokens, seq).then((text) => {
+      if (this.inflight === inflight) this.inflight = undefined;
+      if (text !== undefined) {
+        this.cache.set(key, text);
+        this.received.add(anchor, text, seq);
+      }
+      resolveResult(text);
+    });
+    return inflight;
+  }
+
+  private abandonInflight(): void {
+    const inflight = this.inflight;
+    this.inflight = undefined;
+    if (!inflight) return;
+    if (inflight.abandon()) this.stats.abandoned += 1;
+  }
+
+  /** The caller cancelled call `call`: unless a newer call came, the request stops after a grace. */
+  private orphaned(call: number): void {
+    this.timers.setTimeout(() => {
+      if (this.calls === call) this.cancel();
+    }, ORPHAN_GRACE_MS);
+  }
+
+  private sleep(ms: number, signal: AbortSignal): Promise<void> {
+    if (ms <= 0 || signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const handle = this.timers.setTimeout(() => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      const onAbort = (): void => {
+        this.timers.clearTimeout(handle);
+        resolve();
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  private async fetch(request: CompletionRequest, inflight: InflightRequest, promptTokens: number, seq: number): Promise<string | undefined> {
+    const { anchor, mode } = inflight;
+    const stop = new EarlyStop(mode, anchor.prefix.slice(anchor.prefix.lastIndexOf('\n') + 1), request.max_tokens ?? 64);
+    const signal = inflight.signal;
     let failed = false;
     try {
-      await this.options.complete(request, controller.signal).consume((event) => {
-        if (event.type === 'text' && stop.push(event.text) && !controller.signal.aborted) controller.abort();
+      await this.options.complete(request, signal).consume((event) => {
+        if (event.type !== 'text' || signal.aborted) return;
+        if (!inflight.streamedDelta(event.text)) {
+          // The user typed something this answer contradicts: it can serve nobody.
+          this.stats.abandoned += 1;
+          if (this.inflight === inflight) this.inflight = undefined;
+          return;
+        }
+        if (stop.push(event.text)) inflight.stop();
       });
     } catch (error) {
       if (!stop.stopReason && !signal.aborted) {
@@ -166,14 +270,36 @@ export class InlineCompletionEngine {
         this.stats.failures += 1;
         if (this.backoff.observeError(error, this.now()).notify) this.options.onStop?.(this.backoff.admit(this.now()).state);
       }
-    } finally {
-      signal.removeEventListener('abort', onAbort);
     }
-    if (failed || signal.aborted) return undefined;
+    if (failed || inflight.abandoned) return undefined;
     this.backoff.observeSuccess();
     if (stop.stopReason) this.stats.stoppedEarly += 1;
-    const text = postProcess({ raw: stop.text(), prefix, suffix, mode, marker: CURSOR_MARKER });
-    this.options.onRequest?.({ model: request.model, promptTokens, stopReason: stop.stopReason, shown: text !== undefined });
+    const text = postProcess({ raw: stop.text(), prefix: anchor.prefix, suffix: anchor.suffix, mode, marker: CURSOR_MARKER });
+    this.options.onRequest?.({ model: request.model, promptTokens, stopReason: stop.stopReason, shown: text !== undefined, seq });
     return text;
   }
+}
+
+function item(candidate: Candidate, source: InlineItem['source'], mode?: CompletionMode): InlineItem {
+  const { text, seq } = candidate;
+  return { insertText: text, mode: mode?.kind ?? (text.includes('\n') ? 'multi' : 'single'), source, ...(seq !== undefined ? { requestSeq: seq } : {}) };
+}
+
+/** `first`, then the items of `more` whose text is new (Alt+] / Alt+[ cycle through them). */
+function merge(first: InlineItem[], more: InlineItem[]): InlineItem[] {
+  const seen = new Set(first.map((i) => i.insertText));
+  return [...first, ...more.filter((i) => !seen.has(i.insertText) && seen.add(i.insertText))];
+}
+
+/** The promise's value, or undefined as soon as `signal` aborts (the promise keeps running). */
+function untilSettled<T>(promise: Promise<T | undefined>, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const onAbort = (): void => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    void promise.then((value) => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(value);
+    });
+  });
 }

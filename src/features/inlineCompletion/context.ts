@@ -3,6 +3,7 @@ import type { ContextSnippet } from '../../core/inlineCompletion';
 import { PathFilter } from '../../core/search';
 import { readWorkspaceBytes } from '../../platform/workspaceFiles';
 import { readSearchSettings } from '../search/settings';
+import { DefinitionCollector, type DefinitionSearch } from './definitions';
 
 /** Recent edits remembered (most recent first). */
 const MAX_EDITS = 8;
@@ -23,12 +24,15 @@ interface Edit {
 
 /**
  * Context snippets for the prompt: the ranges edited recently and the open editors of the same
- * language, read from the open TextDocuments (never from disk). None at all in an untrusted
- * workspace; never from a file outside the workspace folders, excluded by `files.exclude` /
- * `search.exclude`, or ignored by a `.gitignore` (the rules the workspace search uses).
+ * language, read from the open TextDocuments (never from disk), and the definitions of the
+ * identifiers near the cursor found through the search index (see DefinitionCollector). None at
+ * all in an untrusted workspace; never from a file outside the workspace folders, excluded by
+ * `files.exclude` / `search.exclude`, or ignored by a `.gitignore` (the rules the workspace
+ * search uses).
  */
 export class ContextCollector implements vscode.Disposable {
   private edits: Edit[] = [];
+  private readonly definitions = new DefinitionCollector();
   private readonly gitignores = new Map<string, { at: number; text: string | undefined }>();
   private readonly subscriptions: vscode.Disposable[];
 
@@ -55,7 +59,13 @@ export class ContextCollector implements vscode.Disposable {
     }
   }
 
-  async collect(document: vscode.TextDocument, signal?: AbortSignal): Promise<ContextSnippet[]> {
+  /** Connects the workspace search index the definitions are looked up in. */
+  setDefinitionSearch(search: DefinitionSearch | undefined): DefinitionSearch | undefined {
+    return this.definitions.setSearch(search);
+  }
+
+  /** The snippets for a completion at `position` (without it, no definitions are looked up). */
+  async collect(document: vscode.TextDocument, position?: vscode.Position, signal?: AbortSignal): Promise<ContextSnippet[]> {
     if (!vscode.workspace.isTrusted) return [];
     const current = document.uri.toString();
     const open = new Map(vscode.workspace.textDocuments.filter((d) => !d.isClosed).map((d) => [d.uri.toString(), d]));
@@ -86,6 +96,7 @@ export class ContextCollector implements vscode.Disposable {
       }
       if (ok) snippets.push(snippet);
     }
+    if (position && !signal?.aborted) snippets.push(...(await this.definitions.collect(document, position, (uri) => this.mayContribute(uri), signal)));
     return snippets;
   }
 

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { InlineItem } from '../../core/inlineCompletion';
 import type { Logger } from '../../core/log';
 import { toAbortSignal } from '../../platform/cancellation';
 import type { ContextCollector } from './context';
@@ -17,6 +18,11 @@ export const INLINE_SELECTOR: vscode.DocumentSelector = [{ scheme: 'file' }, { s
  * items. It never throws and never waits on anything but the (debounced, abortable) request.
  */
 export class StratusInlineProvider implements vscode.InlineCompletionItemProvider {
+  /** Requests whose suggestion was counted as shown (a suggestion typed ahead is the same one). */
+  private readonly shownRequests: number[] = [];
+  /** The engine they were numbered by (a new engine numbers from 1 again). */
+  private numberedBy: unknown;
+
   constructor(
     private readonly controller: InlineController,
     private readonly context: ContextCollector,
@@ -24,16 +30,21 @@ export class StratusInlineProvider implements vscode.InlineCompletionItemProvide
     private readonly logger: Logger,
   ) {}
 
-  async provideInlineCompletionItems(document: vscode.TextDocument, position: vscode.Position, _context: vscode.InlineCompletionContext, token: vscode.CancellationToken): Promise<vscode.InlineCompletionItem[] | undefined> {
+  async provideInlineCompletionItems(document: vscode.TextDocument, position: vscode.Position, context: vscode.InlineCompletionContext, token: vscode.CancellationToken): Promise<vscode.InlineCompletionItem[] | undefined> {
     if (token.isCancellationRequested) return undefined;
     const abort = toAbortSignal(token);
     try {
       if ((await this.controller.blocked(document)) !== undefined) return undefined;
       const model = await this.controller.resolveModel(abort.signal);
       if (!model || abort.signal.aborted) return undefined;
-      const snippets = await this.context.collect(document, abort.signal);
+      const snippets = await this.context.collect(document, position, abort.signal);
       if (abort.signal.aborted) return undefined;
-      const items = await this.controller.engine.provide(
+      const engine = this.controller.engine;
+      if (engine !== this.numberedBy) {
+        this.numberedBy = engine;
+        this.shownRequests.length = 0;
+      }
+      const items = await engine.provide(
         {
           id: document.uri.toString(),
           languageId: document.languageId,
@@ -43,10 +54,14 @@ export class StratusInlineProvider implements vscode.InlineCompletionItemProvide
         },
         { snippets, includeSnippet: () => vscode.workspace.isTrusted },
         abort.signal,
+        // Alt+\ or cycling (Alt+] / Alt+[): a fresh suggestion as well as the one already shown.
+        { explicit: context.triggerKind === vscode.InlineCompletionTriggerKind.Invoke },
       );
       if (!items || items.length === 0 || abort.signal.aborted) return undefined;
       const first = items[0];
-      if (first && first.source !== 'typeAhead') this.telemetry().shown(sizeOf(first.insertText));
+      if (first && this.firstShown(first)) this.telemetry().shown(sizeOf(first.insertText));
+      // Several items (a fresh suggestion and the one typed ahead, deduplicated): Alt+] / Alt+[ cycle.
+      // A plain text item also gets VS Code's partial accept (Ctrl+Right: word by word).
       return items.map((item) => {
         const size = sizeOf(item.insertText);
         return new vscode.InlineCompletionItem(item.insertText, new vscode.Range(position, position), { title: vscode.l10n.t('Accept'), command: ACCEPTED_COMMAND, arguments: [size] });
@@ -58,5 +73,14 @@ export class StratusInlineProvider implements vscode.InlineCompletionItemProvide
     } finally {
       abort.dispose();
     }
+  }
+
+  /** Whether `item` is shown for the first time: a new answer, or one received unseen and now typed ahead. */
+  private firstShown(item: InlineItem): boolean {
+    if (item.requestSeq === undefined) return item.source !== 'typeAhead';
+    if (this.shownRequests.includes(item.requestSeq)) return false;
+    this.shownRequests.push(item.requestSeq);
+    if (this.shownRequests.length > 64) this.shownRequests.shift();
+    return true;
   }
 }

@@ -4,6 +4,7 @@ import type { UsageSnapshot } from '../../core/usage/summary';
 import { DisposableStore } from '../../platform/disposables';
 import type { Deps } from '../deps';
 import { ContextCollector } from './context';
+import type { DefinitionSearch } from './definitions';
 import { InlineController, type InlineStatus } from './controller';
 import { InlineCommands, pickCompletionModel, showMenu, snooze } from './menu';
 import { ACCEPTED_COMMAND, INLINE_SELECTOR, StratusInlineProvider } from './provider';
@@ -12,14 +13,17 @@ import { noopTelemetrySink, type CompletionTelemetrySink, type SuggestionSize } 
 
 export { InlineCommands } from './menu';
 export type { CompletionTelemetrySink } from './telemetry';
+export type { DefinitionSearch, IndexedPlace } from './definitions';
 
 /** Internals for host tests (ExtensionMode.Test only). */
 export interface InlineCompletionTestApi {
   readonly provider: vscode.InlineCompletionItemProvider;
   /** The status bar item as shown, after rendering the current state. */
   status(): Promise<{ status: InlineStatus | undefined; text: string; tooltip: string }>;
-  /** The context snippets a completion in `document` would send now (after the ignore and trust rules). */
-  context(document: vscode.TextDocument): Promise<readonly ContextSnippet[]>;
+  /** The context snippets a completion in `document` (at `position`: with definitions) would send now (after the ignore and trust rules). */
+  context(document: vscode.TextDocument, position?: vscode.Position): Promise<readonly ContextSnippet[]>;
+  /** Replaces the search index definitions are looked up in (undefined: none); returns the previous one. */
+  setDefinitionSearch(search: DefinitionSearch | undefined): DefinitionSearch | undefined;
   /** Notifications shown because completions stopped. */
   stopNotifications(): number;
   /** Ends a stop or a pause, as the menu's Try Again does. */
@@ -34,6 +38,8 @@ export interface InlineCompletionFeature {
   readonly disposable: vscode.Disposable;
   /** Connects the acceptance statistics (the usage store); the default records nothing. */
   setTelemetry(sink: CompletionTelemetrySink): void;
+  /** Connects the workspace search index (definitions of the identifiers near the cursor). */
+  setDefinitionSearch(search: DefinitionSearch | undefined): void;
   readonly testApi: InlineCompletionTestApi;
 }
 
@@ -66,16 +72,19 @@ export function register(deps: Deps, options: { telemetry?: CompletionTelemetryS
   const setTelemetry = (next: CompletionTelemetrySink): void => {
     telemetry = next;
   };
+  const setDefinitionSearch = (search: DefinitionSearch | undefined): DefinitionSearch | undefined => collector.setDefinitionSearch(search);
   return {
     disposable: store,
     setTelemetry,
+    setDefinitionSearch,
     testApi: {
       provider,
       status: async () => {
         await statusBar.update();
         return { ...statusBar.current };
       },
-      context: (document) => collector.collect(document),
+      context: (document, position) => collector.collect(document, position),
+      setDefinitionSearch,
       stopNotifications: () => controller.stopNotifications,
       retry: () => controller.retry(),
       stats: () => ({ ...controller.engine.stats }),

@@ -30,11 +30,27 @@ function indentOf(line: string): string {
   return /^[ \t]*/.exec(line)?.[0] ?? '';
 }
 
+/**
+ * A model that knows the answer, for the completion benchmark only: given the user text before
+ * and after the first marker, it returns its own continuation, or undefined for the scripted one.
+ * Tests never set it, so their continuations stay the deterministic ones above.
+ */
+export type CompletionOracle = (before: string, after: string) => string | undefined;
+
+let oracle: CompletionOracle | undefined;
+
+/** Installs (or, with undefined, removes) the benchmark's oracle for every sandbox in this process. */
+export function setCompletionOracle(next: CompletionOracle | undefined): void {
+  oracle = next;
+}
+
 /** The continuation for a prompt whose user text is `text`, or undefined when it has no marker. */
 export function completionContinuation(text: string): string | undefined {
   const at = text.indexOf(CURSOR_MARKER);
   if (at < 0) return undefined;
   const before = text.slice(0, at);
+  const known = oracle?.(before, text.slice(at + CURSOR_MARKER.length));
+  if (known !== undefined) return known;
   const h = shortHash(before, 6);
   const lines = before.split('\n');
   const last = lines[lines.length - 1] ?? '';

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { createClock } from '@sinonjs/fake-timers';
 import { createInferenceClient, type InferenceClient } from '../../../src/core/inference';
-import { InlineCompletionEngine, type DocumentSnapshot, type InlineCompletionEngineOptions } from '../../../src/core/inlineCompletion/engine';
+import { InlineCompletionEngine, ORPHAN_GRACE_MS, type DocumentSnapshot, type InlineCompletionEngineOptions } from '../../../src/core/inlineCompletion/engine';
 import { UsageMeter } from '../../../src/core/usage/meter';
 import { parseUsageSettings } from '../../../src/core/usage/settings';
 import { startSandbox, type Sandbox } from '../../sandbox/index';
@@ -63,12 +63,12 @@ describe('core/inlineCompletion InlineCompletionEngine against the sandbox', () 
     assert.equal(body?.stream, true);
 
     const typed = await e.provide(doc(`const total = ${text.slice(0, 4)}`, ';\n'));
-    assert.deepEqual(typed, [{ insertText: text.slice(4), mode: 'single', source: 'typeAhead' }]);
+    assert.deepEqual(typed, [{ insertText: text.slice(4), mode: 'single', source: 'typeAhead', requestSeq: 1 }]);
     e.clearShown();
     const again = await e.provide(doc('const total = ', ';\n'));
     assert.deepEqual(again, [{ insertText: text, mode: 'single', source: 'cache' }]);
     assert.equal(completionRequests(), 1);
-    assert.deepEqual({ ...e.stats }, { requests: 1, cacheHits: 1, typeAheadHits: 1, stoppedEarly: 1, superseded: 0, failures: 0 });
+    assert.deepEqual({ ...e.stats }, { requests: 1, cacheHits: 1, typeAheadHits: 1, stoppedEarly: 1, superseded: 0, abandoned: 0, failures: 0 });
   });
 
   it('completes a block up to its end (TypeScript brace, Python dedent)', async () => {
@@ -82,9 +82,10 @@ describe('core/inlineCompletion InlineCompletionEngine against the sandbox', () 
 
   it('a keystroke cancels the pending timer: only the last position is requested', async () => {
     const e = engine();
-    const first = e.provide(doc('let a = '));
+    // Mid-word: not a pause point, so the debounce applies.
+    const first = e.provide(doc('let a'));
     await clock.tickAsync(DEBOUNCE - 1);
-    const second = e.provide(doc('let ab = '));
+    const second = e.provide(doc('let ab'));
     await clock.tickAsync(DEBOUNCE);
     assert.equal(await first, undefined);
     assert.match((await second)?.[0]?.insertText ?? '', /^value_/);
@@ -92,7 +93,7 @@ describe('core/inlineCompletion InlineCompletionEngine against the sandbox', () 
     assert.equal(e.stats.superseded, 1);
   });
 
-  it('aborts the request in flight on cancellation; the sandbox sees the client go away', async () => {
+  it('aborts the request in flight when the caller cancels and no newer call follows; the sandbox sees the client go away', async () => {
     const sandboxClock = createClock(Date.now());
     const slow = await startSandbox({ port: 0, timers: sandboxClock });
     slow.control.setLatency({ ms: 10_000, pathPrefix: '/v1/completions' });
@@ -106,6 +107,8 @@ describe('core/inlineCompletion InlineCompletionEngine against the sandbox', () 
       assert.equal(slow.control.requests().length, 1, 'the request reached the server');
       cancel.abort();
       assert.equal(await pending, undefined);
+      // No newer call within the grace (VS Code calls again at once when the user typed): abort.
+      await clock.tickAsync(ORPHAN_GRACE_MS);
       for (let k = 0; k < 5000 && !slow.control.requests()[0]?.clientClosedEarly; k++) await new Promise((r) => setImmediate(r));
       assert.equal(slow.control.requests()[0]?.clientClosedEarly, true);
       assert.equal(e.stats.failures, 0, 'a cancellation is no failure');
@@ -153,6 +156,110 @@ describe('core/inlineCompletion InlineCompletionEngine against the sandbox', () 
       await pacedClient.close();
       await paced.close();
     }
+  });
+
+  it('requests at once at a pause point (no debounce), after the debounce mid-word', async () => {
+    const e = engine();
+    const atOnce = e.provide(doc('const now = ', ';\n'));
+    await clock.tickAsync(0);
+    for (let k = 0; k < 5000 && completionRequests() === 0; k++) await new Promise((r) => setImmediate(r));
+    assert.equal(completionRequests(), 1, 'sent before any debounce');
+    assert.match((await atOnce)?.[0]?.insertText ?? '', /^value_/);
+    const midWord = e.provide(doc('const lat', ';\n'));
+    await clock.tickAsync(DEBOUNCE - 1);
+    assert.equal(completionRequests(), 1, 'still waiting mid-word');
+    await clock.tickAsync(1);
+    assert.match((await midWord)?.[0]?.insertText ?? '', /^value_/);
+    assert.equal(completionRequests(), 2);
+  });
+
+  describe('speculative reuse (a slow server on a fake clock)', () => {
+    let slow: Sandbox;
+    let slowClient: InferenceClient;
+    let serverClock: ReturnType<typeof createClock>;
+    beforeEach(async () => {
+      serverClock = createClock(Date.now());
+      slow = await startSandbox({ port: 0, timers: serverClock });
+      slow.control.setLatency({ ms: 1_000, pathPrefix: '/v1/completions' });
+      slowClient = createInferenceClient({ baseUrl: slow.inferenceUrl, apiKey: () => Promise.resolve(slow.credentials.apiKey), retry: { attempts: 1 } });
+    });
+    afterEach(async () => {
+      await slowClient.close();
+      await slow.close();
+    });
+    const slowEngine = (): InlineCompletionEngine => engine({ complete: (request, signal) => slowClient.completeStream(request, { signal }) });
+    /** Runs both clocks until `done()` (the server's latency passes, the engine's timers fire). */
+    async function until(done: () => boolean): Promise<void> {
+      for (let k = 0; k < 20_000 && !done(); k++) {
+        if (serverClock.countTimers() > 0) serverClock.tick(1_000);
+        await clock.tickAsync(1);
+        await new Promise((r) => setImmediate(r));
+      }
+    }
+    const settled = <T>(p: Promise<T>): { value: T | undefined; done: boolean } => {
+      const state: { value: T | undefined; done: boolean } = { value: undefined, done: false };
+      void p.then((v) => Object.assign(state, { value: v, done: true }));
+      return state;
+    };
+
+    it('the user types what the answer in flight says before it arrives: served by type-ahead, one request', async () => {
+      const e = slowEngine();
+      const first = e.provide(doc('const total = ', ';\n'));
+      await until(() => slow.control.requests().length === 1);
+      const second = e.provide(doc('const total = v', ';\n'));
+      const third = settled(e.provide(doc('const total = valu', ';\n')));
+      assert.equal(await first, undefined, 'superseded by the keystroke');
+      assert.equal(await second, undefined);
+      await until(() => third.done);
+      assert.deepEqual(third.value?.map((i) => [i.source, i.requestSeq]), [['typeAhead', 1]]);
+      assert.match(third.value?.[0]?.insertText ?? '', /^e_[0-9a-f]{6}\(\)$/, 'the rest of "value_<h>()"');
+      assert.equal(slow.control.requests().length, 1, 'no second request');
+      assert.deepEqual([e.stats.requests, e.stats.abandoned], [1, 0]);
+    });
+
+    it('the user types something the streamed answer contradicts: it is aborted, and the new position gets its own request', async () => {
+      slow.control.setLatency({ ms: 1_000, chunkDelayMs: 1_000, pathPrefix: '/v1/completions' });
+      const e = slowEngine();
+      void e.provide(doc('let n = ', ';\n'));
+      await until(() => slow.control.requests().length === 1);
+      const typed = settled(e.provide(doc('let n = x', ';\n')));
+      await until(() => typed.done);
+      assert.match(typed.value?.[0]?.insertText ?? '', /^value_[0-9a-f]{6}\(\)$/);
+      assert.equal(typed.value?.[0]?.requestSeq, 2);
+      const [aborted] = slow.control.completionStreams();
+      assert.equal(aborted?.abortedByClient, true, 'the first request was aborted');
+      assert.ok((aborted?.tokensStreamed ?? 99) <= 2, `it stopped after ${aborted?.tokensStreamed} tokens`);
+      assert.deepEqual([e.stats.requests, e.stats.abandoned], [2, 1]);
+    });
+
+    it('a deletion or another line makes the request in flight useless: aborted at once', async () => {
+      const e = slowEngine();
+      void e.provide(doc('let m = ', ';\n'));
+      await until(() => slow.control.requests().length === 1);
+      void e.provide(doc('let m =', ';\n'));
+      await until(() => slow.control.requests()[0]?.clientClosedEarly === true);
+      assert.equal(slow.control.requests()[0]?.clientClosedEarly, true);
+      assert.equal(e.stats.abandoned, 1);
+      e.cancel();
+    });
+  });
+
+  it('an explicit request returns a fresh suggestion and the type-ahead one (Alt+] cycles), deduplicated', async () => {
+    const e = engine();
+    const first = (await provide(e, doc('const pair = ', ';\n')))?.[0]?.insertText ?? '';
+    assert.match(first, /^value_/);
+    const typed = await e.provide(doc('const pair = v', ';\n'));
+    assert.deepEqual(typed?.map((i) => i.source), ['typeAhead']);
+    const pending = e.provide(doc('const pair = v', ';\n'), {}, undefined, { explicit: true });
+    await clock.tickAsync(0);
+    const both = await pending;
+    assert.deepEqual(both?.map((i) => i.source), ['network', 'typeAhead']);
+    assert.equal(both?.[1]?.insertText, first.slice(1));
+    assert.notEqual(both?.[0]?.insertText, both?.[1]?.insertText);
+    // At the first position the cache and type-ahead hold the same text: one item.
+    const same = await e.provide(doc('const pair = ', ';\n'), {}, undefined, { explicit: true });
+    assert.deepEqual(same?.map((i) => [i.source, i.insertText]), [['cache', first]]);
+    assert.equal(completionRequests(), 2);
   });
 
   it('stops after a 401 with one notification and sends nothing more', async () => {
