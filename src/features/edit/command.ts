@@ -59,13 +59,6 @@ export async function editWithInstruction(host: EditHost, rawArgs: unknown, refi
   } catch (error) {
     return { status: 'refused', hunks: 0, message: notify(deps, presentError(error)) };
   }
-  const configured = await deps.inference.isConfigured();
-  if (!configured.apiKey || !configured.baseUrl) {
-    const presented: Pick<PresentedError, 'message' | 'actions'> = configured.apiKey
-      ? { message: vscode.l10n.t('not configured: set the inference base URL (stratus.inference.baseUrl).'), actions: ['openSettings'] }
-      : { message: vscode.l10n.t('not configured: set your inference API key.'), actions: ['setApiKey'] };
-    return { status: 'notStarted', hunks: 0, message: notify(deps, presented) };
-  }
   let target;
   try {
     target = await resolveTarget(args);
@@ -75,6 +68,13 @@ export async function editWithInstruction(host: EditHost, rawArgs: unknown, refi
   if (!target) {
     void vscode.window.showInformationMessage(vscode.l10n.t('Stratus: open an editor and select the code to edit.'));
     return { status: 'notStarted', hunks: 0 };
+  }
+  const configured = await deps.inference.isConfigured();
+  if (!configured.apiKey || !configured.baseUrl) {
+    const presented: Pick<PresentedError, 'message' | 'actions'> = configured.apiKey
+      ? { message: vscode.l10n.t('not configured: set the inference base URL (stratus.inference.baseUrl).'), actions: ['openSettings'] }
+      : { message: vscode.l10n.t('not configured: set your inference API key.'), actions: ['setApiKey'] };
+    return { status: 'notStarted', hunks: 0, message: notify(deps, presented) };
   }
   const { document, firstLine, lineCount } = target;
   let input: EditPromptInput;
