@@ -148,6 +148,47 @@ function suite(profile: 'contract' | 'production'): void {
 suite('contract');
 suite('production');
 
+describe('Edit with Instruction: Edit Again, size limit', function () {
+  this.timeout(60_000);
+  beforeEach(async () => {
+    await control('/reset', {});
+    await vscode.commands.executeCommand('stratus.setApiKey', sandbox().apiKey);
+    await vscode.workspace.getConfiguration('stratus').update('chat.model', 'gpt-oss:120b', vscode.ConfigurationTarget.Global);
+    await closeEditors();
+  });
+  after(async () => {
+    await vscode.workspace.getConfiguration('stratus').update('chat.model', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand('stratus.removeApiKey');
+    await closeEditors();
+  });
+
+  it('Edit Again refines the last instruction on the same range (the accepted rewrite)', async () => {
+    const editor = await open(FUNCTION);
+    const first = await edit({ uri: editor.document.uri.toString(), range: lines(1, 6), instruction: 'rename value to amount' });
+    assert.equal(first.status, 'review');
+    await vscode.commands.executeCommand('stratus.edit.acceptAll');
+    const again = await vscode.commands.executeCommand<EditOutcome>('stratus.editAgain', { instruction: 'rename amount to price' });
+    assert.equal(again.status, 'review', JSON.stringify(again));
+    await vscode.commands.executeCommand('stratus.edit.acceptAll');
+    assert.equal(editor.document.getText(), FUNCTION.replace(/\bvalue\b/g, 'price'), 'the second edit ran on the lines the first one produced');
+    const sent = (await requests('/v1/chat')).filter((r) => r.body !== null).at(-1);
+    assert.match(JSON.stringify(sent?.body?.json ?? ''), /function total\(amount\)/, 'the range sent was the accepted rewrite');
+  });
+
+  it('refuses a range too large for the model context with its size and the limit, before any request', async () => {
+    await vscode.workspace.getConfiguration('stratus').update('chat.model', 'smollm2:135m', vscode.ConfigurationTarget.Global);
+    const text = Array.from({ length: 120 }, (_, i) => `  const value${i} = compute(${i});`).join('\n');
+    const editor = await open(text);
+    const before = Math.max(0, ...(await requests('/v1/chat')).map((r) => r.seq));
+    const outcome = await edit({ uri: editor.document.uri.toString(), range: lines(0, 119, 5), instruction: 'rename compute to calculate' });
+    assert.equal(outcome.status, 'refused', JSON.stringify(outcome));
+    assert.match(outcome.message ?? '', /The range is 120 lines/);
+    assert.match(outcome.message ?? '', /context of 512 tokens \(max_model_len\)/);
+    assert.equal((await requests('/v1/chat')).filter((r) => r.seq > before).length, 0, 'nothing was sent');
+    assert.equal(editor.document.getText(), text);
+  });
+});
+
 describe('Edit with Instruction: arguments, keybinding', function () {
   this.timeout(30_000);
 
