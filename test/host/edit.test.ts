@@ -175,6 +175,23 @@ describe('Edit with Instruction: Edit Again, size limit', function () {
     assert.match(JSON.stringify(sent?.body?.json ?? ''), /function total\(amount\)/, 'the range sent was the accepted rewrite');
   });
 
+  it('a change typed inside the range while streaming stops the edit (abandoned) and its request', async () => {
+    await control('/latency', { ms: 0, chunkDelayMs: 40, pathPrefix: '/v1/chat' });
+    const text = ['function run(value) {', ...Array.from({ length: 60 }, (_, i) => `  step_${i}(value);`), '}'].join('\n');
+    const editor = await open(text);
+    const before = await lastSeq();
+    const running = edit({ uri: editor.document.uri.toString(), range: lines(0, 61, 1), instruction: 'rename value to amount' });
+    await eventually(async () => (editor.document.getText().includes('step_1(amount);') ? true : undefined), 'the first hunks in the editor');
+    const typed = new vscode.WorkspaceEdit();
+    typed.insert(editor.document.uri, new vscode.Position(3, 0), '// typed\n');
+    assert.ok(await vscode.workspace.applyEdit(typed));
+    const outcome = await running;
+    assert.equal(outcome.status, 'abandoned', JSON.stringify(outcome));
+    assert.ok(editor.document.getText().includes('// typed'), 'what was typed is kept');
+    await eventually(async () => (await requests('/v1/chat')).find((r) => r.seq > before && r.clientClosedEarly), 'the request closed early', 10_000);
+    assert.equal(await vscode.commands.executeCommand<ReviewOutcome>('stratus.edit.rejectAll'), 'abandoned', 'nothing is left to review');
+  });
+
   it('refuses a range too large for the model context with its size and the limit, before any request', async () => {
     await vscode.workspace.getConfiguration('stratus').update('chat.model', 'smollm2:135m', vscode.ConfigurationTarget.Global);
     const text = Array.from({ length: 120 }, (_, i) => `  const value${i} = compute(${i});`).join('\n');

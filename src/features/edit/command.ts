@@ -127,6 +127,8 @@ export async function editWithInstruction(host: EditHost, rawArgs: unknown, refi
     if (result.truncated) void vscode.window.showWarningMessage(vscode.l10n.t('Stratus: the answer was cut at its token limit; the end of the range was kept as it was.'));
     const hunks = run.session.hunks().length;
     if (run.state === 'abandoned') return { status: 'abandoned', hunks };
+    // Rejected while the last tokens arrived (the request had ended before the abort).
+    if (run.controller.signal.aborted && run.state === 'rejected') return { status: 'cancelled', hunks };
     return { status: run.session.changed ? 'review' : 'unchanged', hunks };
   } catch (error) {
     if (run.state === 'abandoned') return { status: 'abandoned', hunks: run.session.hunks().length };

@@ -187,6 +187,7 @@ export class EditRun implements vscode.Disposable {
       if (change.range.end.line < this.firstLine) this.firstLine += added - removed;
       else if (change.range.start.line >= this.firstLine + rows && !(change.range.start.line === this.firstLine + rows && rows === 0)) continue;
       else {
+        if (this.active) void vscode.window.showWarningMessage(vscode.l10n.t('Stratus: the document changed inside the range being edited, so the edit was stopped and its lines left as they are (Undo puts the range back).'));
         this.abandon();
         return;
       }
