@@ -40,7 +40,8 @@ describe('UI: Edit with Instruction', function () {
   const workbench = useWorkbench({
     env: { STRATUS_API_KEY: 'from-sandbox' },
     // Typed code stays as typed: no auto-closing or auto-indenting.
-    settings: { 'stratus.chat.model': 'gpt-oss:120b', 'editor.autoClosingBrackets': 'never', 'editor.autoClosingQuotes': 'never', 'editor.autoIndent': 'none', 'editor.acceptSuggestionOnEnter': 'off', 'editor.quickSuggestions': { other: false, comments: false, strings: false } },
+    // A low threshold, so this 5-line edit shows the cost preview of a large one.
+    settings: { 'stratus.chat.model': 'gpt-oss:120b', 'stratus.edit.costPreviewLines': 3, 'editor.autoClosingBrackets': 'never', 'editor.autoClosingQuotes': 'never', 'editor.autoIndent': 'none', 'editor.acceptSuggestionOnEnter': 'off', 'editor.quickSuggestions': { other: false, comments: false, strings: false } },
   });
   const control = async (path: string, body?: unknown): Promise<unknown> => {
     const res = await fetch(`${workbench().sandbox.console}/__sandbox${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -70,6 +71,8 @@ describe('UI: Edit with Instruction', function () {
     await page.keyboard.press('ControlOrMeta+Alt+Shift+E');
     const input = page.locator('.quick-input-widget input').first();
     await input.waitFor({ timeout: 10_000 });
+    // Over stratus.edit.costPreviewLines: the input says what the edit may cost before it is sent.
+    assert.match((await input.getAttribute('placeholder')) ?? '', /^5 lines: about €[\d.]+ with gpt-oss:120b \(estimated at the contract rates\)$/);
     await input.fill('rename value to amount and add documentation');
     await page.keyboard.press('Enter');
     // VS Code refreshes CodeLens only after the document has been still for a moment: tokens come slowly here.
