@@ -459,3 +459,11 @@ process.once('beforeExit', () => {
   if (env.BENCH_SKIP_LOAD) return;
   runAfter((env.BENCH_SKIP_CONSOLE ? 0 : 1) + (env.BENCH_SKIP_SEARCH ? 0 : 1) + (env.BENCH_SKIP_AGENT ? 0 : 1) + (env.BENCH_SKIP_COMPLETION ? 0 : 1), () => import('./load.mjs').then((m) => m.runLoadBench()));
 });
+
+// The edit-by-instruction benchmark (bench/edit.mjs: first diff hunk vs the bare first token,
+// per-line cost, peak memory of a 2,000-line edit; ~2 min at a realistic token rate) runs after the
+// completion one, in the same `npm run bench`; BENCH_SKIP_EDIT=1 leaves it out.
+process.once('beforeExit', () => {
+  if (env.BENCH_SKIP_EDIT) return;
+  runAfter((env.BENCH_SKIP_CONSOLE ? 0 : 1) + (env.BENCH_SKIP_SEARCH ? 0 : 1) + (env.BENCH_SKIP_AGENT ? 0 : 1) + (env.BENCH_SKIP_COMPLETION ? 0 : 1) + (env.BENCH_SKIP_LOAD ? 0 : 1), () => import('./edit.mjs').then((m) => m.runEditBench()));
+});

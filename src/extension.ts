@@ -15,6 +15,7 @@ import * as account from './features/account/register';
 import * as chat from './features/chat/register';
 import * as completion from './features/completion/register';
 import * as diagnostics from './features/diagnostics/register';
+import * as edit from './features/edit/register';
 import { CompletionStats } from './core/usage/completionStats';
 import * as inlineCompletion from './features/inlineCompletion/register';
 import * as models from './features/models/register';
@@ -82,6 +83,7 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
   store.add(models.register(deps));
   store.add(chat.register(deps, context.extensionUri));
   store.add(completion.register(deps));
+  store.add(edit.register(deps, context.globalState));
   // The tier back-off reads the usage meter only when a completion is asked for (never at activation).
   // Acceptance statistics go to the usage store (the Usage view's Completion section).
   const telemetry = new CompletionStats({ record: (event) => usageRuntime.meter.record(event) });

@@ -25,3 +25,4 @@ import './agentDepth.test';
 import './faults.test';
 import './trust.test';
 import './searchScale.test';
+import './edit.test';

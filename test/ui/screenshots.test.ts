@@ -17,6 +17,7 @@ export const README_SCREENSHOTS: Readonly<Record<string, string>> = {
   'inline-completion': 'inline-completion',
   'agent-review-changes': 'agent-review-changes',
   'agent-compaction-note': 'agent-compaction-note',
+  'edit-diff': 'edit-diff-in-progress',
 };
 
 const runStarted = Date.now();

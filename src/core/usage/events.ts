@@ -32,6 +32,16 @@ export type UsageEvent =
       reasoningTokens: number;
       estimated: boolean;
     }
+  /** An edit by instruction (the editor's Edit with Instruction): billed like chat, counted apart. */
+  | {
+      kind: 'edit';
+      at: number;
+      model: string;
+      promptTokens: number;
+      completionTokens: number;
+      reasoningTokens: number;
+      estimated: boolean;
+    }
   /**
    * Acceptance statistics of inline completion (completionStats.ts): the provider was asked for
    * a suggestion, a suggestion was shown, or one was accepted (characters and lines inserted).

@@ -3,6 +3,7 @@ import { shortHash } from '../core/ids';
 import type { ChatMessage, ChatRequest, ToolCall, ToolDef } from './chatRequest';
 import { parsePlan, planReply } from './plan';
 import { completionContinuation, completionTokensOf } from './completionScript';
+import { editReply } from './editScript';
 import { estimateTokens } from './tokens';
 
 /**
@@ -26,6 +27,8 @@ import { estimateTokens } from './tokens';
  * 3. Code completion: the last user message text contains `<CURSOR>`: the deterministic
  *    continuation of completionScript.ts (depends on the text before the marker), streamed one
  *    token per delta; the stream is logged (CompletionStreamLog) with the tokens it streamed.
+ * 3. Edit by instruction: the user text holds `Instruction: ...` and a `<range>` block: the
+ *    deterministic rewrite of editScript.ts, streamed one token per delta.
  * 3. Text, from the last user message text T (its text parts joined with "\n"):
  *    - T contains "markdown demo": a fixed multi-paragraph Markdown reply (MARKDOWN_DEMO) with a
  *      heading, list, table and a fenced ```ts code block;
@@ -200,6 +203,8 @@ export function scriptReply(request: ChatRequest, seed: string): ScriptedReply {
   if (continuation !== undefined) {
     return { ...textReply(continuation, '', request.effectiveMaxTokens, completionTokensOf(continuation)), completion: true };
   }
+  const edit = editReply(text);
+  if (edit !== undefined) return textReply(edit, '', request.effectiveMaxTokens, completionTokensOf(edit));
   const think = request.model.reasoning && /\bthink\b/i.test(text) ? `<think>\nThe user wrote ${text.length} characters; planning a scripted answer.\n</think>\n\n` : '';
   if (text.toLowerCase().includes('markdown demo')) return textReply(MARKDOWN_DEMO, think, request.effectiveMaxTokens);
   const long = /\blong\s+(\d+)\b/i.exec(text);
