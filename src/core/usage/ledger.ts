@@ -111,7 +111,8 @@ export function countersOf(event: UsageEvent): Counters | undefined {
   const c = emptyCounters();
   switch (event.kind) {
     case 'chat':
-    case 'completion': {
+    case 'completion':
+    case 'ocr': {
       const completion = nonNegative(event.completionTokens);
       const reasoning = Math.min(nonNegative(event.reasoningTokens), completion);
       c.input = nonNegative(event.promptTokens);

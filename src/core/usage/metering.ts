@@ -17,10 +17,11 @@ export interface MeteringOptions {
 }
 
 /** How a generating request is metered: `chat`, or `completion` for an inline (ghost-text) one. */
-type GenerationKind = 'chat' | 'completion';
+type GenerationKind = 'chat' | 'completion' | 'ocr';
 
 /** `purpose: 'inline'` on a completion call meters it as kind `completion` (inline statistics). */
 function kindOf(options: CallOptions | undefined): GenerationKind {
+  if (options?.purpose === 'ocr') return 'ocr';
   return options?.purpose === 'inline' ? 'completion' : 'chat';
 }
 
@@ -193,11 +194,11 @@ export function meterClient(client: InferenceClient, options: MeteringOptions): 
     async chat(request, opts) {
       await guard(request, opts?.signal);
       const result = await client.chat(request, opts);
-      chatUsage(request, result);
+      chatUsage(request, result, kindOf(opts));
       return result;
     },
     chatStream(request, opts) {
-      return meterStream(client.chatStream(request, opts), request, opts?.signal);
+      return meterStream(client.chatStream(request, opts), request, opts?.signal, kindOf(opts));
     },
     async complete(request, opts) {
       const asChat = completionRequest(request);

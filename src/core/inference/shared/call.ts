@@ -5,7 +5,8 @@ export interface CallOptions {
   firstByteTimeoutMs?: number;
   /**
    * What the request is for, read only by the usage meter (src/core/usage/metering.ts): an
-   * `inline` completion is metered as kind `completion` rather than `chat`. Never sent.
+   * `inline` completion is metered as kind `completion` rather than `chat`, an `ocr` chat request
+   * (a page read by src/core/documents) as kind `ocr`. Never sent.
    */
-  purpose?: 'chat' | 'inline' | undefined;
+  purpose?: 'chat' | 'inline' | 'ocr' | undefined;
 }
