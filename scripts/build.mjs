@@ -45,6 +45,10 @@ const builds = [
   // core is spare; src/features/search/service.ts looks for it next to extension.js).
   { ...common, entryPoints: { searchWorker: 'src/core/search/buildWorker.ts' }, outdir: 'dist', platform: 'node', format: 'cjs', target: 'node20', minify: production, metafile: true },
 ];
+// pdf.js for the documents feature: its own file, required on first use (src/features/documents/pdfjs.ts).
+builds.push({ ...common, entryPoints: { pdfjs: 'src/core/documents/pdfjsEntry.ts' }, outdir: 'dist', platform: 'node', format: 'cjs', target: 'node20', minify: true, sourcemap: false, metafile: true });
+// The document view's page.
+builds.push({ ...common, entryPoints: { documents: 'src/webview/documents/main.ts' }, outdir: 'dist/webview', platform: 'browser', format: 'iife', target: 'es2022', minify: production, sourcemap: production ? false : 'inline', metafile: true });
 if (existsSync('media/usage/main.ts')) {
   builds.push({ ...common, entryPoints: { usage: 'media/usage/main.ts' }, outdir: 'dist/webview', platform: 'browser', format: 'iife', target: 'es2022', minify: production });
 }
@@ -66,7 +70,7 @@ if (watch) {
   if (out) console.log(`[build] dist/extension.js ${(out.bytes / 1024).toFixed(1)} KB${production ? ' (production)' : ''}`);
   for (const r of results) {
     for (const [file, o] of Object.entries(r.metafile?.outputs ?? {})) {
-      if (file.startsWith('dist/webview/') || file === 'dist/searchWorker.js') console.log(`[build] ${file} ${(o.bytes / 1024).toFixed(1)} KB${production ? ' (production)' : ''}`);
+      if (file.startsWith('dist/webview/') || file === 'dist/searchWorker.js' || file === 'dist/pdfjs.js') console.log(`[build] ${file} ${(o.bytes / 1024).toFixed(1)} KB${production ? ' (production)' : ''}`);
     }
   }
 }

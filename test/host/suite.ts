@@ -22,3 +22,4 @@ import './errorSurface.test';
 import './checkpoints.test';
 import './l10n.test';
 import './agentDepth.test';
+import './documents.test';

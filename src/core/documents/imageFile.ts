@@ -2,6 +2,8 @@ import { DocumentError } from './errors';
 import { imageSize, mediaType } from './image';
 import type { DocumentFormat, DocumentSource, PageImage } from './types';
 
+const MAX_THUMBNAIL_BYTES = 2 * 1024 * 1024;
+
 /**
  * An image file (PNG, JPEG, WebP, TIFF...) as a one-page document, sent as it is: the model's
  * processor decodes and resizes it, and the request's `max_tokens` counts it at its size (or at
@@ -10,7 +12,11 @@ import type { DocumentFormat, DocumentSource, PageImage } from './types';
 export function imageDocument(bytes: Uint8Array, format: Exclude<DocumentFormat, 'pdf'>, fileName: string): DocumentSource {
   const size = imageSize(bytes, format);
   if (size && (size.width === 0 || size.height === 0)) throw new DocumentError('corrupt', `${fileName} is an image of ${size.width}x${size.height} pixels: nothing to read.`);
-  const image: PageImage = { mime: mediaType(format), bytes, width: size?.width, height: size?.height };
+  // The view shows the file itself as the page's thumbnail when the webview can draw it and it is not huge.
+  const drawable = format === 'png' || format === 'jpeg' || format === 'webp' || format === 'gif' || format === 'bmp';
+  const mime = mediaType(format);
+  const thumbnail = drawable && bytes.length <= MAX_THUMBNAIL_BYTES ? `data:${mime};base64,${Buffer.from(bytes).toString('base64')}` : undefined;
+  const image: PageImage = { mime, bytes, width: size?.width, height: size?.height, thumbnail };
   return {
     format,
     pageCount: 1,

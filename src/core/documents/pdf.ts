@@ -2,6 +2,7 @@ import { DocumentError } from './errors';
 import { downscale, pixelsFromPdfJs } from './image';
 import { fitImage } from './ocrRequest';
 import { encodePng } from './png';
+import { MIN_TEXT_CHARS } from './plan';
 import { textLayerMarkdown, visibleChars, type TextRun } from './textLayer';
 import type { DocumentSource, PageImage, PageInfo } from './types';
 
@@ -65,6 +66,9 @@ async function largestImage(pdfjs: PdfJs, page: PdfJsPage): Promise<PdfJsImage |
   return best;
 }
 
+/** Width of the document view's page thumbnails, pixels. */
+export const THUMBNAIL_WIDTH = 160;
+
 /** A tiny image (a logo, a rule) is decoration, not a page to read. */
 const MIN_IMAGE_PIXELS = 64 * 64;
 
@@ -99,9 +103,10 @@ export async function openPdf(pdfjs: PdfJs, bytes: Uint8Array, fileName: string,
   return {
     format: 'pdf',
     pageCount: doc.numPages,
-    async info(n): Promise<PageInfo> {
-      const page = await doc.getPage(n);
+    async info(n, lookForImage = false): Promise<PageInfo> {
       const textChars = visibleChars(await runs(n));
+      if (textChars >= MIN_TEXT_CHARS && !lookForImage) return { number: n, textChars, hasImage: false };
+      const page = await doc.getPage(n);
       const image = await largestImage(pdfjs, page);
       page.cleanup();
       return { number: n, textChars, hasImage: image !== undefined && image.width * image.height >= MIN_IMAGE_PIXELS };
@@ -119,7 +124,8 @@ export async function openPdf(pdfjs: PdfJs, bytes: Uint8Array, fileName: string,
         if (!pixels) return undefined;
         const size = fitImage(pixels.width, pixels.height, maxModelLen);
         const fitted = downscale(pixels, size.width, size.height);
-        return { mime: 'image/png', bytes: encodePng(fitted), width: fitted.width, height: fitted.height };
+        const thumbnail = `data:image/png;base64,${Buffer.from(encodePng(downscale(fitted, THUMBNAIL_WIDTH, THUMBNAIL_WIDTH * 2))).toString('base64')}`;
+        return { mime: 'image/png', bytes: encodePng(fitted), width: fitted.width, height: fitted.height, thumbnail };
       } finally {
         page.cleanup();
       }

@@ -12,6 +12,8 @@ export interface PageImage {
   /** Pixels, when known (PNG and JPEG headers, decoded PDF images). */
   readonly width: number | undefined;
   readonly height: number | undefined;
+  /** A small picture of the page for the document view (a data URI), when one could be made. */
+  readonly thumbnail?: string | undefined;
 }
 
 /** What a page offers before anything is sent. */
@@ -51,8 +53,11 @@ export interface PageOutcome {
 export interface DocumentSource {
   readonly format: DocumentFormat;
   readonly pageCount: number;
-  /** What each page offers (reads the text layer and finds images). */
-  info(page: number): Promise<PageInfo>;
+  /**
+   * What each page offers (reads the text layer; looks for an image when the text layer is thin
+   * or `lookForImage` is set, since finding one decodes it).
+   */
+  info(page: number, lookForImage?: boolean): Promise<PageInfo>;
   /** The page's text layer as Markdown ('' when there is none). */
   text(page: number): Promise<string>;
   /** The page's image for OCR, undefined when it has none. */
