@@ -15,6 +15,7 @@ export const README_SCREENSHOTS: Readonly<Record<string, string>> = {
   'activity-in-progress': 'activity-progress',
   'walkthrough': 'walkthrough-first-run',
   'inline-completion': 'inline-completion',
+  'documents': 'documents-view',
 };
 
 const runStarted = Date.now();
