@@ -124,21 +124,33 @@ describe('Documents: PDFs, scans and images to Markdown (against the sandbox)', 
 
   it('cancelling stops the requests in flight and keeps the pages already read', async () => {
     await config().update('concurrency', 1, vscode.ConfigurationTarget.Global);
-    await control('/latency', { ms: 1500, pathPrefix: '/v1/chat/completions' });
+    await control('/latency', { ms: 3000, pathPrefix: '/v1/chat/completions' });
     const uri = await write('slow.pdf', await imagePdf([1, 2, 3, 4].map((n) => ({ markdown: `Slow ${n}`, nonce: `host-cancel-${n}` }))));
     const { api } = await stratus();
+    const before = await chatRequests();
     const running = extract(uri);
     const session = await eventually(async () => api.documents?.panels().map((p) => p.session).find((s) => s.fileName === 'slow.pdf' && s.page(1)?.status === 'done'), 'page 1 read', 30_000);
+    const timeline: string[] = [];
+    const started = Date.now();
+    const listener = session.onDidChange((p) => timeline.push(`${Date.now() - started} ms: page ${p.number} ${p.status}`));
     await eventually(async () => (session.page(2)?.status === 'reading' ? true : undefined), 'page 2 in flight');
+    timeline.push(`${Date.now() - started} ms: cancel (concurrency ${String(config().get('concurrency'))})`);
+    // What was read when Cancel came stays read; everything else is not read (3 s per answer: no answer lands in between).
+    const readBefore = session.pages().filter((p) => p.status === 'done').map((p) => p.number);
     session.cancel();
     const result = await running;
+    listener.dispose();
     assert.ok(result);
-    assert.deepEqual(result.pages.map((p) => p.status), ['done', 'cancelled', 'cancelled', 'cancelled']);
+    const seen = (await requests('/v1/chat/completions')).slice(before).map((r) => `${r.seq}:${String(r.status)}:${String(r.clientClosedEarly)}`);
+    const detail = `${timeline.join('\n')}\nrequests ${seen.join(' ')}`;
+    assert.ok(readBefore.includes(1) && !readBefore.includes(4), detail);
+    assert.deepEqual(result.pages.map((p) => p.status), [1, 2, 3, 4].map((n) => (readBefore.includes(n) ? 'done' : 'cancelled')), detail);
     assert.equal(result.cancelled, true);
     assert.ok(result.markdown.includes('Slow 1'));
-    assert.ok(result.markdown.includes('## Page 2\n\n_Not read (cancelled)_'));
-    const sent = (await requests('/v1/chat/completions')).filter((r) => r.path.startsWith('/v1/chat/completions'));
-    assert.ok(sent.length <= 3, `no request for the pages after the cancel (${sent.length})`);
+    assert.ok(result.markdown.includes('## Page 4\n\n_Not read (cancelled)_'));
+    const sent = (await requests('/v1/chat/completions')).slice(before);
+    assert.equal(sent.length, readBefore.length + 1, `one request per page read, and the one in flight (${detail})`);
+    assert.equal(sent.at(-1)?.status, null, 'the request in flight was stopped before its answer');
   });
 
   it('a corrupt PDF gives one clear error and no request', async () => {
