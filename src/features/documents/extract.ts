@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { cachedOutcomes, contentKey, type DocumentCache } from '../../core/documents/cache';
 import { DocumentError } from '../../core/documents/errors';
+import { DEFAULT_MAX_MODEL_LEN } from '../../core/documents/ocrRequest';
 import { openDocument } from '../../core/documents/open';
 import { formatPageRange, parsePageRange } from '../../core/documents/pageRange';
 import { countActions, needsPageRange, planPages } from '../../core/documents/plan';
@@ -129,7 +130,8 @@ export async function startExtraction(
     const todo = plan.filter((p) => !known.some((k) => k.number === p.number));
     if (todo.some((p) => p.action === 'ocr')) model = await pickOcrModel(deps, configured, true);
     // Reopened with the model's context, so page images are sized for it.
-    const sized = model?.maxModelLen !== undefined && source.format === 'pdf' ? await openDocument(bytes, fileName, loadPdfJs, model.maxModelLen) : source;
+    const resize = model?.maxModelLen !== undefined && model.maxModelLen !== DEFAULT_MAX_MODEL_LEN && source.format === 'pdf';
+    const sized = resize ? await openDocument(bytes, fileName, loadPdfJs, model?.maxModelLen) : source;
     if (sized !== source) await source.close();
     const reader = model ? { read: ocrReader(deps.inference.client(), model), model: model.id } : undefined;
     const session = new DocumentSession(`document-${nextSession++}`, uri, fileName, key, sized, cache, reader, settings.concurrency);
