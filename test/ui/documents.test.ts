@@ -59,6 +59,8 @@ describe('UI: documents', function () {
     await view.getByRole('button', { name: 'Open as Markdown' }).click();
     await page.locator('.editor-instance .view-lines', { hasText: '# scanned-runbook.pdf' }).first().waitFor({ timeout: 20_000 });
     await page.locator('.editor-instance .view-lines', { hasText: '## Page 2' }).first().waitFor({ timeout: 10_000 });
+    // Closed without saving, so no "save changes?" dialog waits for the next test.
+    await runCommand(page, 'View: Revert and Close Editor');
   });
 
   it('reads a PDF with a text layer without asking the model, saying so per page', async () => {

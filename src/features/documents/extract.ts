@@ -163,7 +163,9 @@ export function summary(result: ExtractResult): string {
   const ocr = done.filter((p) => p.action === 'ocr').length;
   const failed = result.pages.filter((p) => p.status === 'failed').length;
   const notRead = result.pages.filter((p) => p.status === 'cancelled').length;
-  const parts = [vscode.l10n.t('{0} page(s) from the text layer', text), vscode.l10n.t('{0} by OCR', ocr)];
+  const parts: string[] = [];
+  if (text > 0) parts.push(vscode.l10n.t('{0} page(s) from the text layer', text));
+  if (ocr > 0) parts.push(vscode.l10n.t('{0} page(s) by OCR', ocr));
   if (failed > 0) parts.push(vscode.l10n.t('{0} failed', failed));
   if (notRead > 0) parts.push(vscode.l10n.t('{0} not read (cancelled)', notRead));
   return vscode.l10n.t('Stratus: {0} (pages {1}): {2}.', result.fileName, formatPageRange(result.pages.map((p) => p.number)), parts.join(', '));

@@ -138,6 +138,8 @@ export class DocumentPanel implements vscode.Disposable {
 function labels(): Record<string, string> {
   return {
     pages: vscode.l10n.t('Pages'),
+    progress: vscode.l10n.t('{0} of {1} page(s) read'),
+    ofDocument: vscode.l10n.t('the document has {0} pages'),
     openMarkdown: vscode.l10n.t('Open as Markdown'),
     save: vscode.l10n.t('Save next to the file'),
     cancel: vscode.l10n.t('Cancel'),

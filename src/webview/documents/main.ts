@@ -50,7 +50,7 @@ function renderHeader(): void {
     h('button', { type: 'button', id: 'open-markdown', disabled: done === 0 }, t('openMarkdown')),
     h('button', { type: 'button', class: 'secondary', id: 'save', disabled: done === 0 }, t('save')),
   );
-  header.replaceChildren(h('div', { class: 'title' }, h('strong', {}, fileName), h('span', { class: 'muted' }, ` · ${done}/${pages.size} · ${pageCount}`)), actions);
+  header.replaceChildren(h('div', { class: 'title' }, h('strong', {}, fileName), h('span', { class: 'muted' }, ` · ${t('progress', done, pages.size)}${pages.size < pageCount ? ` · ${t('ofDocument', pageCount)}` : ''}`)), actions);
   header.querySelector('#cancel')?.addEventListener('click', () => vscode.postMessage({ type: 'cancel' }));
   header.querySelector('#open-markdown')?.addEventListener('click', () => vscode.postMessage({ type: 'openMarkdown' }));
   header.querySelector('#save')?.addEventListener('click', () => vscode.postMessage({ type: 'save' }));
