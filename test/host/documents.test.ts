@@ -133,7 +133,8 @@ describe('Documents: PDFs, scans and images to Markdown (against the sandbox)', 
     const timeline: string[] = [];
     const started = Date.now();
     const listener = session.onDidChange((p) => timeline.push(`${Date.now() - started} ms: page ${p.number} ${p.status}`));
-    await eventually(async () => (session.page(2)?.status === 'reading' ? true : undefined), 'page 2 in flight');
+    // Page 2's request has reached the sandbox (which answers it in 3 s): it is in flight.
+    await eventually(async () => ((await chatRequests()) >= before + 2 ? true : undefined), 'page 2 in flight');
     timeline.push(`${Date.now() - started} ms: cancel (concurrency ${String(config().get('concurrency'))})`);
     // What was read when Cancel came stays read; everything else is not read (3 s per answer: no answer lands in between).
     const readBefore = session.pages().filter((p) => p.status === 'done').map((p) => p.number);
@@ -165,6 +166,56 @@ describe('Documents: PDFs, scans and images to Markdown (against the sandbox)', 
     assert.equal(recorder.errors.length, 1, recorder.errors.join('\n'));
     assert.match(recorder.errors[0] ?? '', /^Stratus: broken\.pdf is not a readable PDF \(.+\)\. Check that the file is complete, or export it again\.$/);
     assert.equal(await chatRequests(), before);
+  });
+
+  it('a page that keeps failing shows its reason, and Retry reads it', async () => {
+    const pages = [1, 2].map((n) => ({ markdown: `Retry ${n}`, nonce: `host-retry-${n}`, ...(n === 2 ? { faults: [{ status: 429, times: 6, retryAfter: 0 }] } : {}) }));
+    const uri = await write('retry.pdf', await imagePdf(pages));
+    const result = await extract(uri);
+    assert.ok(result);
+    assert.deepEqual(result.pages.map((p) => p.status), ['done', 'failed']);
+    assert.match(result.pages[1]?.reason ?? '', /rate|limit|429/i);
+    assert.ok(result.markdown.includes('## Page 2\n\n_Not read: '));
+    const { api } = await stratus();
+    const session = api.documents?.session(result.sessionId);
+    assert.ok(session);
+    let page = session.page(2);
+    for (let attempt = 0; attempt < 4 && page?.status !== 'done'; attempt++) page = await session.retry(2);
+    assert.equal(page?.status, 'done');
+    assert.equal(page?.markdown, 'Retry 2');
+    assert.ok(session.markdown().includes('## Page 2\n\n_OCR (deepseek-ocr:3b)_\n\nRetry 2'));
+  });
+
+  it('past the page cap the user picks a page range; past the size cap the file is refused', async () => {
+    await config().update('maxPages', 2, vscode.ConfigurationTarget.Global);
+    const win = vscode.window as unknown as Record<string, unknown>;
+    const originalInput = win.showInputBox;
+    const prompts: string[] = [];
+    win.showInputBox = (options: vscode.InputBoxOptions) => {
+      prompts.push(`${options.title ?? ''} | ${options.value ?? ''} | ${String(options.validateInput?.('1-3'))}`);
+      return Promise.resolve('2-3');
+    };
+    try {
+      const uri = await write('long.pdf', await textPdf(['First page text', 'Second page text', 'Third page text']));
+      const result = await extract(uri);
+      assert.ok(result);
+      assert.deepEqual(result.pages.map((p) => p.number), [2, 3]);
+      assert.deepEqual(prompts, ['long.pdf has 3 pages | 1-2 | That is 3 pages; read at most 2 at a time.']);
+    } finally {
+      win.showInputBox = originalInput;
+      await config().update('maxPages', undefined, vscode.ConfigurationTarget.Global);
+    }
+
+    await config().update('maxFileSizeMB', 1, vscode.ConfigurationTarget.Global);
+    const recorder = recordErrors();
+    try {
+      const big = await write('big.png', new Uint8Array(1.5 * 1024 * 1024).fill(7));
+      assert.equal(await extract(big), undefined);
+    } finally {
+      recorder.restore();
+      await config().update('maxFileSizeMB', undefined, vscode.ConfigurationTarget.Global);
+    }
+    assert.deepEqual(recorder.errors, ['Stratus: big.png is 1.5 MB; documents are limited to 1.0 MB (setting stratus.documents.maxFileSizeMB).']);
   });
 
   it('stratus_readDocument returns a page range from the cache, confined to the workspace', async () => {
