@@ -6,10 +6,12 @@
 // and the production profile's grounded answers come back clean.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { registerOcrChatCommand } from '../../src/features/documents/chat';
 import type { ExtractResult } from '../../src/features/documents/extract';
 import { startSandbox, type Sandbox } from '../sandbox/index';
 import { corruptPdf, imagePdf, INVOICE_MARKDOWN, INVOICE_TABLE, scanPng, textPdf } from '../unit/documents/fixtures';
 import { stratus } from './extension';
+import { RecordingStream, testDeps } from './fakes';
 import { control, eventually, requests, sandbox } from './sandbox';
 
 const FOLDER = 'stratus-documents';
@@ -232,6 +234,36 @@ describe('Documents: PDFs, scans and images to Markdown (against the sandbox)', 
       Promise.resolve(vscode.lm.invokeTool('stratus_readDocument', { input: { path: '/etc/hostname' }, toolInvocationToken: undefined }, tokenSource.token)),
       /outside the workspace/,
     );
+  });
+
+  it('@stratus /ocr reads an attached file (document view and all) or a pasted image, and answers the Markdown', async () => {
+    const { deps, disposables } = testDeps('Stratus /ocr test', sandbox().apiKey);
+    disposables.push(registerOcrChatCommand(deps, (uri, options) => Promise.resolve(extract(uri, options))));
+    try {
+      const command = deps.chatCommands.get('ocr');
+      assert.ok(command, '/ocr is registered');
+      const ask = async (references: vscode.ChatPromptReference[]): Promise<{ stream: RecordingStream; result: vscode.ChatResult }> => {
+        const stream = new RecordingStream();
+        const request = { prompt: '', command: 'ocr', references, toolReferences: [], model: { vendor: 'stratus', id: 'gpt-oss:120b' } } as unknown as vscode.ChatRequest;
+        const result = await command.handle(request, { history: [] } as unknown as vscode.ChatContext, stream.asStream(), new vscode.CancellationTokenSource().token);
+        return { stream, result };
+      };
+      const uri = await write('chat-invoice.png', scanPng({ markdown: INVOICE_MARKDOWN, nonce: 'host-chat-file' }));
+      const file = await ask([{ id: 'file', value: uri } as unknown as vscode.ChatPromptReference]);
+      assert.ok(file.stream.text.includes(INVOICE_TABLE), file.stream.text);
+      assert.deepEqual(file.stream.buttons.map((b) => b.command), ['stratus.documents.openMarkdown', 'stratus.documents.saveMarkdown']);
+      assert.equal(file.stream.references.length, 1);
+
+      const bytes = scanPng({ markdown: '# Pasted\n\nA screenshot of a table.', nonce: 'host-chat-paste' });
+      const pasted = await ask([{ id: 'image.png', value: { mimeType: 'image/png', data: () => Promise.resolve(bytes) } } as unknown as vscode.ChatPromptReference]);
+      assert.match(pasted.stream.text, /^# image\.png\n\n## Page 1\n\n_OCR \(deepseek-ocr:3b\)_\n\n# Pasted\n\nA screenshot of a table\.\n$/);
+
+      const nothing = await ask([]);
+      assert.match(nothing.stream.text, /Attach a PDF or an image to `\/ocr`/);
+      assert.equal((nothing.result.metadata as { error?: boolean } | undefined)?.error, true);
+    } finally {
+      for (const d of disposables) d.dispose();
+    }
   });
 
   describe('against the production profile', () => {

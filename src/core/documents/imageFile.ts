@@ -1,4 +1,5 @@
-import { DocumentError } from './errors';
+import { MAX_IMAGE_BYTES } from '../inference/chat/images';
+import { DocumentError, formatMegabytes } from './errors';
 import { imageSize, mediaType } from './image';
 import type { DocumentFormat, DocumentSource, PageImage } from './types';
 
@@ -10,6 +11,10 @@ const MAX_THUMBNAIL_BYTES = 2 * 1024 * 1024;
  * the whole image budget when the header does not say).
  */
 export function imageDocument(bytes: Uint8Array, format: Exclude<DocumentFormat, 'pdf'>, fileName: string): DocumentSource {
+  // Sent as it is (no decoder here for JPEG, WebP or TIFF): the per-image cap of chat requests applies.
+  if (bytes.length > MAX_IMAGE_BYTES) {
+    throw new DocumentError('too_large', `${fileName} is ${formatMegabytes(bytes.length)}; an image is sent to the OCR model as it is, at most ${formatMegabytes(MAX_IMAGE_BYTES)}. Save it smaller or more compressed (or as a PDF).`);
+  }
   const size = imageSize(bytes, format);
   if (size && (size.width === 0 || size.height === 0)) throw new DocumentError('corrupt', `${fileName} is an image of ${size.width}x${size.height} pixels: nothing to read.`);
   // The view shows the file itself as the page's thumbnail when the webview can draw it and it is not huge.

@@ -44,6 +44,9 @@ describe('documents: reading PDFs and images (pdf.js in plain Node, no canvas)',
   it('refuses a corrupt PDF, and a file that is no document, with one clear error', async () => {
     await assert.rejects(openDocument(corruptPdf(), 'broken.pdf', loadPdfJs, 8192), (e: unknown) => e instanceof DocumentError && e.reason === 'corrupt' && /^broken\.pdf is not a readable PDF \(.+\)\. Check that the file is complete, or export it again\.$/.test(e.message));
     await assert.rejects(openDocument(Buffer.from('hello'), 'notes.txt', loadPdfJs, 8192), (e: unknown) => e instanceof DocumentError && e.reason === 'unsupported');
+    const huge = Buffer.alloc(6 * 1024 * 1024);
+    huge.set([0xff, 0xd8, 0xff, 0xe0]);
+    await assert.rejects(openDocument(huge, 'photo.jpg', loadPdfJs, 8192), (e: unknown) => e instanceof DocumentError && e.reason === 'too_large' && e.message.startsWith('photo.jpg is 6.0 MB; an image is sent to the OCR model as it is, at most 5.0 MB.'));
   });
 
   it('bounds the OCR requests in flight, and cancelling keeps the pages already read', async () => {
