@@ -467,3 +467,11 @@ process.once('beforeExit', () => {
   if (env.BENCH_SKIP_EDIT) return;
   runAfter((env.BENCH_SKIP_CONSOLE ? 0 : 1) + (env.BENCH_SKIP_SEARCH ? 0 : 1) + (env.BENCH_SKIP_AGENT ? 0 : 1) + (env.BENCH_SKIP_COMPLETION ? 0 : 1) + (env.BENCH_SKIP_LOAD ? 0 : 1), () => import('./edit.mjs').then((m) => m.runEditBench()));
 });
+
+// The documents benchmark (bench/documents.mjs: PDFs to Markdown, text layer and scanned pages by
+// OCR, bounded concurrency against one page at a time; ~40 s) runs after the edit one, in the
+// same `npm run bench`; BENCH_SKIP_DOCUMENTS=1 leaves it out.
+process.once('beforeExit', () => {
+  if (env.BENCH_SKIP_DOCUMENTS) return;
+  runAfter((env.BENCH_SKIP_CONSOLE ? 0 : 1) + (env.BENCH_SKIP_SEARCH ? 0 : 1) + (env.BENCH_SKIP_AGENT ? 0 : 1) + (env.BENCH_SKIP_COMPLETION ? 0 : 1) + (env.BENCH_SKIP_LOAD ? 0 : 1) + (env.BENCH_SKIP_EDIT ? 0 : 1), () => import('./documents.mjs').then((m) => m.runDocumentsBench()));
+});

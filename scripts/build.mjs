@@ -27,6 +27,22 @@ const noUndici = {
   },
 };
 
+// pdf.js polyfills `globalThis.navigator` in Node when it has no `language`; VS Code's extension
+// host defines `navigator` as a getter that returns undefined, so that assignment throws (and the
+// global is shared with every extension). pdf.js gets a navigator of its own instead.
+/** @type {import('esbuild').Plugin} */
+const pdfjsOwnNavigator = {
+  name: 'pdfjs-own-navigator',
+  setup(build) {
+    build.onLoad({ filter: /pdfjs-dist[\\/]legacy[\\/]build[\\/]pdf(\.worker)?\.mjs$/ }, async (args) => {
+      const { readFile } = await import('node:fs/promises');
+      const source = await readFile(args.path, 'utf8');
+      const own = "var __pdfjsNavigator = (() => { try { const n = globalThis.navigator; if (n && n.language) return n; } catch {} return { language: 'en-US', platform: '', userAgent: '' }; })();\n";
+      return { contents: own + source.replaceAll('globalThis.navigator', '__pdfjsNavigator'), loader: 'js' };
+    });
+  },
+};
+
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
   {
@@ -47,6 +63,10 @@ const builds = [
   // host talks to it through src/core/search/indexClient.ts and keeps only small answers).
   { ...common, entryPoints: { searchWorker: 'src/core/search/buildWorker.ts', searchIndexWorker: 'src/core/search/indexWorker.ts' }, outdir: 'dist', platform: 'node', format: 'cjs', target: 'node20', minify: production, metafile: true },
 ];
+// pdf.js for the documents feature: its own file, required on first use (src/features/documents/pdfjs.ts).
+builds.push({ ...common, entryPoints: { pdfjs: 'src/core/documents/pdfjsEntry.ts' }, outdir: 'dist', platform: 'node', format: 'cjs', target: 'node20', minify: true, sourcemap: false, metafile: true, plugins: [pdfjsOwnNavigator] });
+// The document view's page.
+builds.push({ ...common, entryPoints: { documents: 'src/webview/documents/main.ts' }, outdir: 'dist/webview', platform: 'browser', format: 'iife', target: 'es2022', minify: production, sourcemap: production ? false : 'inline', metafile: true });
 if (existsSync('media/usage/main.ts')) {
   builds.push({ ...common, entryPoints: { usage: 'media/usage/main.ts' }, outdir: 'dist/webview', platform: 'browser', format: 'iife', target: 'es2022', minify: production });
 }
@@ -68,7 +88,7 @@ if (watch) {
   if (out) console.log(`[build] dist/extension.js ${(out.bytes / 1024).toFixed(1)} KB${production ? ' (production)' : ''}`);
   for (const r of results) {
     for (const [file, o] of Object.entries(r.metafile?.outputs ?? {})) {
-      if (file.startsWith('dist/webview/') || file === 'dist/searchWorker.js' || file === 'dist/searchIndexWorker.js') console.log(`[build] ${file} ${(o.bytes / 1024).toFixed(1)} KB${production ? ' (production)' : ''}`);
+      if (file.startsWith('dist/webview/') || file === 'dist/searchWorker.js' || file === 'dist/searchIndexWorker.js' || file === 'dist/pdfjs.js') console.log(`[build] ${file} ${(o.bytes / 1024).toFixed(1)} KB${production ? ' (production)' : ''}`);
     }
   }
 }

@@ -16,6 +16,7 @@ import * as chat from './features/chat/register';
 import * as completion from './features/completion/register';
 import * as diagnostics from './features/diagnostics/register';
 import * as edit from './features/edit/register';
+import * as documents from './features/documents/register';
 import { CompletionStats } from './core/usage/completionStats';
 import * as inlineCompletion from './features/inlineCompletion/register';
 import * as models from './features/models/register';
@@ -49,6 +50,8 @@ export interface StratusApi {
   readonly inlineCompletion?: inlineCompletion.InlineCompletionTestApi;
   /** Usage meter and view internals: in ExtensionMode.Test only. */
   readonly usage?: usage.UsageTestApi;
+  /** Document view internals: in ExtensionMode.Test only. */
+  readonly documents?: documents.DocumentsTestApi;
 }
 
 /** Composition root: build dependencies once, then hand them to each feature. */
@@ -94,6 +97,8 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
   inlineFeature.setDefinitionSearch(workspaceSearch.service);
   store.add(tools.register(deps, { rankedSearch: workspaceSearch, storageUri: context.storageUri }));
   store.add(transcription.register(deps));
+  const documentsFeature = documents.register(deps, { extensionUri: context.extensionUri, storageUri: context.storageUri, globalStorageUri: context.globalStorageUri });
+  store.add(documentsFeature.disposable);
   const explorer = resources.register(deps, { testMode });
   store.add(explorer.disposable);
   const usageFeature = usage.register(deps, context.extensionUri, usageRuntime);
@@ -115,6 +120,7 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
       consoleState: () => deps.console.state.kind,
     },
     usage: usageFeature.testApi,
+    documents: documentsFeature.testApi,
     inlineCompletion: inlineFeature.testApi,
     onboarding: onboardingFeature.testApi,
   };

@@ -26,3 +26,4 @@ import './faults.test';
 import './trust.test';
 import './searchScale.test';
 import './edit.test';
+import './documents.test';

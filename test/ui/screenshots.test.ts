@@ -18,6 +18,7 @@ export const README_SCREENSHOTS: Readonly<Record<string, string>> = {
   'agent-review-changes': 'agent-review-changes',
   'agent-compaction-note': 'agent-compaction-note',
   'edit-diff': 'edit-diff-in-progress',
+  'documents': 'documents-view',
 };
 
 const runStarted = Date.now();

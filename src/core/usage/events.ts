@@ -47,6 +47,8 @@ export type UsageEvent =
    * a suggestion, a suggestion was shown, or one was accepted (characters and lines inserted).
    * Counts nothing billable; `model` is '' when unknown.
    */
+  /** A document page read by the OCR model (src/core/documents): billed like chat, counted apart. */
+  | { kind: 'ocr'; at: number; model: string; promptTokens: number; completionTokens: number; reasoningTokens: number; estimated: boolean }
   | { kind: 'inlineStat'; at: number; stat: InlineStat; model: string; chars: number; lines: number }
   | { kind: 'embeddings'; at: number; model: string; promptTokens: number; estimated: boolean }
   | { kind: 'rerank'; at: number; model: string; searchUnits: number; rerankedTokens: number; estimated: boolean }

@@ -112,7 +112,8 @@ export function countersOf(event: UsageEvent): Counters | undefined {
   switch (event.kind) {
     case 'chat':
     case 'edit':
-    case 'completion': {
+    case 'completion':
+    case 'ocr': {
       const completion = nonNegative(event.completionTokens);
       const reasoning = Math.min(nonNegative(event.reasoningTokens), completion);
       c.input = nonNegative(event.promptTokens);

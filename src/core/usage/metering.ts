@@ -16,11 +16,12 @@ export interface MeteringOptions {
   now?: (() => number) | undefined;
 }
 
-/** How a generating request is metered: `chat`, `completion` for an inline (ghost-text) one, `edit` for an edit by instruction. */
-type GenerationKind = 'chat' | 'completion' | 'edit';
+/** How a generating request is metered: `chat`, `completion` for an inline (ghost-text) one, `edit` for an edit by instruction, `ocr` for a document page. */
+type GenerationKind = 'chat' | 'completion' | 'edit' | 'ocr';
 
 /** `purpose: 'inline'` on a completion call meters it as kind `completion` (inline statistics); `purpose: 'edit'` as kind `edit`. */
 function kindOf(options: CallOptions | undefined): GenerationKind {
+  if (options?.purpose === 'ocr') return 'ocr';
   return options?.purpose === 'inline' ? 'completion' : options?.purpose === 'edit' ? 'edit' : 'chat';
 }
 

@@ -50,6 +50,7 @@ export function validEvent(v: unknown): v is UsageEvent {
     case 'chat':
     case 'edit':
     case 'completion':
+    case 'ocr':
       return typeof v.model === 'string' && count(v.promptTokens) && count(v.completionTokens) && count(v.reasoningTokens);
     case 'embeddings':
       return typeof v.model === 'string' && count(v.promptTokens);

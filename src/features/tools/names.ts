@@ -13,6 +13,8 @@ export const ToolNames = {
   cloudAction: 'stratus_cloudAction',
   createFile: 'stratus_createFile',
   runInTerminal: 'stratus_runInTerminal',
+  /** Registered by the documents feature (src/features/documents/tool.ts). */
+  readDocument: 'stratus_readDocument',
 } as const;
 
 export const STRATUS_TOOL_PREFIX = 'stratus_';

@@ -3,6 +3,7 @@ import { shortHash } from '../core/ids';
 import type { SandboxState } from '../state';
 import { parseChatRequest, type ChatRequest } from './chatRequest';
 import { invalid, isInferenceError, rateLimited, sendInferenceError } from './errors';
+import { ocrReply } from './ocr';
 import { completionTokens, scriptReply, type ScriptedReply } from './script';
 import { writeSse } from './sse';
 
@@ -103,7 +104,13 @@ export async function handleChat(state: SandboxState, ctx: RequestContext, heade
   const seed = shortHash(JSON.stringify([request.model.id, request.messages, request.tools, request.toolChoice]), 32);
   const id = `chatcmpl-${shortHash(`${state.nextSeq()}:${seed}`, 29)}`;
   const created = state.clock.nowSeconds();
-  const reply = scriptReply(request, seed);
+  // The OCR model reads the marker its image carries (ocr.ts), or a page's scripted fault answers.
+  const ocr = request.model.kind === 'ocr' ? ocrReply(state, request) : undefined;
+  if (ocr?.kind === 'fault') {
+    sendInferenceError(ctx, ocr.error, { ...headers, ...ocr.headers });
+    return;
+  }
+  const reply = ocr?.reply ?? scriptReply(request, seed);
   const usage = usageOf(state, request, reply);
   state.meter.consume(usage.completion_tokens);
   // The budget headers reflect this request's output tokens.

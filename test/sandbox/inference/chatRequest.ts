@@ -15,6 +15,8 @@ export interface ImagePart {
   form: 'image_url' | 'image';
   mime: string;
   bytes: number;
+  /** The decoded bytes (the OCR model reads them: ocr.ts). */
+  data: Buffer;
 }
 
 export interface ToolCall {
@@ -82,7 +84,8 @@ function parseImage(url: unknown, form: ImagePart['form'], where: string): Image
   const data = match[3] ?? '';
   if (!mime.startsWith('image/')) fail(`${where}: unsupported image media type '${mime}'.`, 'messages');
   if (!params.split(';').includes('base64') || data.length === 0 || !BASE64.test(data)) fail(`${where}: the data URI must carry base64 data.`, 'messages');
-  return { form, mime, bytes: Buffer.from(data, 'base64').length };
+  const decoded = Buffer.from(data, 'base64');
+  return { form, mime, bytes: decoded.length, data: decoded };
 }
 
 function parseContentParts(parts: unknown[], where: string, allowImages: boolean): { text: string; images: ImagePart[] } {

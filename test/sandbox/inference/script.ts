@@ -146,7 +146,7 @@ function toolResults(messages: ChatMessage[]): string | undefined {
   return results.map((m) => `Tool result (${names.get(m.toolCallId ?? '') ?? 'unknown'}): ${m.text}`).join('\n');
 }
 
-function textReply(content: string, think: string, maxTokens: number, fixedPieces?: string[]): Extract<ScriptedReply, { kind: 'text' }> {
+export function textReply(content: string, think: string, maxTokens: number, fixedPieces?: string[]): Extract<ScriptedReply, { kind: 'text' }> {
   let pieces = [...splitWords(think), ...(fixedPieces ?? splitWords(content))];
   let full = think + content;
   let finishReason: 'stop' | 'length' = 'stop';
