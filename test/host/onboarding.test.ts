@@ -45,19 +45,20 @@ describe('onboarding: first-run walkthrough', function () {
     await closeEditors();
   });
 
-  it('contributes a five-step walkthrough whose steps complete on real events, with Markdown from media/ and strings in English and French', async () => {
+  it('contributes a six-step walkthrough whose steps complete on real events, with Markdown from media/ and strings in English and French', async () => {
     const { extension } = await stratus();
     const manifest = extension.packageJSON as { activationEvents?: string[]; contributes: { walkthroughs?: Walkthrough[] } };
     const walkthroughs = manifest.contributes.walkthroughs ?? [];
     assert.deepEqual(walkthroughs.map((w) => w.id), ['stratus.gettingStarted']);
     const steps = walkthroughs[0]?.steps ?? [];
-    assert.deepEqual(steps.map((s) => s.id), ['inferenceEndpoint', 'apiKey', 'askStratus', 'consoleSignIn', 'cloudView']);
+    assert.deepEqual(steps.map((s) => s.id), ['inferenceEndpoint', 'apiKey', 'askStratus', 'consoleSignIn', 'cloudView', 'commitMessage']);
     assert.deepEqual(steps.map((s) => s.completionEvents), [
       ['onSettingChanged:stratus.inference.baseUrl'],
       ['onContext:stratus.walkthrough.apiKeySet'],
       ['onContext:stratus.walkthrough.modelAnswered'],
       ['onContext:stratus.console.state == signedIn'],
       ['onView:stratus.resources'],
+      ['onCommand:stratus.generateCommitMessage'],
     ]);
     for (const step of steps) {
       const media = step.media.markdown ?? step.media.image;

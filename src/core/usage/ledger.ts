@@ -111,6 +111,7 @@ export function countersOf(event: UsageEvent): Counters | undefined {
   const c = emptyCounters();
   switch (event.kind) {
     case 'chat':
+    case 'commit':
     case 'completion': {
       const completion = nonNegative(event.completionTokens);
       const reasoning = Math.min(nonNegative(event.reasoningTokens), completion);

@@ -16,12 +16,19 @@ export interface MeteringOptions {
   now?: (() => number) | undefined;
 }
 
-/** How a generating request is metered: `chat`, or `completion` for an inline (ghost-text) one. */
-type GenerationKind = 'chat' | 'completion';
+/** How a generating request is metered: `chat`, `completion` for an inline (ghost-text) one, `commit` for a commit message. */
+type GenerationKind = 'chat' | 'completion' | 'commit';
 
-/** `purpose: 'inline'` on a completion call meters it as kind `completion` (inline statistics). */
+/** `purpose: 'inline'` meters a call as kind `completion` (inline statistics), `purpose: 'commit'` as kind `commit`. */
 function kindOf(options: CallOptions | undefined): GenerationKind {
-  return options?.purpose === 'inline' ? 'completion' : 'chat';
+  switch (options?.purpose) {
+    case 'inline':
+      return 'completion';
+    case 'commit':
+      return 'commit';
+    default:
+      return 'chat';
+  }
 }
 
 function estimatePrompt(request: ChatRequest): number {
@@ -193,11 +200,11 @@ export function meterClient(client: InferenceClient, options: MeteringOptions): 
     async chat(request, opts) {
       await guard(request, opts?.signal);
       const result = await client.chat(request, opts);
-      chatUsage(request, result);
+      chatUsage(request, result, kindOf(opts));
       return result;
     },
     chatStream(request, opts) {
-      return meterStream(client.chatStream(request, opts), request, opts?.signal);
+      return meterStream(client.chatStream(request, opts), request, opts?.signal, kindOf(opts));
     },
     async complete(request, opts) {
       const asChat = completionRequest(request);

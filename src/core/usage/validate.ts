@@ -48,6 +48,7 @@ export function validEvent(v: unknown): v is UsageEvent {
     case 'rateLimit':
       return optional(v.limitRequests, count) && optional(v.remainingRequests, count) && optional(v.resetAt, isTime);
     case 'chat':
+    case 'commit':
     case 'completion':
       return typeof v.model === 'string' && count(v.promptTokens) && count(v.completionTokens) && count(v.reasoningTokens);
     case 'embeddings':

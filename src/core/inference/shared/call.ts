@@ -5,7 +5,8 @@ export interface CallOptions {
   firstByteTimeoutMs?: number;
   /**
    * What the request is for, read only by the usage meter (src/core/usage/metering.ts): an
-   * `inline` completion is metered as kind `completion` rather than `chat`. Never sent.
+   * `inline` completion is metered as kind `completion` rather than `chat`, a `commit` message
+   * request as kind `commit`. Never sent.
    */
-  purpose?: 'chat' | 'inline' | undefined;
+  purpose?: 'chat' | 'inline' | 'commit' | undefined;
 }
