@@ -22,3 +22,5 @@ import './errorSurface.test';
 import './checkpoints.test';
 import './l10n.test';
 import './agentDepth.test';
+import './commitMessage.test';
+import './quickFix.test';
