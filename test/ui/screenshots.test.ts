@@ -15,6 +15,7 @@ export const README_SCREENSHOTS: Readonly<Record<string, string>> = {
   'activity-in-progress': 'activity-progress',
   'walkthrough': 'walkthrough-first-run',
   'inline-completion': 'inline-completion',
+  'commit-message': 'commit-message',
 };
 
 const runStarted = Date.now();
