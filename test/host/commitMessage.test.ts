@@ -133,6 +133,19 @@ describe('Write Commit Message (a real git repository, against the sandbox)', fu
     assert.equal(first.inputBox.value, '');
   });
 
+  it('a second press while the message is being written does not start another request', async () => {
+    const repository = await makeRepository('twice', { staged: { 'src/cart.ts': 'export const twice = 2;\n' }, unstaged: {} });
+    await control('/latency', { ms: 300, pathPrefix: '/v1/chat/completions' });
+    const before = await lastSeq();
+    const first = vscode.commands.executeCommand<CommitMessageOutcome>('stratus.generateCommitMessage', sourceControlOf(repository));
+    await eventually(async () => ((await requests('/v1/chat/completions')).some((r) => r.seq > before) ? true : undefined), 'the first request to reach the sandbox');
+    const second = await vscode.commands.executeCommand<CommitMessageOutcome>('stratus.generateCommitMessage', sourceControlOf(repository));
+    assert.equal(second.status, 'notStarted');
+    assert.equal((await first).status, 'written');
+    assert.equal((await requests('/v1/chat/completions')).filter((r) => r.seq > before).length, 1);
+    assert.match(repository.inputBox.value, /export const twice = 2;/);
+  });
+
   it('with nothing to describe, says so, sends nothing and keeps the input box', async () => {
     const repository = await makeRepository('clean', { staged: {}, unstaged: {} });
     repository.inputBox.value = 'my own words';

@@ -90,4 +90,14 @@ describe('Quick fixes: Fix and Explain with Stratus', function () {
     const body = answered.body?.json as { messages?: { role: string; content: unknown }[] } | undefined;
     assert.match(String(body?.messages?.at(-1)?.content), /^Explain this error reported by checker \(E1001\)/);
   });
+
+  it('Explain with Stratus in the editor menu sends the selected code to @stratus in the Chat view', async () => {
+    const editor = vscode.window.activeTextEditor;
+    assert.equal(editor?.document, document);
+    editor.selection = new vscode.Selection(0, 0, 2, 1);
+    const before = await lastSeq();
+    const outcome = await vscode.commands.executeCommand<ChatOutcome>('stratus.explainSelection');
+    assert.match(outcome.query ?? '', /^@stratus Explain what this code from `[^`]+` \(lines 1-3\) does, step by step:\n\n```javascript\nfunction total\(items\) \{\n[^\n]*\n\}\n```$/);
+    await eventually(async () => (await requests('/v1/chat/completions')).find((r) => r.seq > before && r.status === 200), '@stratus to send the explanation request');
+  });
 });

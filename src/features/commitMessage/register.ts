@@ -32,14 +32,16 @@ export interface CommitMessageOutcome {
 
 /** "Write Commit Message with Stratus": the Source Control title button and the command. */
 export function register(deps: Deps): vscode.Disposable {
-  return vscode.commands.registerCommand(COMMIT_MESSAGE_COMMAND, (arg?: unknown) => writeMessage(deps, arg));
+  // Repositories whose message is being written: a second press must not stream into the same box.
+  const writing = new Set<string>();
+  return vscode.commands.registerCommand(COMMIT_MESSAGE_COMMAND, (arg?: unknown) => writeMessage(deps, arg, writing));
 }
 
 function repositoryName(repository: GitRepository): string {
   return repository.rootUri.path.split('/').filter(Boolean).pop() ?? repository.rootUri.fsPath;
 }
 
-async function writeMessage(deps: Deps, arg: unknown): Promise<CommitMessageOutcome> {
+async function writeMessage(deps: Deps, arg: unknown, writing: Set<string>): Promise<CommitMessageOutcome> {
   const configured = await deps.inference.isConfigured();
   if (!configured.apiKey || !configured.baseUrl) {
     return { status: 'notStarted', error: notifyError(deps, configured.apiKey ? { message: 'not configured: set the inference base URL (stratus.inference.baseUrl).', actions: ['openSettings'] } : { message: 'not configured: set your inference API key.', actions: ['setApiKey'] }) };
@@ -63,10 +65,20 @@ async function writeMessage(deps: Deps, arg: unknown): Promise<CommitMessageOutc
     );
     if (answer !== send) return { status: 'notStarted', repository: repository.rootUri.fsPath };
   }
-  return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Stratus: writing the commit message for {0}…', name), cancellable: true },
-    (progress, token) => run(deps, repository, progress, token),
-  );
+  const root = repository.rootUri.toString();
+  if (writing.has(root)) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('Stratus is already writing the commit message for {0}.', name));
+    return { status: 'notStarted', repository: repository.rootUri.fsPath };
+  }
+  writing.add(root);
+  try {
+    return await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Stratus: writing the commit message for {0}…', name), cancellable: true },
+      (progress, token) => run(deps, repository, progress, token),
+    );
+  } finally {
+    writing.delete(root);
+  }
 }
 
 async function run(deps: Deps, repository: GitRepository, progress: vscode.Progress<{ message?: string }>, token: vscode.CancellationToken): Promise<CommitMessageOutcome> {
