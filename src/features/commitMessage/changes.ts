@@ -58,5 +58,5 @@ export async function readChanges(repository: GitRepository): Promise<Repository
   const ignored = ignoredPaths(paths, await ignoreRules(repository.rootUri, paths));
   // A repository without commits has no log: no style to follow.
   const log = await repository.log({ maxEntries: RECENT_COMMITS }).catch(() => []);
-  return { source, diff, ignored, untracked: [...new Set(untracked)].filter((p) => !ignored.has(p)), recentMessages: log.map((c) => c.message) };
+  return { source, diff, ignored, untracked: [...new Set(untracked)], recentMessages: log.map((c) => c.message) };
 }

@@ -5,8 +5,8 @@ const sameFolder = (a: vscode.Uri, b: vscode.Uri): boolean => a.scheme === b.sch
 
 /**
  * The repository to describe: the one whose Source Control button was pressed (the command's
- * argument), else the only one, else the active editor's, else the one the person picks.
- * Undefined when there is none or the pick is dismissed (`none` says which).
+ * argument), else the only one, else the active editor's, else the one the person picks;
+ * `none` when no repository is open (or the argument names none), `dismissed` when the pick is.
  */
 export async function chooseRepository(api: GitApi, arg: unknown): Promise<GitRepository | 'none' | 'dismissed'> {
   const repositories = api.repositories;
