@@ -451,3 +451,11 @@ process.once('beforeExit', () => {
   if (env.BENCH_SKIP_COMPLETION) return;
   runAfter((env.BENCH_SKIP_CONSOLE ? 0 : 1) + (env.BENCH_SKIP_SEARCH ? 0 : 1) + (env.BENCH_SKIP_AGENT ? 0 : 1), () => import('./completion.mjs').then((m) => m.runCompletionBench()));
 });
+
+// The load benchmark (bench/load.mjs: 50 concurrent chat streams and 1,000 tree requests, errors,
+// 429s and the heap before and after) runs after the inline completion one, in the same
+// `npm run bench`; BENCH_SKIP_LOAD=1 leaves it out.
+process.once('beforeExit', () => {
+  if (env.BENCH_SKIP_LOAD) return;
+  runAfter((env.BENCH_SKIP_CONSOLE ? 0 : 1) + (env.BENCH_SKIP_SEARCH ? 0 : 1) + (env.BENCH_SKIP_AGENT ? 0 : 1) + (env.BENCH_SKIP_COMPLETION ? 0 : 1), () => import('./load.mjs').then((m) => m.runLoadBench()));
+});

@@ -1,6 +1,17 @@
 // The search benchmark: Stratus' workspace index against a full ripgrep scan of the same files for
-// the same words, on a generated workspace of 5,000 files (~50 MB). Runs alone
-// (`node bench/search.mjs`) or at the end of `npm run bench` (bench/run.mjs imports runSearchBench()).
+// the same words, on generated workspaces of 5,000 files (~50 MB; and 50,000 files, ~500 MB, with
+// BENCH_SEARCH_SIZES=5000,50000 or `npm run bench:search`). Runs alone (`node bench/search.mjs`)
+// or at the end of `npm run bench` (bench/run.mjs imports runSearchBench()).
+//
+// The index lives in the index worker (src/core/search/indexWorker.ts), as in the extension; the
+// child process plays the extension host (bench/searchHost.mjs) and reports what the host pays:
+// `metric search5k.hostHeapGrowthMB` (its JS heap's growth, the peak while indexing or after),
+// `metric search5k.maxLoopBlockMs` (longest event-loop block over build, reload, queries and
+// incremental updates), `reloadToFirstQueryMs` (a new client loads from disk and answers),
+// `warmQueryP95Ms` (round trip through the worker), `indexRssMB` (peak RSS of the process, which
+// includes the worker holding the index), `corpusMB`, `editSearchableMs` (one edited file,
+// from its event to a query finding it, debounce excluded), `branchSwitchMs` (2,000 changed files
+// absorbed), and `ratio stratus/scan.coldIndex5k` (the same for 50k as `search50k.*`).
 //
 // Method. The workspace is generated (seeded, so every run is the same): TypeScript-like files with
 // functions, doc comments and identifiers built from 200 domain words, 110 verbs and 4,000 made-up
@@ -22,33 +33,38 @@
 // lot; the cold build's CPU time is printed too. Results: test-results/bench-search.json.
 //
 // Environment knobs (all optional):
-//   BENCH_SEARCH_FILES=5000      files in the generated workspace
+//   BENCH_SEARCH_SIZES=5000      comma-separated workspace sizes (files), e.g. 5000,50000
+//   BENCH_SEARCH_FILES=          one size (overrides BENCH_SEARCH_SIZES; kept for old scripts)
+//   BENCH_SEARCH_EDIT_FILES=2000 files changed at once by the "branch switch"
 //   BENCH_SEARCH_FILE_KB=10      approximate size of each file
 //   BENCH_SEARCH_QUERIES=20      questions (each timed warm, lexical and reranked, and scanned with rg)
 //   BENCH_SEARCH_REPEATS=5       timed repeats of each warm query (median)
 //   BENCH_RG=/usr/bin/rg         the ripgrep binary
-//   BENCH_SEARCH_WORKER=0        1: the cold build shares the files with a build worker thread
-//                                (src/core/search/buildWorker.ts, bundled here), as the extension does
-//                                once its bundle has that entry; 0: one thread (the extension today)
+//   BENCH_SEARCH_WORKER=1        1: the index worker's cold build shares the files with a build helper
+//                                thread (src/core/search/buildWorker.ts), as the extension does on a
+//                                machine with 2 cores or more; 0: the index worker alone
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { bundleForNode, prng } from './lib.mjs';
+import { playHost } from './searchHost.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const root = resolve(benchDir, '..');
 const env = process.env;
 const int = (v, d, min = 1) => (v !== undefined && v !== '' ? Math.max(min, Math.floor(Number(v))) : d);
 
-const FILES = int(env.BENCH_SEARCH_FILES, 5000, 10);
+const SIZES = (env.BENCH_SEARCH_FILES ? [int(env.BENCH_SEARCH_FILES, 5000, 10)] : (env.BENCH_SEARCH_SIZES ?? '5000').split(',').map((v) => int(v, 5000, 10)));
+const FILES = SIZES[0] ?? 5000;
+const EDIT_FILES = int(env.BENCH_SEARCH_EDIT_FILES, 2000);
 const FILE_KB = int(env.BENCH_SEARCH_FILE_KB, 10);
 const QUERIES = int(env.BENCH_SEARCH_QUERIES, 20);
 const REPEATS = int(env.BENCH_SEARCH_REPEATS, 5);
 const RG = env.BENCH_RG ?? (existsSync('/usr/bin/rg') ? '/usr/bin/rg' : 'rg');
-const WORKER = env.BENCH_SEARCH_WORKER === '1';
-const TARGETS = { warmQueryRatio: 20, coldIndexRatio: 3, warmLexicalMs: 50 };
+const WORKER = env.BENCH_SEARCH_WORKER !== '0';
+const TARGETS = { warmQueryRatio: 20, coldIndexRatio: 3, warmLexicalMs: 50, hostHeapGrowthMB: 50, maxLoopBlockMs: 50, reloadToFirstQueryMs: 1000, warmQueryP95Ms: 50, editSearchableMs: 300, coldIndexRatio5k: 8 };
 
 const log = (s = '') => process.stdout.write(`${s}\n`);
 const median = (xs) => {
@@ -159,79 +175,9 @@ function rgScan(dir, question) {
 async function bundleCore(outDir) {
   const outfile = await bundleForNode(join(outDir, 'stratus-search.cjs'), { contents: "export * from './src/core/search/index.ts'; export { createInferenceClient } from './src/core/inference/client.ts';" });
   const worker = await bundleForNode(join(outDir, 'stratus-search-worker.cjs'), { entry: join(root, 'src/core/search/buildWorker.ts') });
-  return { bundle: outfile, worker };
+  const indexWorker = await bundleForNode(join(outDir, 'stratus-search-index-worker.cjs'), { entry: join(root, 'src/core/search/indexWorker.ts') });
+  return { bundle: outfile, worker, indexWorker };
 }
-
-/** Runs in the child: cold build, reload, warm lexical and reranked queries, RSS. */
-async function child(task) {
-  const { createRequire } = await import('node:module');
-  const core = createRequire(import.meta.url)(task.bundle);
-  const { Worker } = await import('node:worker_threads');
-  const settings = { ...core.DEFAULT_SEARCH_SETTINGS, excludeGlobs: [] };
-  const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
-  const client = task.sandbox ? core.createInferenceClient({ baseUrl: task.sandbox.inference, apiKey: () => Promise.resolve(task.sandbox.apiKey) }) : undefined;
-  const make = () =>
-    new core.SearchEngine({
-      fs: new core.NodeFileSystem(task.dir),
-      storage: new core.NodeIndexStorage(task.storage),
-      logger: silent,
-      settings: () => settings,
-      ...(client ? { inference: () => core.searchInference(() => client) } : {}),
-      ...(task.worker ? { buildWorker: () => new Worker(task.worker) } : {}),
-    });
-  const rssBefore = process.memoryUsage().rss;
-  let t = performance.now();
-  const cpu = process.cpuUsage();
-  const engine = make();
-  const stats = await engine.open();
-  // Ready: open() resolved, the index answers queries (what the user waits for).
-  const coldMs = performance.now() - t;
-  const coldCpu = process.cpuUsage(cpu);
-  const coldCpuMs = (coldCpu.user + coldCpu.system) / 1000;
-  // Persisted: the index is written to storage too (right after, off the path to the first query).
-  await engine.persisted();
-  const persistedMs = performance.now() - t;
-  const persistedCpu = process.cpuUsage(cpu);
-  const persistedCpuMs = (persistedCpu.user + persistedCpu.system) / 1000;
-  const rssAfterBuild = process.memoryUsage().rss;
-
-  t = performance.now();
-  const reloaded = make();
-  const reload = await reloaded.open();
-  const reloadMs = performance.now() - t;
-
-  const lexical = [];
-  const reranked = [];
-  let rerankedAll = true;
-  for (const q of task.questions) {
-    engine.lexical(q, 50); // warm-up
-    const samples = [];
-    for (let r = 0; r < task.repeats; r++) {
-      const s = performance.now();
-      const hits = engine.lexical(q, 50);
-      samples.push(performance.now() - s);
-      if (hits.length === 0) throw new Error(`no lexical hit for "${q}"`);
-    }
-    lexical.push(median(samples));
-    if (client) {
-      await engine.search(q);
-      const s = performance.now();
-      const result = await engine.search(q);
-      reranked.push(performance.now() - s);
-      rerankedAll &&= result.reranked;
-    }
-  }
-  await client?.close();
-  const status = readFileSync('/proc/self/status', 'utf8');
-  const hwm = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? NaN) * 1024;
-  return {
-    coldMs, coldCpuMs, persistedMs, persistedCpuMs, reloadMs, reloadSource: reload.source, files: stats.files, chunks: stats.chunks,
-    lexicalMs: lexical, rerankedMs: reranked, rerankedAll,
-    rss: { before: rssBefore, afterBuild: rssAfterBuild, peak: hwm },
-  };
-}
-
-
 
 function dirSize(dir) {
   let total = 0;
@@ -243,7 +189,7 @@ function dirSize(dir) {
 
 export async function runSearchBench() {
   const started = performance.now();
-  log('Search benchmark: Stratus index vs a full ripgrep scan (bench/search.mjs)');
+  log('Search benchmark: Stratus index (in its worker) vs a full ripgrep scan (bench/search.mjs)');
   try {
     execFileSync(RG, ['--version'], { stdio: 'ignore' });
   } catch {
@@ -253,70 +199,15 @@ export async function runSearchBench() {
   }
   const tmp = mkdtempSync(join(tmpdir(), 'stratus-search-bench-'));
   let sandbox;
+  const results = [];
   try {
-    const dir = join(tmp, 'workspace');
-    const storage = join(tmp, 'storage');
-    mkdirSync(dir, { recursive: true });
-    const gen = generateWorkspace(dir);
-    log(`  workspace: ${FILES.toLocaleString('en')} files, ${(gen.bytes / 1024 / 1024).toFixed(1)} MB, ${gen.questions.length} questions; cold build ${WORKER ? 'with a build worker thread' : 'on one thread'}`);
-    const { bundle, worker } = await bundleCore(tmp);
+    const bundles = await bundleCore(tmp);
     const { startSandboxProcess } = await import(pathToFileURL(join(root, 'test', 'harness', 'sandbox.mjs')).href);
     sandbox = await startSandboxProcess({});
-
-    // ripgrep, warm page cache: one untimed pass, then each question timed.
-    rgScan(dir, gen.questions[0]);
-    const scans = gen.questions.map((q) => rgScan(dir, q));
-    const scanMs = median(scans.map((s) => s.ms));
-
-    const task = { bundle, worker: WORKER ? worker : undefined, dir, storage, questions: gen.questions, repeats: REPEATS, sandbox: { inference: sandbox.info.inference, apiKey: sandbox.info.apiKey } };
-    const res = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', JSON.stringify(task)], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, timeout: 300_000 });
-    const line = res.stdout.split('\n').find((l) => l.startsWith('RESULT '));
-    if (!line) throw new Error(`the Stratus child failed (${res.status ?? res.signal}): ${res.stderr.slice(0, 2000)}`);
-    const r = JSON.parse(line.slice('RESULT '.length));
-    const indexBytes = dirSize(storage);
-    const lexicalMs = median(r.lexicalMs);
-    const lexicalMax = Math.max(...r.lexicalMs);
-    const rerankedMs = median(r.rerankedMs);
-    const warmQueryRatio = scanMs / lexicalMs;
-    const coldIndexRatio = r.coldMs / scanMs;
-
-    log('');
-    log(`  ${'measure'.padEnd(44)}${'value'.padStart(14)}`);
-    const row = (k, v) => log(`  ${k.padEnd(44)}${String(v).padStart(14)}`);
-    row('ripgrep full scan, median per question (ms)', f1(scanMs));
-    row('Stratus cold build, ready to query (ms)', f1(r.coldMs));
-    row('  of which CPU time (ms)', f1(r.coldCpuMs));
-    row('Stratus cold build, persisted too (ms)', f1(r.persistedMs));
-    row('  of which CPU time (ms)', f1(r.persistedCpuMs));
-    row('Stratus reload from storage + check (ms)', f1(r.reloadMs));
-    row('Stratus warm lexical query, median (ms)', f2(lexicalMs));
-    row('Stratus warm lexical query, slowest (ms)', f2(lexicalMax));
-    row('Stratus warm reranked query, median (ms)', f1(rerankedMs));
-    row('index on disk (MB)', f2(indexBytes / 1024 / 1024));
-    row('RSS after build (MB)', f1(r.rss.afterBuild / 1024 / 1024));
-    row('peak RSS (MB)', f1(r.rss.peak / 1024 / 1024));
-    row('files / chunks indexed', `${r.files} / ${r.chunks}`);
-    log('');
-    log(`ratio scan/stratus.warmQuery ${warmQueryRatio.toFixed(2)} (target >= ${TARGETS.warmQueryRatio}) ${warmQueryRatio >= TARGETS.warmQueryRatio ? 'met' : 'MISSED'}`);
-    log(`ratio stratus/scan.coldIndex ${coldIndexRatio.toFixed(2)} (target <= ${TARGETS.coldIndexRatio}) ${coldIndexRatio <= TARGETS.coldIndexRatio ? 'met' : 'MISSED'}`);
-    log(`metric search.warmLexicalMs ${lexicalMs.toFixed(3)} (target < ${TARGETS.warmLexicalMs}) ${lexicalMs < TARGETS.warmLexicalMs ? 'met' : 'MISSED'}`);
-    log(`metric search.warmRerankedMs ${rerankedMs.toFixed(2)}`);
-    log(`metric search.scanMs ${scanMs.toFixed(2)}`);
-    log(`metric search.coldIndexMs ${r.coldMs.toFixed(1)}`);
-    log(`metric search.coldIndexCpuMs ${r.coldCpuMs.toFixed(1)}`);
-    log(`metric search.coldPersistedMs ${r.persistedMs.toFixed(1)}`);
-    log(`metric search.coldPersistedCpuMs ${r.persistedCpuMs.toFixed(1)}`);
-    log(`ratio stratus/scan.coldPersisted ${(r.persistedMs / scanMs).toFixed(2)} (the cold build until the index is on disk too; informative)`);
-    log(`metric search.reloadMs ${r.reloadMs.toFixed(1)}`);
-    log(`metric search.indexBytes ${indexBytes}`);
-    log(`metric search.peakRssBytes ${r.rss.peak}`);
-    if (!r.rerankedAll) log('  note: some reranked queries fell back to the local order');
-    const out = {
-      config: { files: FILES, fileKb: FILE_KB, worker: WORKER, bytes: gen.bytes, questions: gen.questions, repeats: REPEATS, rg: RG },
-      scanMs, scans, stratus: r, indexBytes,
-      ratios: { 'scan/stratus.warmQuery': warmQueryRatio, 'stratus/scan.coldIndex': coldIndexRatio },
-      targets: TARGETS, seconds: (performance.now() - started) / 1000,
-    };
+    for (const files of SIZES) {
+      results.push(await measureSize(files, tmp, bundles, { inference: sandbox.info.inference, apiKey: sandbox.info.apiKey }, files === SIZES[0]));
+    }
+    const out = { config: { sizes: SIZES, fileKb: FILE_KB, worker: WORKER, repeats: REPEATS, rg: RG, editFiles: EDIT_FILES }, results, targets: TARGETS, seconds: (performance.now() - started) / 1000 };
     mkdirSync(join(root, 'test-results'), { recursive: true });
     writeFileSync(join(root, 'test-results', 'bench-search.json'), `${JSON.stringify(out, null, 2)}\n`);
     log(`\nfull results: test-results/bench-search.json (${out.seconds.toFixed(0)} s)`);
@@ -327,8 +218,100 @@ export async function runSearchBench() {
   }
 }
 
+/** One workspace size: generate, scan with ripgrep, play the host against the index worker; prints its lines. */
+async function measureSize(files, tmp, bundles, sandbox, first) {
+  const base = join(tmp, `ws-${files}`);
+  const dir = join(base, 'workspace');
+  const storage = join(base, 'storage');
+  mkdirSync(dir, { recursive: true });
+  try {
+    const gen = generateWorkspace(dir, { files });
+    const label = `search${files % 1000 === 0 ? `${files / 1000}k` : files}`;
+    const corpusMB = gen.bytes / 1024 / 1024;
+    log('');
+    log(`  workspace: ${files.toLocaleString('en')} files, ${corpusMB.toFixed(1)} MB, ${gen.questions.length} questions; the index in its worker${WORKER ? ', cold build with a build helper thread' : ''}`);
+    // ripgrep, warm page cache: one untimed pass, then each question timed.
+    rgScan(dir, gen.questions[0]);
+    const scans = gen.questions.map((q) => rgScan(dir, q));
+    const scanMs = median(scans.map((s) => s.ms));
+    const task = {
+      bundle: bundles.bundle, indexWorker: bundles.indexWorker, buildWorker: WORKER ? bundles.worker : undefined,
+      dir, storage, questions: gen.questions, repeats: REPEATS, editFiles: Math.min(EDIT_FILES, Math.floor(files / 2)), sandbox,
+    };
+    const res = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--child', JSON.stringify(task)], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 300_000 + files * 60 });
+    const line = res.stdout.split('\n').find((l) => l.startsWith('RESULT '));
+    if (!line) throw new Error(`the Stratus child failed (${res.status ?? res.signal}): ${res.stderr.slice(0, 2000)}`);
+    const r = JSON.parse(line.slice('RESULT '.length));
+    const indexBytes = dirSize(storage);
+    const lexicalMs = median(r.lexicalMs);
+    const lexicalMax = Math.max(...r.lexicalMs);
+    const rerankedMs = median(r.rerankedMs);
+    const warmQueryRatio = scanMs / lexicalMs;
+    const coldIndexRatio = r.coldMs / scanMs;
+    const heapGrowthMB = Math.max(r.heap.peakGrowth, r.heap.afterGrowth) / 1024 / 1024;
+    const indexRssMB = r.rss.peak / 1024 / 1024;
+
+    log(`  ${'measure'.padEnd(52)}${'value'.padStart(14)}`);
+    const row = (k, v) => log(`  ${k.padEnd(52)}${String(v).padStart(14)}`);
+    row('ripgrep full scan, median per question (ms)', f1(scanMs));
+    row('cold build, ready to query (ms)', f1(r.coldMs));
+    row('cold build, persisted too (ms)', f1(r.persistedMs));
+    row('first query while indexing: asked at (ms)', r.partial ? `${f1(r.partial.atMs)}` : 'n/a');
+    row('  answered in (ms) / hits / files indexed then', r.partial ? `${f1(r.partial.ms)} / ${r.partial.hits} / ${r.partial.done}` : 'n/a');
+    row('restart: load from disk + first query (ms)', f1(r.reloadToFirstQueryMs));
+    row('  then every file checked (ms) / read again', `${f1(r.reloadReconciledMs)} / ${r.reloadIndexed}`);
+    row('warm lexical query via the worker, median (ms)', f2(lexicalMs));
+    row('warm lexical query, p95 of all samples (ms)', f2(r.warmQueryP95Ms));
+    row('warm lexical query, slowest question (ms)', f2(lexicalMax));
+    row('warm reranked query, median (ms)', f1(rerankedMs));
+    row('one edited file searchable after the debounce (ms)', f1(r.editMs));
+    row(`branch switch: ${r.branchFiles} files absorbed (ms)`, f1(r.branchMs));
+    row('  files found by the new word / files before, after', `${r.branchHits} / ${r.filesBefore}, ${r.filesAfterBranch}`);
+    row('host JS heap growth, peak while indexing (MB)', f1(r.heap.peakGrowth / 1024 / 1024));
+    row('host JS heap growth after (MB)', f1(r.heap.afterGrowth / 1024 / 1024));
+    row('host event loop, longest block (ms)', `${f1(r.maxLoopBlockMs)}`);
+    row(`  per phase: ${Object.keys(r.blocks).join('/')}`, Object.values(r.blocks).map((v) => Number(v).toFixed(0)).join('/'));
+    row('index on disk (MB)', f2(indexBytes / 1024 / 1024));
+    row('process RSS after build (MB)', f1(r.rss.afterBuild / 1024 / 1024));
+    row('process peak RSS, worker included (MB)', f1(indexRssMB));
+    row('files / chunks indexed', `${r.files} / ${r.chunks}`);
+    if (first) {
+      log(`ratio scan/stratus.warmQuery ${warmQueryRatio.toFixed(2)} (target >= ${TARGETS.warmQueryRatio}) ${warmQueryRatio >= TARGETS.warmQueryRatio ? 'met' : 'MISSED'}`);
+      log(`ratio stratus/scan.coldIndex ${coldIndexRatio.toFixed(2)} (target <= ${TARGETS.coldIndexRatio}) ${coldIndexRatio <= TARGETS.coldIndexRatio ? 'met' : 'MISSED'}`);
+      log(`metric search.warmLexicalMs ${lexicalMs.toFixed(3)} (target < ${TARGETS.warmLexicalMs}) ${lexicalMs < TARGETS.warmLexicalMs ? 'met' : 'MISSED'}`);
+      log(`metric search.warmRerankedMs ${rerankedMs.toFixed(2)}`);
+      log(`metric search.scanMs ${scanMs.toFixed(2)}`);
+      log(`metric search.coldIndexMs ${r.coldMs.toFixed(1)}`);
+      log(`metric search.coldPersistedMs ${r.persistedMs.toFixed(1)}`);
+      log(`ratio stratus/scan.coldPersisted ${(r.persistedMs / scanMs).toFixed(2)} (the cold build until the index is on disk too; informative)`);
+      log(`metric search.reloadMs ${r.reloadToFirstQueryMs.toFixed(1)}`);
+      log(`metric search.indexBytes ${indexBytes}`);
+      log(`metric search.peakRssBytes ${r.rss.peak}`);
+    }
+    const met = (ok) => (ok ? 'met' : 'MISSED');
+    log(`metric ${label}.hostHeapGrowthMB ${heapGrowthMB.toFixed(1)} (target < ${TARGETS.hostHeapGrowthMB}) ${met(heapGrowthMB < TARGETS.hostHeapGrowthMB)}`);
+    log(`metric ${label}.maxLoopBlockMs ${r.maxLoopBlockMs.toFixed(1)} (target <= ${TARGETS.maxLoopBlockMs}) ${met(r.maxLoopBlockMs <= TARGETS.maxLoopBlockMs)}`);
+    log(`metric ${label}.idleLoopBlockMs ${r.blocks.idle.toFixed(1)} (the same loop doing nothing for 1 s: the machine's noise floor)`);
+    log(`metric ${label}.reloadReconciledMs ${r.reloadReconciledMs.toFixed(1)} (restart until every file's size and time is checked)`);
+    log(`metric ${label}.reloadToFirstQueryMs ${r.reloadToFirstQueryMs.toFixed(1)} (target < ${TARGETS.reloadToFirstQueryMs}) ${met(r.reloadToFirstQueryMs < TARGETS.reloadToFirstQueryMs)}`);
+    log(`metric ${label}.warmQueryP95Ms ${r.warmQueryP95Ms.toFixed(2)} (target < ${TARGETS.warmQueryP95Ms}) ${met(r.warmQueryP95Ms < TARGETS.warmQueryP95Ms)}`);
+    log(`metric ${label}.indexRssMB ${indexRssMB.toFixed(1)} (aim <= corpus ${corpusMB.toFixed(0)} MB) ${met(indexRssMB <= corpusMB)}`);
+    log(`metric ${label}.corpusMB ${corpusMB.toFixed(1)}`);
+    log(`metric ${label}.editSearchableMs ${r.editMs.toFixed(1)} (target < ${TARGETS.editSearchableMs}) ${met(r.editMs < TARGETS.editSearchableMs)}`);
+    log(`metric ${label}.branchSwitchMs ${r.branchMs.toFixed(1)} (${r.branchFiles} files, no rebuild: ${r.filesAfterBranch === r.filesBefore && r.branchHits > 0 ? 'yes' : 'NO'})`);
+    log(`metric ${label}.coldIndexMs ${r.coldMs.toFixed(1)}`);
+    if (r.partial) log(`metric ${label}.firstPartialAnswerMs ${(r.partial.atMs + r.partial.ms).toFixed(1)} (a query answered at ${r.partial.done} of ${r.partial.total} files)`);
+    const coldLabel = label.replace(/^search/, '');
+    log(`ratio stratus/scan.coldIndex${coldLabel} ${coldIndexRatio.toFixed(2)}${files === 5000 ? ` (target <= ${TARGETS.coldIndexRatio5k}) ${met(coldIndexRatio <= TARGETS.coldIndexRatio5k)}` : ''}`);
+    if (!r.rerankedAll) log('  note: some reranked queries fell back to the local order');
+    return { files, bytes: gen.bytes, questions: gen.questions, scanMs, scans, stratus: r, indexBytes, ratios: { 'scan/stratus.warmQuery': warmQueryRatio, 'stratus/scan.coldIndex': coldIndexRatio } };
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+}
+
 if (process.argv[2] === '--child') {
-  child(JSON.parse(process.argv[3] ?? '')).then(
+  playHost(JSON.parse(process.argv[3] ?? '')).then(
     (r) => process.stdout.write(`RESULT ${JSON.stringify(r)}\n`),
     (error) => {
       process.stderr.write(`${error?.stack ?? error}\n`);

@@ -43,7 +43,9 @@ const builds = [
   },
   // The search index's build worker (a worker thread the extension starts for the cold build when a
   // core is spare; src/features/search/service.ts looks for it next to extension.js).
-  { ...common, entryPoints: { searchWorker: 'src/core/search/buildWorker.ts' }, outdir: 'dist', platform: 'node', format: 'cjs', target: 'node20', minify: production, metafile: true },
+  // The index worker: the thread that owns the search index (src/core/search/indexWorker.ts; the
+  // host talks to it through src/core/search/indexClient.ts and keeps only small answers).
+  { ...common, entryPoints: { searchWorker: 'src/core/search/buildWorker.ts', searchIndexWorker: 'src/core/search/indexWorker.ts' }, outdir: 'dist', platform: 'node', format: 'cjs', target: 'node20', minify: production, metafile: true },
 ];
 if (existsSync('media/usage/main.ts')) {
   builds.push({ ...common, entryPoints: { usage: 'media/usage/main.ts' }, outdir: 'dist/webview', platform: 'browser', format: 'iife', target: 'es2022', minify: production });
@@ -66,7 +68,7 @@ if (watch) {
   if (out) console.log(`[build] dist/extension.js ${(out.bytes / 1024).toFixed(1)} KB${production ? ' (production)' : ''}`);
   for (const r of results) {
     for (const [file, o] of Object.entries(r.metafile?.outputs ?? {})) {
-      if (file.startsWith('dist/webview/') || file === 'dist/searchWorker.js') console.log(`[build] ${file} ${(o.bytes / 1024).toFixed(1)} KB${production ? ' (production)' : ''}`);
+      if (file.startsWith('dist/webview/') || file === 'dist/searchWorker.js' || file === 'dist/searchIndexWorker.js') console.log(`[build] ${file} ${(o.bytes / 1024).toFixed(1)} KB${production ? ' (production)' : ''}`);
     }
   }
 }

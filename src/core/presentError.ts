@@ -40,9 +40,9 @@ export function presentError(error: unknown, now: number = Date.now()): Presente
     case 'auth':
       return error.reason === 'missing'
         ? plain(`No ${error.secretName ?? 'credential'} is set.`, [error.secretName?.includes('token') ? 'signIn' : 'setApiKey'])
-        : plain(`The ${error.secretName ?? 'credential'} was rejected (401). Set a valid one.`, [error.secretName?.includes('token') ? 'signIn' : 'setApiKey', 'showLog']);
+        : plain(`The ${error.secretName ?? 'credential'} was rejected (${error.status ?? 401}). Set a valid one.`, [error.secretName?.includes('token') ? 'signIn' : 'setApiKey', 'showLog']);
     case 'forbidden':
-      return plain(`Permission denied (403): ${error.message}. Check the token's permissions in the console.`);
+      return plain(`Permission denied (403): ${sentence(error.message)}. Check the token's permissions in the console.`);
     case 'not_found':
       return error instanceof NotFoundError && error.isModelNotFound
         ? plain(`The model is not available on this service (404 model_not_found). Pick another model.`, ['pickModel'])
@@ -63,7 +63,7 @@ export function presentError(error: unknown, now: number = Date.now()): Presente
       if (error.status === 400) {
         return plain(`The service refused the request (400${error.param ? `, parameter \`${error.param}\`` : ''}): ${error.message}`, error.param === 'model' ? ['pickModel'] : ['showLog']);
       }
-      return plain(`The service failed (${error.status}${error.type ? ` ${error.type}` : ''}): ${error.message}. Retry in a moment.`, ['retry', 'showLog']);
+      return plain(`The service failed (${error.status}${error.type ? ` ${error.type}` : ''}): ${sentence(error.message)}. Retry in a moment.`, ['retry', 'showLog']);
     case 'timeout':
       return plain(`The service did not answer in time (${error.phase.replace('_', ' ')} timeout). Check the network or the base URL.`, ['retry', 'openSettings', 'showLog']);
     case 'stream_stalled':
@@ -89,6 +89,11 @@ export function presentError(error: unknown, now: number = Date.now()): Presente
     case 'malformed_response':
       return plain(`The service sent a response Stratus cannot read: ${error.message}`, ['retry', 'showLog']);
   }
+}
+
+/** A server's message without its final period, for a sentence that goes on after it. */
+function sentence(text: string): string {
+  return text.replace(/\.+$/, '');
 }
 
 function seconds(ms: number | undefined): string {

@@ -25,6 +25,11 @@ function userLevel<T>(config: vscode.WorkspaceConfiguration, key: string, fallba
   return inspected?.globalValue ?? inspected?.defaultValue ?? fallback;
 }
 
+/** A number of seconds from 0 up; the default for anything else (a string in a hand-edited file, NaN). */
+function seconds(value: unknown, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) ? Math.max(0, value) : fallback;
+}
+
 /** Reads settings; side-effect free, never cached past a configuration change. */
 export function readSettings(): StratusSettings {
   const config = vscode.workspace.getConfiguration('stratus');
@@ -34,7 +39,7 @@ export function readSettings(): StratusSettings {
     consoleBaseUrl: String(userLevel(config, 'console.baseUrl', '')).trim(),
     chatModel: config.get<string>('chat.model', '').trim(),
     modelKindOverrides: Object.fromEntries(Object.entries(overrides ?? {}).filter((entry): entry is [string, ModelKind] => isModelKind(entry[1]))),
-    maxRetryWaitSeconds: Math.max(0, config.get<number>('network.maxRetryWaitSeconds', 20)),
+    maxRetryWaitSeconds: seconds(config.get<unknown>('network.maxRetryWaitSeconds', 20), 20),
     resourcePaths: userLevel<unknown>(config, 'console.resourcePaths', {}),
   };
 }

@@ -22,5 +22,8 @@ import './errorSurface.test';
 import './checkpoints.test';
 import './l10n.test';
 import './agentDepth.test';
+import './faults.test';
+import './trust.test';
+import './searchScale.test';
 import './commitMessage.test';
 import './quickFix.test';

@@ -58,7 +58,8 @@ CONTROL (${base}/__sandbox, JSON bodies, no auth)
   POST /__sandbox/reset
   POST /__sandbox/latency              {ms, chunkDelayMs?, pathPrefix?}
   POST /__sandbox/stream-fault         {kind: stall|drop|malformed|truncate, afterChunks, count?, pathPrefix?}
-  POST /__sandbox/burst                {status: 429|500|503, count, retryAfterSeconds?, pathPrefix?}
+  POST /__sandbox/body-fault           {kind: stall|drop|truncate|malformed, count?, pathPrefix?}  (non-SSE bodies)
+  POST /__sandbox/burst                {status: 401|403|429|500|502|503|504, count, retryAfterSeconds?, pathPrefix?, html?}
   POST /__sandbox/reset-after-apply    {method?, pathPrefix?, count?}  the write takes effect, the socket is reset
   POST /__sandbox/expire-tokens
   POST /__sandbox/activities/fail      {next?, all?, reason?}

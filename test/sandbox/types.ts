@@ -70,7 +70,23 @@ export interface StreamFaultSpec {
   pathPrefix?: string;
 }
 
-export type BurstStatus = 429 | 500 | 503;
+export type BurstStatus = 401 | 403 | 429 | 500 | 502 | 503 | 504;
+
+/**
+ * A fault on a whole (non-SSE) response body, e.g. a JSON answer, applied when the handler ends it:
+ * stall: headers and half the body, then silence until the client leaves.
+ * drop: headers and half the body, then the socket is destroyed.
+ * truncate: half the body (chunked, no Content-Length) and a clean end: valid HTTP, cut JSON.
+ * malformed: a body of the same status that is not valid JSON.
+ */
+export type BodyFaultKind = 'stall' | 'drop' | 'truncate' | 'malformed';
+
+export interface BodyFaultSpec {
+  kind: BodyFaultKind;
+  /** How many following matching responses are affected (default 1). */
+  count?: number;
+  pathPrefix?: string;
+}
 
 export interface BurstSpec {
   status: BurstStatus;
@@ -80,6 +96,8 @@ export interface BurstSpec {
   retryAfterSeconds?: number;
   /** Only requests whose path starts with this prefix (default: every inference and console route). */
   pathPrefix?: string;
+  /** Answer with an HTML error page (as a proxy or load balancer would) instead of the API's JSON error. */
+  html?: boolean;
 }
 
 export interface LatencySpec {
@@ -170,6 +188,7 @@ export interface ControlSnapshot {
   clockOffsetMs: number;
   latency: LatencySpec | null;
   streamFaults: StreamFaultSpec[];
+  bodyFaults: BodyFaultSpec[];
   bursts: BurstSpec[];
   activities: { failNext: number; failAll: boolean; reason: string | null; slowFactor: number; firstRead404: boolean; stepMs: number };
   deprecations: DeprecationSpec[];
@@ -189,6 +208,8 @@ export interface SandboxControl {
   reset(): void;
   setLatency(spec: LatencySpec | null): void;
   injectStreamFault(spec: StreamFaultSpec): void;
+  /** A fault on the next matching non-SSE response body (JSON answers: lists, embeddings, ...). */
+  injectBodyFault(spec: BodyFaultSpec): void;
   burst(spec: BurstSpec): void;
   /** The next matching request(s) take effect, then the socket is reset instead of answering. */
   resetAfterApply(spec: { method?: string; pathPrefix?: string; count: number }): void;

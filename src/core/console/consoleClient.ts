@@ -108,7 +108,7 @@ export interface ConsoleClient {
   close(): Promise<void>;
 }
 
-const DEFAULT_RETRY = { attempts: 4, statuses: [429, 500, 503] };
+const DEFAULT_RETRY = { attempts: 4, statuses: [429, 500, 502, 503, 504] };
 
 /** Builds the console client; nothing is loaded or sent until the first call. */
 export function createConsoleClient(options: ConsoleClientOptions): ConsoleClient {

@@ -13,6 +13,7 @@ import { parseRetryAfter, serverRetryDelay } from './retryAfter';
 import type { ResponseHeaders } from './types';
 
 const MAX_MESSAGE = 500;
+const MAX_FIELD = 200;
 
 interface Envelope {
   message?: string;
@@ -75,13 +76,16 @@ export function toApiError(res: ErrorResponse): AnyStratusError {
     res.status === 429
       ? serverRetryDelay(res.headers, now)
       : parseRetryAfter(res.headers['retry-after'], now);
+  // type, code and param are shown too (presentError names the parameter): a server may echo
+  // the request into any of them.
+  const field = (value: string | undefined): string | undefined => (value === undefined ? undefined : res.redact(value).slice(0, MAX_FIELD));
   const details: ApiErrorDetails = {
     status: res.status,
     message: `${res.target} returned HTTP ${res.status}${serverMessage ? `: ${serverMessage}` : ''}`,
-    type: envelope.type,
-    code: envelope.code,
-    param: envelope.param,
-    requestId: firstHeader(res.headers, 'x-request-id'),
+    type: field(envelope.type),
+    code: field(envelope.code),
+    param: field(envelope.param),
+    requestId: field(firstHeader(res.headers, 'x-request-id')),
     retryAfterMs,
   };
   switch (res.status) {

@@ -88,13 +88,19 @@ export function parseRateLimitReset(value: HeaderValue, now = Date.now()): numbe
   return clampWait(((h ?? 0) * 3600 + (min ?? 0) * 60 + (s ?? 0)) * 1000 + (ms ?? 0));
 }
 
-/** How long the server asked us to wait: `Retry-After` wins, then the request-budget reset. */
+/**
+ * How long the server asked us to wait: `Retry-After` wins, then the request-budget reset, but
+ * only when that budget is spent (or its remainder is not sent): a 429 that leaves budget was
+ * refused for another reason, and the budget's reset (up to an hour away) is not its wait.
+ */
 export function serverRetryDelay(
   headers: Record<string, HeaderValue>,
   now = Date.now(),
 ): number | undefined {
+  const remaining = first(headers['x-ratelimit-remaining-requests']);
+  const budgetLeft = remaining !== undefined && /^\d+$/.test(remaining) && Number(remaining) > 0;
   return (
     parseRetryAfter(headers['retry-after'], now) ??
-    parseRateLimitReset(headers['x-ratelimit-reset-requests'], now)
+    (budgetLeft ? undefined : parseRateLimitReset(headers['x-ratelimit-reset-requests'], now))
   );
 }

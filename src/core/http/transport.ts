@@ -1,13 +1,13 @@
 import { AuthError, CancelledError, MalformedResponseError, StratusError } from '../errors';
 import { silentLogger, type Logger } from '../log';
 import { toApiError } from './apiError';
-import { fullJitterDelay } from './backoff';
+import { checkedRetry, checkedTimeout, fullJitterDelay } from './backoff';
 import { AttemptControl, headerRecord, timedBody } from './body';
 import { toStratusError, type FailureContext } from './failure';
 import { encodePayload, fetchBody } from './payload';
 import { firstHeader } from './headers';
 import { Redactor } from './redact';
-import { parseRetryAfter, serverRetryDelay } from './retryAfter';
+import { MAX_SERVER_WAIT_MS, parseRetryAfter, serverRetryDelay } from './retryAfter';
 import { sleep } from './sleep';
 import type {
   FetchInit,
@@ -34,11 +34,21 @@ export const DEFAULT_RETRY: Readonly<RetryOptions> = {
   baseDelayMs: 500,
   maxDelayMs: 8_000,
   maxWaitMs: 20_000,
-  statuses: [429, 500, 503],
+  statuses: [429, 500, 502, 503, 504],
 };
 
 const MAX_ATTEMPTS = 5;
 const MAX_ERROR_BODY_CHARS = 64 * 1024;
+/** Longest timeout honoured (a day; longer ones are cut to it). One that is not a positive number is the default. */
+const MAX_TIMEOUT_MS = 86_400_000;
+
+function checkedTimeouts(t: TransportTimeouts): TransportTimeouts {
+  return {
+    connectMs: checkedTimeout(t.connectMs, DEFAULT_TIMEOUTS.connectMs, MAX_TIMEOUT_MS),
+    firstByteMs: checkedTimeout(t.firstByteMs, DEFAULT_TIMEOUTS.firstByteMs, MAX_TIMEOUT_MS),
+    idleMs: checkedTimeout(t.idleMs, DEFAULT_TIMEOUTS.idleMs, MAX_TIMEOUT_MS),
+  };
+}
 
 /**
  * The HTTP client both APIs share, over a fetch engine (in VS Code the extension host's `fetch`,
@@ -60,8 +70,8 @@ export class HttpTransport {
   constructor(private readonly options: TransportOptions) {
     this.logger = options.logger ?? silentLogger;
     this.logging = this.logger !== silentLogger;
-    this.timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
-    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.timeouts = checkedTimeouts({ ...DEFAULT_TIMEOUTS, ...options.timeouts });
+    this.retry = checkedRetry({ ...DEFAULT_RETRY, ...options.retry }, DEFAULT_RETRY, MAX_ATTEMPTS, MAX_SERVER_WAIT_MS);
     this.redactor = options.redactor ?? new Redactor();
   }
 
@@ -88,14 +98,14 @@ export class HttpTransport {
       target: this.redact(`${req.method} ${url.origin}${url.pathname}`),
       streaming: req.streaming === true,
       connectMs: this.timeouts.connectMs,
-      firstByteMs: req.timeouts?.firstByteMs ?? this.timeouts.firstByteMs,
-      idleMs: req.timeouts?.idleMs ?? this.timeouts.idleMs,
+      firstByteMs: checkedTimeout(req.timeouts?.firstByteMs, this.timeouts.firstByteMs, MAX_TIMEOUT_MS),
+      idleMs: checkedTimeout(req.timeouts?.idleMs, this.timeouts.idleMs, MAX_TIMEOUT_MS),
       signal: req.signal,
       redact: (text) => this.redact(text),
     };
     const retry: RetryOptions =
-      req.retry === false ? { ...this.retry, attempts: 1 } : { ...this.retry, ...req.retry };
-    const attempts = Math.min(MAX_ATTEMPTS, Math.max(1, Math.floor(retry.attempts)));
+      req.retry === false ? { ...this.retry, attempts: 1 } : checkedRetry({ ...this.retry, ...req.retry }, this.retry, MAX_ATTEMPTS, MAX_SERVER_WAIT_MS);
+    const attempts = retry.attempts;
     const policy = sendPolicy(req.method, req);
     const payload = encodePayload(req);
     const useAuth = req.auth !== false && this.options.auth !== undefined;

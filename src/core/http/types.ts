@@ -31,7 +31,7 @@ export interface RetryOptions {
    * one fails at once with RateLimitError saying when to retry. Default 20 s.
    */
   maxWaitMs: number;
-  /** Statuses worth retrying. Default 429, 500, 503 (the contract's transient ones). */
+  /** Statuses worth retrying. Default 429, 500, 503 (the contract's transient ones) and 502, 504 (a gateway's). */
   statuses: readonly number[];
 }
 

@@ -22,3 +22,6 @@ export { splitIdentifier, stem, tokenize, distinctTerms } from './identifiers';
 export { INDEX_FORMAT_VERSION, LexicalIndex, type ChunkMeta, type LexicalHit, type LoadFailure } from './lexical';
 export { rerankDocuments, trimForRerank, type RerankFn, type RerankOutcome, type RerankPlan } from './rerank';
 export { searchInference } from './inference';
+export { IndexClient, IndexWorkerError, type IndexClientOptions } from './indexClient';
+export { searchSettingsKey } from './indexFormat';
+export type { OpenOptions, WorkspaceIndex } from './searchTypes';

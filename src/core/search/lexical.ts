@@ -1,7 +1,13 @@
 import type { Chunk } from './chunker';
 import type { FileStat } from './files';
-import { checkNextId, compactIds, isCount } from './indexBounds';
-import { forEachHashedPart, forEachTerm, normalizePart, type PartSink } from './identifiers';
+import { forEachHashedPart, forEachTerm } from './identifiers';
+import { decodeIndex, encodeIndex } from './indexFormat';
+import { TF_BITS, TF_MAX, type ChunkMeta, type FileRecord, type LexicalHit, type LoadFailure, type PartialIndex } from './indexTypes';
+import { layOutPostings, PostingLog, selectTop } from './postings';
+import { TermCounter } from './termCounter';
+
+export { INDEX_FORMAT_VERSION } from './indexFormat';
+export type { ChunkMeta, LexicalHit, LoadFailure, PartialIndex } from './indexTypes';
 
 /**
  * The lexical index: BM25 over chunks, an inverted index of packed postings (chunk id and term
@@ -23,35 +29,7 @@ import { forEachHashedPart, forEachTerm, normalizePart, type PartSink } from './
  * queries would take ~200 ms, over the 50 ms target. Prefix and fuzzy matching, what the radix tree buys, are not used by this search.
  */
 
-/** Bump whenever the persisted shape or the tokenising changes: an older file is rebuilt. */
-export const INDEX_FORMAT_VERSION = 5;
-const MAGIC = 0x53545349; // "STSI"
-
-export interface ChunkMeta {
-  path: string;
-  startLine: number;
-  endLine: number;
-  /** The first meaningful line, shortened (shown in pickers and chat). */
-  preview: string;
-  /** sha1 of the chunk text once computed (embeddings), '' before: the embedding cache key. */
-  hash: string;
-}
-
-export interface LexicalHit extends ChunkMeta {
-  id: number;
-  score: number;
-}
-
-interface FileRecord {
-  mtime: number;
-  size: number;
-  chunks: number[];
-}
-
 const PREVIEW_CHARS = 120;
-/** Term frequency is kept up to this value (BM25 saturates well before). */
-const TF_BITS = 4;
-const TF_MAX = (1 << TF_BITS) - 1;
 /** A path term counts as this many occurrences in every chunk of the file. */
 const PATH_WEIGHT = 2;
 const K1 = 1.2;
@@ -72,254 +50,6 @@ export function previewOf(text: string): string {
 
 /** Lines this long are data (base64, minified code), not words anyone searches for. */
 const DATA_LINE_CHARS = 1000;
-
-/** An index built elsewhere (a worker thread), as transferable arrays: see `LexicalIndex.toPartial`. */
-export interface PartialIndex {
-  terms: string[];
-  /** The postings in chunk order: term id (into `terms`) and packed value (local ids from 1). */
-  postingTerms: Int32Array;
-  postingValues: Uint32Array;
-  /** Per file: path, mtime, size, number of chunks (chunks are numbered in file order). */
-  files: Array<[string, number, number, number]>;
-  /** Per chunk: start and end line. */
-  lines: Int32Array;
-  lengths: Int32Array;
-  previews: string[];
-}
-
-/** Why a persisted index was not used. */
-export type LoadFailure = { reason: 'corrupt'; detail: string } | { reason: 'old_version'; found: unknown } | { reason: 'settings_changed' };
-
-/** A growable Int32Array / Uint32Array pair: (term id, packed posting) appended in chunk order. */
-class PostingLog {
-  terms = new Int32Array(1 << 16);
-  values = new Uint32Array(1 << 16);
-  length = 0;
-
-  /** Makes room for `n` more postings. */
-  reserve(n: number): void {
-    if (this.length + n <= this.terms.length) return;
-    const cap = Math.max(this.length + n, this.terms.length * 2);
-    const terms = new Int32Array(cap);
-    terms.set(this.terms.subarray(0, this.length));
-    this.terms = terms;
-    const values = new Uint32Array(cap);
-    values.set(this.values.subarray(0, this.length));
-    this.values = values;
-  }
-
-  /** Appends another log's postings, term ids mapped through `termMap`, `shift` added to values. */
-  appendMapped(terms: Int32Array, values: Uint32Array, termMap: Int32Array, shift: number): void {
-    const n = terms.length;
-    this.reserve(n);
-    const at = this.length;
-    for (let i = 0; i < n; i++) {
-      this.terms[at + i] = termMap[terms[i] ?? 0] ?? 0;
-      this.values[at + i] = (values[i] ?? 0) + shift;
-    }
-    this.length += n;
-  }
-
-  clear(): void {
-    this.length = 0;
-    if (this.terms.length > 1 << 16) {
-      this.terms = new Int32Array(1 << 16);
-      this.values = new Uint32Array(1 << 16);
-    }
-  }
-}
-
-/** Most raw word parts remembered before the table starts over (bounds memory). */
-const PART_TABLE_MAX = 1 << 20;
-
-/**
- * Raw word part, as written (case kept) -> term id (-1 for filler): an open-addressing hash table
- * over the part's characters, so the hot loop of indexing hashes and compares char codes and makes
- * a string only for a part it has not seen before. Each slot is 4 int32 in one array (hash, key
- * offset + 1 (0: empty), key length, term id): a probe reads one cache line.
- */
-class PartTable {
-  table = new Int32Array(4 << 15);
-  mask = (1 << 15) - 1;
-  keys = new Uint16Array(1 << 17);
-  private keyUsed = 0;
-  private size = 0;
-
-  /** The term id of `text[s, e)` (hash `h`), or -2 when the part is not in the table. */
-  find(text: string, s: number, e: number, h: number): number {
-    const table = this.table;
-    const mask = this.mask;
-    const len = e - s;
-    let slot = (h ^ (h >>> 16)) & mask;
-    for (;;) {
-      const at = slot << 2;
-      const key = table[at + 1] ?? 0;
-      if (key === 0) return -2;
-      if (table[at] === h && table[at + 2] === len) {
-        const keys = this.keys;
-        let k = key - 1;
-        let i = s;
-        while (i < e && keys[k] === text.charCodeAt(i)) {
-          i++;
-          k++;
-        }
-        if (i === e) return table[at + 3] ?? -1;
-      }
-      slot = (slot + 1) & mask;
-    }
-  }
-
-  add(text: string, s: number, e: number, h: number, term: number): void {
-    if (this.size >= PART_TABLE_MAX) {
-      this.table.fill(0);
-      this.size = 0;
-      this.keyUsed = 0;
-    }
-    if ((this.size + 1) * 2 > this.mask + 1) this.grow();
-    const len = e - s;
-    if (this.keyUsed + len > this.keys.length) {
-      const keys = new Uint16Array(Math.max(this.keys.length * 2, this.keyUsed + len));
-      keys.set(this.keys);
-      this.keys = keys;
-    }
-    for (let i = 0; i < len; i++) this.keys[this.keyUsed + i] = text.charCodeAt(s + i);
-    this.place(this.table, this.mask, h, this.keyUsed + 1, len, term);
-    this.keyUsed += len;
-    this.size++;
-  }
-
-  private place(table: Int32Array, mask: number, h: number, key: number, len: number, term: number): void {
-    let slot = (h ^ (h >>> 16)) & mask;
-    while (table[(slot << 2) + 1] !== 0) slot = (slot + 1) & mask;
-    const at = slot << 2;
-    table[at] = h;
-    table[at + 1] = key;
-    table[at + 2] = len;
-    table[at + 3] = term;
-  }
-
-  private grow(): void {
-    const old = this.table;
-    const slots = (this.mask + 1) * 2;
-    const table = new Int32Array(slots * 4);
-    for (let at = 0; at < old.length; at += 4) {
-      const key = old[at + 1] ?? 0;
-      if (key !== 0) this.place(table, slots - 1, old[at] ?? 0, key, old[at + 2] ?? 0, old[at + 3] ?? 0);
-    }
-    this.table = table;
-    this.mask = slots - 1;
-  }
-}
-
-function grownInt32(a: Int32Array, n: number): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(n);
-  b.set(a);
-  return b;
-}
-
-/**
- * Counts the terms of one chunk at a time: each part is looked up in the part table by its hash
- * and characters, a string is made only for a part never seen before.
- */
-class TermCounter implements PartSink {
-  text = '';
-  /** The chunk being counted (its id marks the terms it has seen). */
-  id = 0;
-  length = 0;
-  distinct = 0;
-  parts = new PartTable();
-  /** Per term: the last chunk id that used it, and its tf there. */
-  seen = new Int32Array(1024);
-  tf = new Int32Array(1024);
-  /** The distinct terms of the chunk. */
-  terms = new Int32Array(1024);
-
-  constructor(private readonly termOf: (term: string) => number) {}
-
-  /** Starts over (after the term ids were renumbered). */
-  reset(termCount: number): void {
-    this.parts = new PartTable();
-    const cap = Math.max(1024, termCount * 2);
-    this.seen = new Int32Array(cap);
-    this.tf = new Int32Array(cap);
-  }
-
-  begin(text: string, id: number): void {
-    this.text = text;
-    this.id = id;
-    this.length = 0;
-    this.distinct = 0;
-  }
-
-  add(t: number, weight: number): void {
-    this.length += weight;
-    if (this.seen[t] === this.id) {
-      this.tf[t] = (this.tf[t] ?? 0) + weight;
-      return;
-    }
-    this.seen[t] = this.id;
-    this.tf[t] = weight;
-    const k = this.distinct++;
-    if (k === this.terms.length) this.terms = grownInt32(this.terms, k * 2);
-    this.terms[k] = t;
-  }
-
-  /** A part not in the table yet: its term (made once), remembered. */
-  private miss(s: number, e: number, h: number): number {
-    const text = this.text;
-    const term = normalizePart(text.slice(s, e));
-    const t = term === '' ? -1 : this.termOf(term);
-    if (t >= this.seen.length) {
-      this.seen = grownInt32(this.seen, Math.max(t + 1, this.seen.length * 2));
-      this.tf = grownInt32(this.tf, this.seen.length);
-    }
-    this.parts.add(text, s, e, h, t);
-    return t;
-  }
-
-  part(s: number, e: number, h: number): void {
-    const text = this.text;
-    // The part table's lookup, inlined (this is the hot path of indexing).
-    const parts = this.parts;
-    const table = parts.table;
-    const mask = parts.mask;
-    const len = e - s;
-    let slot = (h ^ (h >>> 16)) & mask;
-    let t = -2;
-    for (;;) {
-      const at = slot << 2;
-      const key = table[at + 1] ?? 0;
-      if (key === 0) break;
-      if (table[at] === h && table[at + 2] === len) {
-        const keys = parts.keys;
-        let k = key - 1;
-        let i = s;
-        while (i < e && keys[k] === text.charCodeAt(i)) {
-          i++;
-          k++;
-        }
-        if (i === e) {
-          t = table[at + 3] ?? -1;
-          break;
-        }
-      }
-      slot = (slot + 1) & mask;
-    }
-    if (t === -2) t = this.miss(s, e, h);
-    if (t < 0) return;
-    this.length++;
-    const seen = this.seen;
-    if (seen[t] === this.id) {
-      this.tf[t] = (this.tf[t] ?? 0) + 1;
-      return;
-    }
-    seen[t] = this.id;
-    this.tf[t] = 1;
-    const k = this.distinct++;
-    if (k === this.terms.length) this.terms = grownInt32(this.terms, k * 2);
-    this.terms[k] = t;
-  }
-}
 
 /** A chunk to index: offsets into a file's text, and its line range. */
 interface ChunkSpan {
@@ -558,68 +288,12 @@ export class LexicalIndex {
    * ascending), by a counting pass and a placing pass. With `dropDead`, postings of removed
    * chunks and terms without postings go, and the terms are renumbered.
    */
+
+  /** Lays the postings out in one array (see `layOutPostings`); with `dropDead`, removed chunks' postings go. */
   private rebuildBase(dropDead: boolean): void {
     const termCount = this.termNames.length;
-    const lengths = this.lengths;
-    const live = (p: number): boolean => !dropDead || (lengths[p >>> TF_BITS] ?? 0) > 0;
-    const counts = new Uint32Array(termCount + 1);
-    const oldOffsets = this.baseOffsets;
-    const oldData = this.baseData;
-    const oldTerms = oldOffsets.length - 1;
-    const log = this.log;
-    for (let t = 0; t < oldTerms; t++) {
-      const from = oldOffsets[t] ?? 0;
-      const to = oldOffsets[t + 1] ?? 0;
-      if (!dropDead) counts[t] = to - from;
-      else for (let i = from; i < to; i++) if (live(oldData[i] ?? 0)) counts[t] = (counts[t] ?? 0) + 1;
-    }
-    for (let t = 0; t < termCount; t++) {
-      const list = this.extra[t];
-      if (list) for (const p of list) if (live(p)) counts[t] = (counts[t] ?? 0) + 1;
-    }
-    for (let i = 0; i < log.length; i++) if (live(log.values[i] ?? 0)) counts[log.terms[i] ?? 0] = (counts[log.terms[i] ?? 0] ?? 0) + 1;
-    // New numbering: with dropDead, terms without postings go.
-    const renumber = new Int32Array(termCount);
-    let kept = 0;
-    for (let t = 0; t < termCount; t++) {
-      if (dropDead && counts[t] === 0) renumber[t] = -1;
-      else renumber[t] = kept++;
-    }
-    const offsets = new Uint32Array(kept + 1);
-    for (let t = 0; t < termCount; t++) {
-      const n = renumber[t] ?? -1;
-      if (n >= 0) offsets[n + 1] = counts[t] ?? 0;
-    }
-    for (let n = 0; n < kept; n++) offsets[n + 1] = (offsets[n + 1] ?? 0) + (offsets[n] ?? 0);
-    const data = new Uint32Array(offsets[kept] ?? 0);
-    const cursor = offsets.slice(0, kept);
-    for (let t = 0; t < oldTerms; t++) {
-      const n = renumber[t] ?? -1;
-      if (n < 0) continue;
-      let c = cursor[n] ?? 0;
-      const to = oldOffsets[t + 1] ?? 0;
-      for (let i = oldOffsets[t] ?? 0; i < to; i++) {
-        const p = oldData[i] ?? 0;
-        if (live(p)) data[c++] = p;
-      }
-      cursor[n] = c;
-    }
-    for (let t = 0; t < termCount; t++) {
-      const list = this.extra[t];
-      const n = renumber[t] ?? -1;
-      if (!list || n < 0) continue;
-      let c = cursor[n] ?? 0;
-      for (const p of list) if (live(p)) data[c++] = p;
-      cursor[n] = c;
-    }
-    for (let i = 0; i < log.length; i++) {
-      const p = log.values[i] ?? 0;
-      if (!live(p)) continue;
-      const n = renumber[log.terms[i] ?? 0] ?? 0;
-      data[cursor[n] ?? 0] = p;
-      cursor[n] = (cursor[n] ?? 0) + 1;
-    }
-    log.clear();
+    const { offsets, data, renumber, kept } = layOutPostings(termCount, { offsets: this.baseOffsets, data: this.baseData }, this.extra, this.log, this.lengths, dropDead, TF_BITS);
+    this.log.clear();
     this.baseOffsets = offsets;
     this.baseData = data;
     if (kept !== termCount) {
@@ -688,175 +362,28 @@ export class LexicalIndex {
     return hits;
   }
 
-  /**
-   * One binary file: magic, version, header length, the JSON header (files and chunks), padding
-   * to a multiple of 4, then three uint32 (term count, bytes of the terms, postings count), the
-   * terms as UTF-8 joined by newlines (padded to 4), each term's postings count, and every
-   * postings list as one little-endian uint32 array in the order of the terms.
-   */
+
+  /** The index as one binary file (see `encodeIndex`). */
   serialize(settingsKey: string): Uint8Array {
     if (this.dead > 0 || this.log.length > 0 || this.extra.some((e) => e !== undefined)) this.rebuildBase(this.dead > 0);
-    // Ids are written compact (1..n), so a loader can bound nextId by the rows of the file.
-    const { remap, count } = compactIds(this.chunks.keys(), this.nextId);
-    const files: Array<[string, number, number, number[]]> = [];
-    for (const [path, f] of this.files) files.push([path, f.mtime, f.size, f.chunks.map((id) => remap[id] ?? 0)]);
-    const chunks: Array<[number, number, number, string, string, number]> = [];
-    for (const [id, c] of this.chunks) chunks.push([remap[id] ?? 0, c.startLine, c.endLine, c.preview, c.hash, this.lengths[id] ?? 0]);
-    const header = Buffer.from(JSON.stringify({ format: 'stratus-search-index', key: settingsKey, nextId: count + 1, files, chunks }), 'utf8');
-    const terms = Buffer.from(this.termNames.join('\n'), 'utf8');
-    const termCount = this.termNames.length;
-    const total = this.baseData.length;
-    const tableStart = align4(12 + header.length);
-    const termsStart = tableStart + 12;
-    const countsStart = align4(termsStart + terms.length);
-    const dataStart = countsStart + termCount * 4;
-    const buf = Buffer.alloc(dataStart + total * 4);
-    buf.writeUInt32LE(MAGIC, 0);
-    buf.writeUInt32LE(INDEX_FORMAT_VERSION, 4);
-    buf.writeUInt32LE(header.length, 8);
-    header.copy(buf, 12);
-    buf.writeUInt32LE(termCount, tableStart);
-    buf.writeUInt32LE(terms.length, tableStart + 4);
-    buf.writeUInt32LE(total, tableStart + 8);
-    terms.copy(buf, termsStart);
-    const counts = new Uint32Array(buf.buffer, buf.byteOffset + countsStart, termCount);
-    for (let t = 0; t < termCount; t++) counts[t] = (this.baseOffsets[t + 1] ?? 0) - (this.baseOffsets[t] ?? 0);
-    const data = new Uint32Array(buf.buffer, buf.byteOffset + dataStart, total);
-    const base = this.baseData;
-    for (let i = 0; i < total; i++) {
-      const p = base[i] ?? 0;
-      data[i] = ((remap[p >>> TF_BITS] ?? 0) << TF_BITS) | (p & TF_MAX);
-    }
-    if (!littleEndian()) {
-      for (let i = 0; i < termCount; i++) counts[i] = swap32(counts[i] ?? 0);
-      for (let i = 0; i < total; i++) data[i] = swap32(data[i] ?? 0);
-    }
-    return buf;
+    return encodeIndex({ files: this.files, chunks: this.chunks, termNames: this.termNames, postings: { offsets: this.baseOffsets, data: this.baseData }, lengths: this.lengths, totalLength: this.totalLength, nextId: this.nextId }, settingsKey);
   }
 
   /** Reads a persisted index; anything unexpected is reported, never trusted. */
   static deserialize(bytes: Uint8Array, settingsKey: string): LexicalIndex | LoadFailure {
-    const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    try {
-      if (buf.length < 12 || buf.readUInt32LE(0) !== MAGIC) return { reason: 'corrupt', detail: 'not a Stratus search index' };
-      const version = buf.readUInt32LE(4);
-      if (version !== INDEX_FORMAT_VERSION) return { reason: 'old_version', found: version };
-      const headerLength = buf.readUInt32LE(8);
-      if (12 + headerLength > buf.length) throw new Error('truncated header');
-      const header = JSON.parse(buf.toString('utf8', 12, 12 + headerLength)) as Record<string, unknown>;
-      if (header.format !== 'stratus-search-index') throw new Error('unknown format tag');
-      if (header.key !== settingsKey) return { reason: 'settings_changed' };
-      const index = new LexicalIndex();
-      if (!Array.isArray(header.files) || !Array.isArray(header.chunks)) throw new Error('missing tables');
-      // Bounded before `live` and `lengths` are allocated from it.
-      const nextId = checkNextId(header.nextId, header.chunks.length, headerLength, TF_BITS);
-      const byId = new Map<number, [number, number, string, string, number]>();
-      for (const row of header.chunks as unknown[]) {
-        if (!Array.isArray(row) || row.length !== 6 || !isCount(row[0]) || !isCount(row[1]) || !isCount(row[2]) || typeof row[3] !== 'string' || typeof row[4] !== 'string' || !isCount(row[5])) {
-          throw new Error('bad chunk row');
-        }
-        byId.set(row[0], [row[1], row[2], row[3], row[4], row[5]]);
-      }
-      const live = new Uint8Array(nextId);
-      const lengths = new Array<number>(nextId).fill(0);
-      for (const row of header.files as unknown[]) {
-        if (!Array.isArray(row) || typeof row[0] !== 'string' || typeof row[1] !== 'number' || !Number.isFinite(row[1]) || !isCount(row[2], Number.MAX_SAFE_INTEGER) || !Array.isArray(row[3])) throw new Error('bad file row');
-        const chunkIds: number[] = [];
-        for (const id of row[3] as unknown[]) {
-          const c = typeof id === 'number' ? byId.get(id) : undefined;
-          if (!c || typeof id !== 'number' || !Number.isInteger(id) || id < 1 || id >= nextId || live[id]) throw new Error('file refers to a missing chunk');
-          live[id] = 1;
-          index.chunks.set(id, { path: row[0], startLine: c[0], endLine: c[1], preview: c[2], hash: c[3] });
-          lengths[id] = c[4];
-          index.totalLength += c[4];
-          chunkIds.push(id);
-        }
-        index.files.set(row[0], { mtime: row[1], size: row[2], chunks: chunkIds });
-      }
-      if (index.chunks.size !== byId.size) throw new Error('chunks without a file');
-      const tableStart = align4(12 + headerLength);
-      if (tableStart + 12 > buf.length) throw new Error('truncated term table');
-      const termCount = buf.readUInt32LE(tableStart);
-      const termBytes = buf.readUInt32LE(tableStart + 4);
-      const total = buf.readUInt32LE(tableStart + 8);
-      const termsStart = tableStart + 12;
-      const countsStart = align4(termsStart + termBytes);
-      const dataStart = countsStart + termCount * 4;
-      if (buf.length !== dataStart + total * 4) throw new Error(`the file holds ${buf.length} bytes, its tables say ${dataStart + total * 4}`);
-      const names = termCount === 0 ? [] : buf.toString('utf8', termsStart, termsStart + termBytes).split('\n');
-      if (names.length !== termCount) throw new Error('term count mismatch');
-      // An aligned copy when the bytes do not start on a 4-byte boundary.
-      const aligned = (buf.byteOffset + countsStart) % 4 === 0 ? buf : Buffer.from(buf);
-      const counts = new Uint32Array(aligned.buffer, aligned.byteOffset + countsStart, termCount);
-      const data = new Uint32Array(total);
-      data.set(new Uint32Array(aligned.buffer, aligned.byteOffset + dataStart, total));
-      const offsets = new Uint32Array(termCount + 1);
-      for (let t = 0; t < termCount; t++) {
-        const n = littleEndian() ? (counts[t] ?? 0) : swap32(counts[t] ?? 0);
-        if (n < 1) throw new Error('a term without postings');
-        offsets[t + 1] = (offsets[t] ?? 0) + n;
-      }
-      if (offsets[termCount] !== total) throw new Error(`postings hold ${total} entries, the terms need ${offsets[termCount] ?? 0}`);
-      if (!littleEndian()) for (let i = 0; i < total; i++) data[i] = swap32(data[i] ?? 0);
-      for (let i = 0; i < total; i++) {
-        const id = (data[i] ?? 0) >>> TF_BITS;
-        if (id >= nextId || live[id] !== 1) throw new Error('a posting refers to a missing chunk');
-      }
-      const seen = new Set<string>();
-      for (const name of names) {
-        if (name === '' || seen.has(name)) throw new Error('bad term table');
-        seen.add(name);
-      }
-      index.setTerms(names);
-      index.baseOffsets = offsets;
-      index.baseData = data;
-      index.lengths = lengths;
-      index.nextId = nextId;
-      return index;
-    } catch (error) {
-      return { reason: 'corrupt', detail: error instanceof Error ? error.message : String(error) };
-    }
+    const tables = decodeIndex(bytes, settingsKey);
+    if ('reason' in tables) return tables;
+    const index = new LexicalIndex();
+    for (const [id, c] of tables.chunks) index.chunks.set(id, c);
+    for (const [path, f] of tables.files) index.files.set(path, f);
+    index.setTerms(tables.termNames);
+    index.baseOffsets = tables.postings.offsets;
+    index.baseData = tables.postings.data;
+    index.lengths = tables.lengths;
+    index.totalLength = tables.totalLength;
+    index.nextId = tables.nextId;
+    return index;
   }
-}
-
-function align4(n: number): number {
-  return Math.ceil(n / 4) * 4;
-}
-
-function littleEndian(): boolean {
-  return new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-}
-
-function swap32(v: number): number {
-  return (((v & 0xff) << 24) | ((v & 0xff00) << 8) | ((v >>> 8) & 0xff00) | (v >>> 24)) >>> 0;
-}
-
-/** The `limit` ids with the highest scores (unordered), by quickselect on a copy. */
-function selectTop(ids: number[], scores: Float64Array, limit: number): number[] {
-  const a = ids.slice();
-  let lo = 0;
-  let hi = a.length - 1;
-  const k = limit - 1;
-  while (lo < hi) {
-    const pivot = scores[a[(lo + hi) >>> 1] ?? 0] ?? 0;
-    let i = lo;
-    let j = hi;
-    while (i <= j) {
-      while ((scores[a[i] ?? 0] ?? 0) > pivot) i++;
-      while ((scores[a[j] ?? 0] ?? 0) < pivot) j--;
-      if (i <= j) {
-        const t = a[i] ?? 0;
-        a[i] = a[j] ?? 0;
-        a[j] = t;
-        i++;
-        j--;
-      }
-    }
-    if (k <= j) hi = j;
-    else if (k >= i) lo = i;
-    else break;
-  }
-  return a.slice(0, limit);
 }
 
 export function isLoadFailure(value: LexicalIndex | LoadFailure): value is LoadFailure {

@@ -56,8 +56,16 @@ export interface LoadResult {
   version: number;
 }
 
+/**
+ * High-water marks keyed by writer id, with no prototype: a writer id read from disk such as
+ * `__proto__` or `constructor` is an ordinary key (it was once a prototype, and a line counted twice).
+ */
+function marks(): BaseFile['hwm'] {
+  return Object.create(null) as BaseFile['hwm'];
+}
+
 function emptyBase(): BaseFile {
-  return { format: 1, version: 0, buckets: [], hwm: {} };
+  return { format: 1, version: 0, buckets: [], hwm: marks() };
 }
 
 const GRAINS = new Set<Grain>(['m', 'h', 'd']);
@@ -92,7 +100,7 @@ function parseBase(text: string): BaseFile | undefined {
     return undefined;
   }
   if (!isRecord(raw) || raw.format !== 1 || !isSerial(raw.version) || !Array.isArray(raw.buckets) || !isRecord(raw.hwm)) return undefined;
-  const hwm: BaseFile['hwm'] = {};
+  const hwm = marks();
   for (const [w, mark] of Object.entries(raw.hwm)) {
     // A mark decides which lines count: a wrong one would count lines twice or never.
     if (!isRecord(mark) || !isSerial(mark.seq) || !isTime(mark.at)) return undefined;
@@ -292,7 +300,7 @@ export class UsageStore {
       const now = this.now();
       const ledger = options.reset ? new Ledger(this.timeZone) : this.merge(base, files);
       ledger.fold(now);
-      const hwm = { ...base.hwm };
+      const hwm = Object.assign(marks(), base.hwm);
       for (const lines of files.values()) {
         for (const line of lines) {
           if (line.s > (hwm[line.w]?.seq ?? 0)) hwm[line.w] = { seq: line.s, at: now };

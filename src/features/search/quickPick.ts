@@ -48,6 +48,8 @@ export function showSearchPick(service: SearchService, logger: Logger, initialQu
   (pick as vscode.QuickPick<HitItem> & { sortByLabel?: boolean }).sortByLabel = false;
   pick.value = initialQuery;
   let generation = 0;
+  /** What the picker shows came from an index still being built (asked again once it is done). */
+  let shownPartial = false;
   let controller: AbortController | undefined;
   let typing: ReturnType<typeof setTimeout> | undefined;
   let rerank: ReturnType<typeof setTimeout> | undefined;
@@ -64,9 +66,27 @@ export function showSearchPick(service: SearchService, logger: Logger, initialQu
       pick.busy = false;
       return;
     }
-    const local = service.lexical(query).slice(0, 50);
+    pick.busy = true;
+    void service.lexical(query).then(
+      (hits) => {
+        if (mine !== generation) return;
+        showLocal(query, mine, hits.slice(0, 50));
+      },
+      (error: unknown) => {
+        if (mine !== generation) return;
+        pick.busy = false;
+        pick.items = [note(presentError(error).message)];
+      },
+    );
+  };
+
+  const showLocal = (query: string, mine: number, local: WorkspaceSearchHit[]): void => {
+    shownPartial = !service.ready;
     pick.items = local.length > 0 ? [...local.map((h) => item(h, false)), ...(service.ready ? [] : [note(vscode.l10n.t('The index is still being built: results are partial.'))])] : [note(service.ready ? vscode.l10n.t('No match in the index.') : vscode.l10n.t('The index is still being built…'))];
-    if (local.length === 0) return;
+    if (local.length === 0) {
+      pick.busy = false;
+      return;
+    }
     pick.busy = true;
     rerank = setTimeout(() => {
       const c = new AbortController();
@@ -108,7 +128,12 @@ export function showSearchPick(service: SearchService, logger: Logger, initialQu
       opening = openHit(hit).catch((error: unknown) => void vscode.window.showErrorMessage(vscode.l10n.t('Stratus: cannot open {0}: {1}', hit.path, presentError(error).message)));
       pick.hide();
     });
+    // Results stream while the index is built: what is indexed so far, then everything once it is done.
+    const indexChanged = service.onDidUpdateIndex(() => {
+      if (shownPartial && pick.value.trim() !== '') update(pick.value);
+    });
     pick.onDidHide(() => {
+      indexChanged.dispose();
       controller?.abort();
       if (typing) clearTimeout(typing);
       if (rerank) clearTimeout(rerank);

@@ -18,8 +18,10 @@ export interface SearchFeature extends WorkspaceSearch, vscode.Disposable {
 
 /**
  * Workspace search: "Stratus: Search Workspace" (a picker), "Stratus: Rebuild Search Index",
- * `@stratus /search`, and `searchWorkspace()` for the language-model tool. Indexing starts after
- * activation returns and never blocks it.
+ * `@stratus /search`, and `searchWorkspace()` for the language-model tool. The index is built (or
+ * loaded) on the first use of one of these, or when the workspace opens if
+ * `stratus.search.backgroundIndexing` is on: never merely because Stratus was activated (VS Code
+ * activates it to list language models). It never blocks activation.
  */
 export function register(deps: Deps, context: Pick<vscode.ExtensionContext, 'storageUri'>): SearchFeature {
   const service = new SearchService(deps, context.storageUri);
@@ -29,7 +31,7 @@ export function register(deps: Deps, context: Pick<vscode.ExtensionContext, 'sto
     vscode.commands.registerCommand(SearchCommands.rebuildIndex, () => service.index('rebuild')),
     deps.chatCommands.register(searchChatCommand(service)),
   ];
-  // Off the activation path: the first build starts once activate() has returned.
+  // Off the activation path: with background indexing on, the build starts once activate() has returned.
   const timer = setTimeout(() => service.start(), 0);
   disposables.push({ dispose: () => clearTimeout(timer) });
   return {

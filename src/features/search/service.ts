@@ -1,15 +1,14 @@
 import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
 import { presentError } from '../../core/presentError';
-import { INDEX_FILE, NodeIndexStorage, SearchEngine, searchInference, type IndexStats, type SearchHit, type SearchInference, type SearchResult } from '../../core/search';
+import { INDEX_FILE, searchInference, type IndexStats, type SearchHit, type SearchInference, type SearchResult, type WorkspaceIndex } from '../../core/search';
 import { Commands } from '../commands';
 import type { Deps } from '../deps';
+import { createWorkspaceIndex } from './backend';
 import { noteText } from './notes';
-import { affectsSearch, readSearchSettings } from './settings';
-import { relativePath, workspaceFileSystem } from './workspaceFs';
+import { affectsSearch, backgroundIndexing, readSearchSettings } from './settings';
+import { relativePath } from './workspaceFs';
 
 /** One place of a search answer, ready for VS Code. */
 export interface WorkspaceSearchHit {
@@ -41,23 +40,31 @@ export interface WorkspaceSearch {
 }
 
 /**
- * Owns the search engine of the first workspace folder: indexing in the background with progress
- * (notification the first time, status bar always), file events, settings changes, persistence.
+ * Owns the search index of the first workspace folder: built on first use of a search surface (or
+ * at once when background indexing is on), with progress (notification the first time, status bar
+ * always), file events, settings changes, persistence. The index itself lives in the index worker
+ * for a local folder (see backend.ts).
  */
 export class SearchService implements WorkspaceSearch, vscode.Disposable {
-  private engine: SearchEngine | undefined;
+  private engine: WorkspaceIndex | undefined;
+  private engineDisposables: vscode.Disposable | undefined;
   private folder: vscode.Uri | undefined;
+  /** Whether the index of this folder was asked for (a build or load started). */
+  private started = false;
+  /** A search surface started the index: the next answer says how to have it built at once instead. */
+  private firstUseNote = false;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly statusBar: vscode.StatusBarItem;
   private indexing: { cancel: vscode.CancellationTokenSource; done: Promise<IndexStats | undefined> } | undefined;
   private settingsKey = '';
   private readonly updated = new vscode.EventEmitter<string[]>();
-  /** Fires after file events were applied to the index (tests wait on it). */
+  /** Fires after the index changed: a build or load finished, or file events were applied (the picker asks again; tests wait on it). */
   readonly onDidUpdateIndex = this.updated.event;
 
   constructor(
     private readonly deps: Deps,
     private readonly storageUri: vscode.Uri | undefined,
+    private readonly placement: { workerDir?: string; folder?: vscode.Uri } = {},
   ) {
     this.statusBar = vscode.window.createStatusBarItem('stratus.search', vscode.StatusBarAlignment.Left, 0);
     this.statusBar.name = vscode.l10n.t('Stratus Search Index');
@@ -67,51 +74,87 @@ export class SearchService implements WorkspaceSearch, vscode.Disposable {
       this.updated,
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.restart()),
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (!affectsSearch(event) || !this.folder) return;
+        if (event.affectsConfiguration('stratus.search.backgroundIndexing') && this.folder && backgroundIndexing(this.folder)) this.ensureIndexed('background');
+        if (!affectsSearch(event) || !this.folder || !this.started) return;
         const key = this.engine?.settingsKey() ?? '';
         if (key !== this.settingsKey) void this.index('rebuild');
       }),
     );
   }
 
-  /** Starts the background build; returns at once (activation is never blocked). */
+  /**
+   * Takes the first folder; builds (or loads) its index at once only when background indexing is
+   * on for it, otherwise on first use of a search surface (`ensureIndexed`). Returns at once.
+   */
   start(): void {
     this.restart();
   }
 
   private restart(): void {
     this.indexing?.cancel.cancel();
-    this.engine?.dispose();
-    this.engine = undefined;
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    this.indexing = undefined;
+    this.disposeEngine();
+    this.started = false;
+    const folder = this.placement.folder ?? vscode.workspace.workspaceFolders?.[0]?.uri;
     this.folder = folder;
     if (!folder) {
       this.statusBar.hide();
       return;
     }
-    const storage = this.storageUri && this.storageUri.scheme === 'file' ? new NodeIndexStorage(this.storageUri.fsPath) : undefined;
-    const engine = new SearchEngine({
-      fs: workspaceFileSystem(folder),
-      ...(storage ? { storage } : {}),
+    if (backgroundIndexing(folder)) this.ensureIndexed('background');
+  }
+
+  private disposeEngine(): void {
+    this.engineDisposables?.dispose();
+    this.engineDisposables = undefined;
+    this.engine?.dispose();
+    this.engine = undefined;
+  }
+
+  /** The index of the folder, created on first use (no thread, no watcher before). */
+  private ensureEngine(): WorkspaceIndex | undefined {
+    const folder = this.folder;
+    if (this.engine || !folder) return this.engine;
+    let crashReported = false;
+    const engine = createWorkspaceIndex({
+      folder,
+      storageUri: this.storageUri,
+      ...(this.placement.workerDir ? { workerDir: this.placement.workerDir } : {}),
       logger: this.deps.logger,
-      settings: () => readSearchSettings(folder),
       inference: () => this.inference(),
-      ...buildWorkerOption(),
+      onCrash: (message) => {
+        if (crashReported) return;
+        crashReported = true;
+        this.deps.logger.error(message);
+        void vscode.window.showWarningMessage(vscode.l10n.t('Stratus: the search index stopped unexpectedly and was restarted from what is on disk. Details are in the log.'));
+      },
     });
     engine.onDidUpdate = (paths) => {
       this.showReady();
       this.updated.fire(paths);
     };
     this.engine = engine;
-    this.watch(folder, engine);
+    this.engineDisposables = this.watch(folder, engine);
+    return engine;
+  }
+
+  /**
+   * Starts loading or building the index unless that was done already; returns whether this call
+   * started it (the first search says so in a note).
+   */
+  ensureIndexed(why: 'use' | 'background' = 'use'): boolean {
+    if (this.started || !this.ensureEngine()) return false;
+    this.started = true;
+    if (why === 'use' && this.folder && !backgroundIndexing(this.folder)) this.firstUseNote = true;
     void this.index('open');
+    return true;
   }
 
   private inference(): SearchInference {
     return searchInference(() => this.deps.inference.client());
   }
 
-  private watch(folder: vscode.Uri, engine: SearchEngine): void {
+  private watch(folder: vscode.Uri, engine: WorkspaceIndex): vscode.Disposable {
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '**/*'));
     const rel = (uri: vscode.Uri): string | undefined => relativePath(folder, uri);
     const subscriptions = [
@@ -129,19 +172,14 @@ export class SearchService implements WorkspaceSearch, vscode.Disposable {
         }
       }),
     ];
-    const bundle = vscode.Disposable.from(...subscriptions);
-    this.disposables.push(bundle);
-    const original = engine.dispose.bind(engine);
-    engine.dispose = () => {
-      original();
-      bundle.dispose();
-    };
+    return vscode.Disposable.from(...subscriptions);
   }
 
   /** Builds (or loads and updates) the index with progress; cancellable; never throws. */
   index(mode: 'open' | 'rebuild'): Promise<IndexStats | undefined> {
-    const engine = this.engine;
+    const engine = this.ensureEngine();
     if (!engine) return Promise.resolve(undefined);
+    this.started = true;
     this.indexing?.cancel.cancel();
     const cancel = new vscode.CancellationTokenSource();
     const firstTime = mode === 'rebuild' || !this.storageUri || !existsSync(join(this.storageUri.fsPath, INDEX_FILE));
@@ -162,6 +200,7 @@ export class SearchService implements WorkspaceSearch, vscode.Disposable {
         const stats = mode === 'rebuild' ? await engine.rebuild({ signal: controller.signal, onProgress }) : await engine.open({ signal: controller.signal, onProgress });
         this.settingsKey = engine.settingsKey();
         this.showReady();
+        this.updated.fire([]);
         return stats;
       } catch (error) {
         const presented = presentError(error);
@@ -208,8 +247,9 @@ export class SearchService implements WorkspaceSearch, vscode.Disposable {
     return this.engine?.isReady ?? false;
   }
 
-  /** Waits for the running build, if any. */
+  /** Starts the index if it was not, and waits for the build or load. */
   async whenIndexed(): Promise<void> {
+    this.ensureIndexed();
     await this.indexing?.done;
   }
 
@@ -218,14 +258,18 @@ export class SearchService implements WorkspaceSearch, vscode.Disposable {
     await this.engine?.flush();
   }
 
-  lexical(query: string): WorkspaceSearchHit[] {
+  /** The lexical order (the picker, as you type); starts the index on first use. */
+  async lexical(query: string): Promise<WorkspaceSearchHit[]> {
+    this.ensureIndexed();
     const engine = this.engine;
     const folder = this.folder;
     if (!engine || !folder) return [];
-    return engine.lexical(query, readSearchSettings(folder).candidates).map((h) => this.toHit(folder, h));
+    const hits = await engine.query(query, readSearchSettings(folder).candidates);
+    return hits.map((h) => this.toHit(folder, h));
   }
 
   async searchWorkspace(query: string, options: { signal?: AbortSignal; onLocal?: (hits: WorkspaceSearchHit[]) => void } = {}): Promise<WorkspaceSearchResult> {
+    this.ensureIndexed();
     const engine = this.engine;
     const folder = this.folder;
     if (!engine || !folder) return { query, hits: [], reranked: false, notes: [vscode.l10n.t('No folder is open: open a folder to search it.')], searchUnits: 0 };
@@ -234,6 +278,10 @@ export class SearchService implements WorkspaceSearch, vscode.Disposable {
       ...(options.onLocal ? { onLocal: (hits: SearchHit[]) => options.onLocal?.(hits.map((h) => this.toHit(folder, h))) } : {}),
     });
     const notes = result.notes.map(noteText);
+    if (this.firstUseNote) {
+      this.firstUseNote = false;
+      notes.push(vscode.l10n.t('Stratus indexes this workspace on first search. To keep the index ready when the workspace opens, turn on stratus.search.backgroundIndexing.'));
+    }
     for (const n of notes) this.deps.logger.info(`Search "${query.slice(0, 80)}": ${n}`);
     return { query, hits: result.hits.map((h) => this.toHit(folder, h)), reranked: result.reranked, notes, searchUnits: result.searchUnits };
   }
@@ -254,18 +302,7 @@ export class SearchService implements WorkspaceSearch, vscode.Disposable {
 
   dispose(): void {
     this.indexing?.cancel.cancel();
-    this.engine?.dispose();
+    this.disposeEngine();
     for (const d of this.disposables) d.dispose();
   }
-}
-
-/**
- * The bulk build's worker thread, when the extension bundle ships it (`dist/searchWorker.js`, an
- * esbuild entry for src/core/search/buildWorker.ts next to dist/extension.js) and the machine has a
- * core to spare; otherwise the build runs on one thread.
- */
-function buildWorkerOption(): { buildWorker?: () => Worker } {
-  const script = join(__dirname, 'searchWorker.js');
-  if (availableParallelism() < 2 || !existsSync(script)) return {};
-  return { buildWorker: () => new Worker(script) };
 }

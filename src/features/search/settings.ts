@@ -37,3 +37,8 @@ export function readSearchSettings(folder?: vscode.Uri): SearchSettings {
 export function affectsSearch(event: vscode.ConfigurationChangeEvent): boolean {
   return event.affectsConfiguration('stratus.search') || event.affectsConfiguration('files.exclude') || event.affectsConfiguration('search.exclude');
 }
+
+/** Whether the index is built when the workspace opens (`stratus.search.backgroundIndexing`), not on first search. */
+export function backgroundIndexing(folder: vscode.Uri): boolean {
+  return vscode.workspace.getConfiguration('stratus.search', folder).get<boolean>('backgroundIndexing', false) === true;
+}

@@ -103,8 +103,8 @@ export class UsageViewProvider implements vscode.WebviewViewProvider, vscode.Dis
   private receive(raw: unknown): void {
     const message = parseFromWebview(raw);
     if (!message) {
-      this.ignoredMessages++;
-      this.logger.debug('Usage view: ignored an unknown message.');
+      // Logged once per view: a page that keeps sending junk must not flood the log.
+      if (this.ignoredMessages++ === 0) this.logger.warn('Usage view: ignored a message that is not part of its protocol (further ones are ignored silently).');
       return;
     }
     this.handle(message);

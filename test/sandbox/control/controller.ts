@@ -1,5 +1,6 @@
 import type { SandboxState } from '../state';
 import type {
+  BodyFaultSpec,
   BurstSpec,
   CompletionStreamRecord,
   ConsoleRateLimits,
@@ -15,7 +16,8 @@ import type {
 } from '../types';
 
 const STREAM_FAULTS = ['stall', 'drop', 'malformed', 'truncate'];
-const BURST_STATUSES = [429, 500, 503];
+const BURST_STATUSES = [401, 403, 429, 500, 502, 503, 504];
+const BODY_FAULTS = ['stall', 'drop', 'truncate', 'malformed'];
 
 /** Thrown for an invalid control argument; the HTTP surface turns it into a 400. */
 export class ControlError extends Error {}
@@ -68,16 +70,28 @@ export function createControl(state: SandboxState): SandboxControl {
       if (prefix !== undefined) fault.pathPrefix = prefix;
       state.faults.addStreamFault(fault);
     },
+    injectBodyFault(spec: BodyFaultSpec): void {
+      if (!BODY_FAULTS.includes(spec.kind)) throw new ControlError(`kind must be one of ${BODY_FAULTS.join(', ')}`);
+      const fault: BodyFaultSpec = { kind: spec.kind };
+      if (spec.count !== undefined) fault.count = positiveNumber(spec.count, 'count');
+      const prefix = optionalPrefix(spec.pathPrefix);
+      if (prefix !== undefined) fault.pathPrefix = prefix;
+      state.faults.addBodyFault(fault);
+    },
     resetAfterApply(spec: { method?: string; pathPrefix?: string; count: number }): void {
       const prefix = optionalPrefix(spec.pathPrefix);
       state.faults.addResetAfterApply({ method: spec.method, pathPrefix: prefix, count: positiveNumber(spec.count, 'count') });
     },
     burst(spec: BurstSpec): void {
-      if (!BURST_STATUSES.includes(spec.status)) throw new ControlError('status must be 429, 500 or 503');
+      if (!BURST_STATUSES.includes(spec.status)) throw new ControlError(`status must be one of ${BURST_STATUSES.join(', ')}`);
       const burst: BurstSpec = { status: spec.status, count: positiveNumber(spec.count, 'count') };
       if (spec.retryAfterSeconds !== undefined) burst.retryAfterSeconds = nonNegativeInteger(spec.retryAfterSeconds, 'retryAfterSeconds');
       const prefix = optionalPrefix(spec.pathPrefix);
       if (prefix !== undefined) burst.pathPrefix = prefix;
+      if (spec.html !== undefined) {
+        if (typeof spec.html !== 'boolean') throw new ControlError('html must be a boolean');
+        if (spec.html) burst.html = true;
+      }
       state.faults.addBurst(burst);
     },
     expireTokens(): void {
@@ -171,6 +185,7 @@ export function createControl(state: SandboxState): SandboxControl {
         clockOffsetMs: state.clock.offsetMs,
         latency: state.faults.latency ? { ...state.faults.latency } : null,
         streamFaults: state.faults.snapshotStreamFaults(),
+        bodyFaults: state.faults.snapshotBodyFaults(),
         bursts: state.faults.snapshotBursts(),
         activities: { failNext: a.failNext, failAll: a.failAll, reason: a.failReason, slowFactor: a.slowFactor, firstRead404: a.firstRead404, stepMs: a.stepMs },
         deprecations: state.faults.deprecations.map((d) => ({ ...d })),

@@ -2,7 +2,7 @@ import { parseJsonBody, sendJson, sendText, type RequestContext } from '../core/
 import { isRecord, type JsonObject } from '../core/json';
 import { helpText } from '../help';
 import type { SandboxState } from '../state';
-import type { BurstSpec, BurstStatus, ConsoleRateLimits, SandboxControl, StreamFaultKind } from '../types';
+import type { BodyFaultKind, BurstSpec, BurstStatus, ConsoleRateLimits, SandboxControl, StreamFaultKind } from '../types';
 import { ControlError } from './controller';
 
 /**
@@ -64,7 +64,17 @@ const POST_OPS: Record<string, Op> = {
     const pathPrefix = str(b, 'pathPrefix');
     if (retryAfterSeconds !== undefined) spec.retryAfterSeconds = retryAfterSeconds;
     if (pathPrefix !== undefined) spec.pathPrefix = pathPrefix;
+    if (bool(b, 'html') === true) spec.html = true;
     c.burst(spec);
+  },
+  '/body-fault': (c, b) => {
+    const count = num(b, 'count');
+    const pathPrefix = str(b, 'pathPrefix');
+    c.injectBodyFault({
+      kind: required(str(b, 'kind'), 'kind') as BodyFaultKind,
+      ...(count !== undefined ? { count } : {}),
+      ...(pathPrefix !== undefined ? { pathPrefix } : {}),
+    });
   },
   '/reset-after-apply': (c, b) => {
     const method = str(b, 'method');

@@ -1,4 +1,5 @@
-import type { BurstSpec, DeprecationSpec, LatencySpec, StreamFaultSpec } from '../types';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { BodyFaultKind, BodyFaultSpec, BurstSpec, DeprecationSpec, LatencySpec, RecordedRequest, StreamFaultSpec } from '../types';
 
 interface ActiveStreamFault extends StreamFaultSpec {
   remaining: number;
@@ -6,6 +7,70 @@ interface ActiveStreamFault extends StreamFaultSpec {
 
 interface ActiveBurst extends BurstSpec {
   remaining: number;
+}
+
+interface ActiveBodyFault extends BodyFaultSpec {
+  remaining: number;
+}
+
+const REASONS: Record<number, string> = {
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+/** The page a reverse proxy or load balancer serves in front of the API (not the API's JSON). */
+export function htmlErrorPage(status: number): string {
+  const title = `${status} ${REASONS[status] ?? 'Error'}`;
+  return `<!DOCTYPE html>\n<html><head><title>${title}</title></head>\n<body><center><h1>${title}</h1></center><hr><center>nginx</center></body></html>\n`;
+}
+
+/** Text sent by the `malformed` body fault: not valid JSON. */
+export const MALFORMED_BODY = '{"object":"list","data":[{"id":';
+
+/**
+ * Applies a body fault to `res`: the handler's writeHead and end are intercepted, and the body it
+ * ends with is cut, stalled, dropped or replaced (see BodyFaultSpec).
+ */
+export function applyBodyFault(res: ServerResponse, record: RecordedRequest, kind: BodyFaultKind): void {
+  record.fault = `body:${kind}`;
+  const writeHead = res.writeHead.bind(res) as (status: number, headers?: OutgoingHttpHeaders) => ServerResponse;
+  const end = res.end.bind(res) as (chunk?: string | Buffer) => ServerResponse;
+  let held: { status: number; headers: OutgoingHttpHeaders } | undefined;
+  res.writeHead = ((status: number, ...rest: unknown[]) => {
+    const headers = rest.find((r): r is OutgoingHttpHeaders => typeof r === 'object' && r !== null);
+    held = { status, headers: { ...headers } };
+    return res;
+  }) as ServerResponse['writeHead'];
+  res.end = ((chunk?: unknown) => {
+    const body = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.isBuffer(chunk) ? chunk : Buffer.alloc(0);
+    const headers: OutgoingHttpHeaders = {};
+    for (const [k, v] of Object.entries(held?.headers ?? {})) if (k.toLowerCase() !== 'content-length') headers[k] = v;
+    const status = held?.status ?? res.statusCode;
+    const half = body.subarray(0, Math.max(1, Math.floor(body.length / 2)));
+    switch (kind) {
+      case 'malformed':
+        writeHead(status, { ...headers, 'Content-Length': Buffer.byteLength(MALFORMED_BODY) });
+        return end(MALFORMED_BODY);
+      case 'truncate':
+        writeHead(status, headers);
+        return end(half);
+      case 'stall':
+        // Content-Length promises the whole body; only half comes, then nothing.
+        writeHead(status, { ...headers, 'Content-Length': body.length });
+        res.write(half);
+        return res;
+      case 'drop':
+        record.droppedByServer = true;
+        writeHead(status, { ...headers, 'Content-Length': body.length });
+        res.write(half, () => res.destroy());
+        return res;
+    }
+  }) as ServerResponse['end'];
 }
 
 function matches(prefix: string | undefined, path: string): boolean {
@@ -17,6 +82,7 @@ export class FaultState {
   latency: LatencySpec | null = null;
   private streamFaults: ActiveStreamFault[] = [];
   private bursts: ActiveBurst[] = [];
+  private bodyFaults: ActiveBodyFault[] = [];
   deprecations: DeprecationSpec[] = [];
   /** Requests to process fully (a write takes effect) and then answer by resetting the socket. */
   private resetsAfterApply: Array<{ method: string | undefined; pathPrefix: string | undefined; remaining: number }> = [];
@@ -26,7 +92,25 @@ export class FaultState {
     this.latency = null;
     this.streamFaults = [];
     this.bursts = [];
+    this.bodyFaults = [];
     this.deprecations = [];
+  }
+
+  addBodyFault(spec: BodyFaultSpec): void {
+    this.bodyFaults.push({ ...spec, remaining: spec.count ?? 1 });
+  }
+
+  /** Takes (consumes one use of) the first body fault matching `path`. */
+  takeBodyFault(path: string): BodyFaultKind | null {
+    const fault = this.bodyFaults.find((f) => f.remaining > 0 && matches(f.pathPrefix, path));
+    if (!fault) return null;
+    fault.remaining -= 1;
+    this.bodyFaults = this.bodyFaults.filter((f) => f.remaining > 0);
+    return fault.kind;
+  }
+
+  snapshotBodyFaults(): BodyFaultSpec[] {
+    return this.bodyFaults.map((f) => ({ kind: f.kind, count: f.remaining, ...(f.pathPrefix !== undefined ? { pathPrefix: f.pathPrefix } : {}) }));
   }
 
   latencyFor(path: string): { ms: number; chunkDelayMs: number } {
@@ -60,6 +144,7 @@ export class FaultState {
     this.bursts = this.bursts.filter((b) => b.remaining > 0);
     const out: BurstSpec = { status: burst.status, count: burst.remaining };
     if (burst.retryAfterSeconds !== undefined) out.retryAfterSeconds = burst.retryAfterSeconds;
+    if (burst.html) out.html = true;
     return out;
   }
 
@@ -93,6 +178,7 @@ export class FaultState {
       const out: BurstSpec = { status: b.status, count: b.remaining };
       if (b.retryAfterSeconds !== undefined) out.retryAfterSeconds = b.retryAfterSeconds;
       if (b.pathPrefix !== undefined) out.pathPrefix = b.pathPrefix;
+      if (b.html) out.html = true;
       return out;
     });
   }

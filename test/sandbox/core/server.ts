@@ -9,6 +9,7 @@ import { boundaryOf, parseMultipart } from '../inference/multipart';
 import { handleInference, isInferencePath } from '../inference/router';
 import { multipartSummary } from '../inference/transcription';
 import type { SandboxState } from '../state';
+import { applyBodyFault, htmlErrorPage } from './faults';
 import type { BurstSpec, RecordedRequest, SandboxControl } from '../types';
 import { MAX_BODY_BYTES, readBody, sendJson, sendText, type RequestContext } from './http';
 
@@ -26,18 +27,28 @@ function sendAreaError(state: SandboxState, ctx: RequestContext, area: Area, sta
     if (status === 429) error = rateLimited(message);
     else if (status === 503) error = UNAVAILABLE_ERROR;
     else if (status === 500) error = SERVER_ERROR;
-    else error = { status, type: 'invalid_request_error', message };
+    else error = { status, type: status >= 500 ? 'server_error' : 'invalid_request_error', message };
     sendJson(ctx, status, errorBody(error), { ...state.meter.headers(state.profile), ...headers });
   } else {
     sendJson(ctx, status, consoleErrorBody(status, status === 429 ? 'Too Many Requests' : message), headers);
   }
 }
 
+const BURST_MESSAGES: Record<number, string> = {
+  401: 'The credentials were rejected (sandbox burst).',
+  403: 'Permission denied (sandbox burst).',
+  429: 'Rate limit reached (sandbox burst).',
+  502: 'Bad gateway (sandbox burst).',
+  503: 'Service temporarily unavailable (sandbox burst).',
+  504: 'Gateway timeout (sandbox burst).',
+};
+
 function sendBurst(state: SandboxState, ctx: RequestContext, area: Area, burst: BurstSpec): void {
-  ctx.record.fault = `burst:${burst.status}`;
+  ctx.record.fault = `burst:${burst.status}${burst.html ? ':html' : ''}`;
   const headers: Record<string, string | number> = {};
   if (burst.retryAfterSeconds !== undefined) headers['Retry-After'] = burst.retryAfterSeconds;
-  const message = burst.status === 429 ? 'Rate limit reached (sandbox burst).' : burst.status === 503 ? 'Service temporarily unavailable (sandbox burst).' : 'Internal error (sandbox burst).';
+  if (burst.html) return sendText(ctx, burst.status, htmlErrorPage(burst.status), { ...headers, 'Content-Type': 'text/html; charset=utf-8' });
+  const message = BURST_MESSAGES[burst.status] ?? 'Internal error (sandbox burst).';
   sendAreaError(state, ctx, area, burst.status, message, headers);
 }
 
@@ -94,6 +105,8 @@ async function handle(state: SandboxState, control: SandboxControl, req: Incomin
   if (tooLarge) return sendAreaError(state, ctx, area, 413, `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
   const burst = state.faults.takeBurst(path);
   if (burst) return sendBurst(state, ctx, area, burst);
+  const bodyFault = state.faults.takeBodyFault(path);
+  if (bodyFault) applyBodyFault(res, record, bodyFault);
   if (state.faults.takeResetAfterApply(method, path)) resetInsteadOfAnswering(ctx);
   try {
     if (area === 'inference') await handleInference(state, ctx);

@@ -35,7 +35,8 @@ function stateKey(state: ActivityState): string {
 }
 
 function isTransient(error: AnyStratusError): boolean {
-  if (error.kind === 'network' || error.kind === 'timeout' || error.kind === 'rate_limit') return true;
+  // An unreadable answer (a body cut by a proxy) to a read is worth another poll, like a timeout.
+  if (error.kind === 'network' || error.kind === 'timeout' || error.kind === 'rate_limit' || error.kind === 'malformed_response') return true;
   return error.kind === 'api' && error.status >= 500;
 }
 

@@ -30,7 +30,10 @@ const NAMES: Readonly<Record<string, Kind>> = {
 };
 
 function kindOf(name: unknown): Kind | undefined {
-  return typeof name === 'string' ? NAMES[name.trim().toLowerCase()] : undefined;
+  if (typeof name !== 'string') return undefined;
+  const key = name.trim().toLowerCase();
+  // Own keys only: `constructor` or `tostring` must not find Object.prototype's functions.
+  return Object.hasOwn(NAMES, key) ? NAMES[key] : undefined;
 }
 
 /** Builds the normalised state from the fields of its form, omitting absent ones. */

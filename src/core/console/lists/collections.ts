@@ -83,10 +83,15 @@ export interface RawPage {
 const ITEM_KEYS = ['items', 'vms', 'data', 'results'] as const;
 const TOTAL_KEYS = ['total', 'totalCount', 'total_count'] as const;
 
+/** A collection size as sent: a whole number from 0 up; anything else (-1, 2.5, 1e400) is no total. */
+function total(value: number | undefined): number | undefined {
+  return value !== undefined && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+}
+
 function contentRangeTotal(headers: ResponseHeaders): number | undefined {
   const value = firstHeader(headers, 'content-range');
   const m = value ? /\/\s*(\d+)\s*$/.exec(value) : null;
-  return m ? Number(m[1]) : undefined;
+  return m ? total(Number(m[1])) : undefined;
 }
 
 /**
@@ -101,10 +106,10 @@ export function parseCollection(body: unknown, status: number, headers: Response
   if (isRecord(body)) {
     const key = ITEM_KEYS.find((k) => Array.isArray(body[k]));
     if (key !== undefined) {
-      const total = TOTAL_KEYS.map((k) => numOrNumericString(body[k])).find((n) => n !== undefined);
+      const sent = TOTAL_KEYS.map((k) => total(numOrNumericString(body[k]))).find((n) => n !== undefined);
       return {
         items: body[key] as unknown[],
-        total: total ?? contentRangeTotal(headers),
+        total: sent ?? contentRangeTotal(headers),
         partial,
         shape: 'envelope',
       };

@@ -8,6 +8,11 @@ import type { EmbeddingRequest, EmbeddingResult } from './types';
 
 export const EMBEDDINGS_PATH = '/v1/embeddings';
 
+/** A vector whose every component is a finite number (a `null` or a string would poison a similarity). */
+function isVector(value: unknown): value is number[] {
+  return Array.isArray(value) && value.every((x) => typeof x === 'number' && Number.isFinite(x));
+}
+
 export async function embed(
   transport: HttpTransport,
   request: EmbeddingRequest,
@@ -34,15 +39,15 @@ export async function embed(
 
   const vectors: Array<number[] | undefined> = new Array<number[] | undefined>(inputs.length);
   arr(body.data).forEach((item, position) => {
-    if (!isRecord(item) || !Array.isArray(item.embedding)) return;
+    if (!isRecord(item) || !isVector(item.embedding)) return;
     // The contract lets clients order by `index`; fall back to position when it is missing.
     const index = num(item.index) ?? position;
-    if (index >= 0 && index < inputs.length) vectors[index] = item.embedding as number[];
+    if (Number.isInteger(index) && index >= 0 && index < inputs.length) vectors[index] = item.embedding;
   });
   const embeddings: number[][] = [];
   for (let i = 0; i < inputs.length; i++) {
     const v = vectors[i];
-    if (!v) throw new MalformedResponseError(`${label}: no embedding for input ${i}`);
+    if (!v) throw new MalformedResponseError(`${label}: no embedding (a list of numbers) for input ${i}`);
     embeddings.push(v);
   }
   const usage = isRecord(body.usage)

@@ -19,8 +19,9 @@ const TOOL_FAMILIES: readonly RegExp[] = [
 
 /** Whether `model` can be offered tools: the override if one is set, else the family guess. */
 export function supportsToolCalling(model: Pick<ModelInfo, 'id' | 'kind'>, overrides: ToolCallingOverrides = {}): boolean {
-  const forced = overrides[model.id];
-  if (forced !== undefined) return forced;
+  // Own entries only: a model named `constructor` must not find Object.prototype's function.
+  const forced = Object.hasOwn(overrides, model.id) ? overrides[model.id] : undefined;
+  if (typeof forced === 'boolean') return forced;
   if (model.kind !== 'chat') return false;
   const id = model.id.toLowerCase();
   return TOOL_FAMILIES.some((family) => family.test(id));

@@ -63,7 +63,8 @@ export async function rerank(
     if (!isRecord(item)) continue;
     const index = num(item.index);
     const score = num(item.relevance_score);
-    if (index === undefined || score === undefined) continue;
+    // A hit must name one of the documents sent; any other index points at nothing.
+    if (index === undefined || score === undefined || !Number.isInteger(index) || index < 0 || index >= request.documents.length) continue;
     const hit: RerankHit = { index, relevanceScore: score };
     const doc = documentText(item.document);
     if (doc !== undefined) hit.document = doc;

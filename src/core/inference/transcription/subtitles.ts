@@ -19,7 +19,8 @@ export interface SubtitleOptions {
 export const DEFAULT_MAX_LINE_LENGTH = 42;
 
 function wholeMs(seconds: number): number {
-  return Number.isFinite(seconds) && seconds > 0 ? Math.round(seconds * 1000) : 0;
+  // Capped so a time is always digits (3.6e24 s would print as `1e+21` hours).
+  return Number.isFinite(seconds) && seconds > 0 ? Math.min(Number.MAX_SAFE_INTEGER, Math.round(seconds * 1000)) : 0;
 }
 
 /** `hh:mm:ss<separator>mmm`, rounding to the millisecond (59.9996 s is 00:01:00.000). */

@@ -18,13 +18,26 @@ function audioType(filename: string): string {
   return format ? mimeTypeOf(format) : 'application/octet-stream';
 }
 
+/**
+ * Longest audio time the service could report, in seconds (a week): a larger, negative or
+ * non-numeric time is no time, so subtitles and the billed duration stay real.
+ */
+export const MAX_AUDIO_SECONDS = 7 * 86_400;
+
+function audioSeconds(value: unknown): number | undefined {
+  const n = num(value);
+  return n !== undefined && n >= 0 && n <= MAX_AUDIO_SECONDS ? n : undefined;
+}
+
 function segment(raw: unknown, position: number): TranscriptionSegment | undefined {
   if (!isRecord(raw)) return undefined;
+  const start = audioSeconds(raw.start) ?? 0;
   return {
     id: num(raw.id) ?? position,
     seek: num(raw.seek) ?? 0,
-    start: num(raw.start) ?? 0,
-    end: num(raw.end) ?? 0,
+    start,
+    // A cue never ends before it starts; a missing end makes it a point in time.
+    end: Math.max(start, audioSeconds(raw.end) ?? start),
     text: str(raw.text) ?? '',
     tokens: arr(raw.tokens).filter((t): t is number => typeof t === 'number'),
     temperature: num(raw.temperature),
@@ -35,7 +48,7 @@ function segment(raw: unknown, position: number): TranscriptionSegment | undefin
 }
 
 function positive(value: number | undefined): number | undefined {
-  return value !== undefined && Number.isFinite(value) && value > 0 ? value : undefined;
+  return value !== undefined && Number.isFinite(value) && value > 0 && value <= MAX_AUDIO_SECONDS ? value : undefined;
 }
 
 export function transcriptionFields(request: TranscriptionRequest): MultipartField[] {

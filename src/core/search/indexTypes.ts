@@ -1,0 +1,44 @@
+import type { FileStat } from './files';
+
+/** Postings are `chunk id << TF_BITS | tf` in one uint32; term frequency is kept up to TF_MAX (BM25 saturates well before). */
+export const TF_BITS = 4;
+export const TF_MAX = (1 << TF_BITS) - 1;
+
+export interface ChunkMeta {
+  path: string;
+  startLine: number;
+  endLine: number;
+  /** The first meaningful line, shortened (shown in pickers and chat). */
+  preview: string;
+  /** sha1 of the chunk text once computed (embeddings), '' before: the embedding cache key. */
+  hash: string;
+}
+
+export interface LexicalHit extends ChunkMeta {
+  id: number;
+  score: number;
+}
+
+
+/** What the index keeps per file: its size and time when indexed, and its chunks' ids. */
+export interface FileRecord extends FileStat {
+  chunks: number[];
+}
+
+/** An index built elsewhere (a worker thread), as transferable arrays: see `LexicalIndex.toPartial`. */
+export interface PartialIndex {
+  terms: string[];
+  /** The postings in chunk order: term id (into `terms`) and packed value (local ids from 1). */
+  postingTerms: Int32Array;
+  postingValues: Uint32Array;
+  /** Per file: path, mtime, size, number of chunks (chunks are numbered in file order). */
+  files: Array<[string, number, number, number]>;
+  /** Per chunk: start and end line. */
+  lines: Int32Array;
+  lengths: Int32Array;
+  previews: string[];
+}
+
+/** Why a persisted index was not used. */
+export type LoadFailure = { reason: 'corrupt'; detail: string } | { reason: 'old_version'; found: unknown } | { reason: 'settings_changed' };
+

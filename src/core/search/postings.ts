@@ -1,0 +1,147 @@
+/** A growable Int32Array / Uint32Array pair: (term id, packed posting) appended in chunk order. */
+export class PostingLog {
+  terms = new Int32Array(1 << 16);
+  values = new Uint32Array(1 << 16);
+  length = 0;
+
+  /** Makes room for `n` more postings. */
+  reserve(n: number): void {
+    if (this.length + n <= this.terms.length) return;
+    const cap = Math.max(this.length + n, this.terms.length * 2);
+    const terms = new Int32Array(cap);
+    terms.set(this.terms.subarray(0, this.length));
+    this.terms = terms;
+    const values = new Uint32Array(cap);
+    values.set(this.values.subarray(0, this.length));
+    this.values = values;
+  }
+
+  /** Appends another log's postings, term ids mapped through `termMap`, `shift` added to values. */
+  appendMapped(terms: Int32Array, values: Uint32Array, termMap: Int32Array, shift: number): void {
+    const n = terms.length;
+    this.reserve(n);
+    const at = this.length;
+    for (let i = 0; i < n; i++) {
+      this.terms[at + i] = termMap[terms[i] ?? 0] ?? 0;
+      this.values[at + i] = (values[i] ?? 0) + shift;
+    }
+    this.length += n;
+  }
+
+  clear(): void {
+    this.length = 0;
+    if (this.terms.length > 1 << 16) {
+      this.terms = new Int32Array(1 << 16);
+      this.values = new Uint32Array(1 << 16);
+    }
+  }
+}
+
+/** The `limit` ids with the highest scores (unordered), by quickselect on a copy. */
+export function selectTop(ids: number[], scores: Float64Array, limit: number): number[] {
+  const a = ids.slice();
+  let lo = 0;
+  let hi = a.length - 1;
+  const k = limit - 1;
+  while (lo < hi) {
+    const pivot = scores[a[(lo + hi) >>> 1] ?? 0] ?? 0;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while ((scores[a[i] ?? 0] ?? 0) > pivot) i++;
+      while ((scores[a[j] ?? 0] ?? 0) < pivot) j--;
+      if (i <= j) {
+        const t = a[i] ?? 0;
+        a[i] = a[j] ?? 0;
+        a[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else break;
+  }
+  return a.slice(0, limit);
+}
+
+/** Every term's postings in one array: term t's list is data[offsets[t], offsets[t + 1]). */
+export interface PostingTable {
+  offsets: Uint32Array<ArrayBuffer>;
+  data: Uint32Array<ArrayBuffer>;
+}
+
+/**
+ * One array of every term's postings (base, then per-term additions, then the log: ids stay
+ * ascending), by a counting pass and a placing pass. With `dropDead`, postings of removed chunks
+ * (length 0) and terms without postings go: `renumber[t]` is term t's new id, -1 when dropped.
+ * The log is left as it was (the caller clears it).
+ */
+export function layOutPostings(
+  termCount: number,
+  base: PostingTable,
+  extra: ReadonlyArray<readonly number[] | undefined>,
+  log: PostingLog,
+  lengths: readonly number[],
+  dropDead: boolean,
+  tfBits: number,
+): PostingTable & { renumber: Int32Array; kept: number } {
+  const live = (p: number): boolean => !dropDead || (lengths[p >>> tfBits] ?? 0) > 0;
+  const counts = new Uint32Array(termCount + 1);
+  const oldOffsets = base.offsets;
+  const oldData = base.data;
+  const oldTerms = oldOffsets.length - 1;
+  for (let t = 0; t < oldTerms; t++) {
+    const from = oldOffsets[t] ?? 0;
+    const to = oldOffsets[t + 1] ?? 0;
+    if (!dropDead) counts[t] = to - from;
+    else for (let i = from; i < to; i++) if (live(oldData[i] ?? 0)) counts[t] = (counts[t] ?? 0) + 1;
+  }
+  for (let t = 0; t < termCount; t++) {
+    const list = extra[t];
+    if (list) for (const p of list) if (live(p)) counts[t] = (counts[t] ?? 0) + 1;
+  }
+  for (let i = 0; i < log.length; i++) if (live(log.values[i] ?? 0)) counts[log.terms[i] ?? 0] = (counts[log.terms[i] ?? 0] ?? 0) + 1;
+  // New numbering: with dropDead, terms without postings go.
+  const renumber = new Int32Array(termCount);
+  let kept = 0;
+  for (let t = 0; t < termCount; t++) {
+    if (dropDead && counts[t] === 0) renumber[t] = -1;
+    else renumber[t] = kept++;
+  }
+  const offsets = new Uint32Array(kept + 1);
+  for (let t = 0; t < termCount; t++) {
+    const n = renumber[t] ?? -1;
+    if (n >= 0) offsets[n + 1] = counts[t] ?? 0;
+  }
+  for (let n = 0; n < kept; n++) offsets[n + 1] = (offsets[n + 1] ?? 0) + (offsets[n] ?? 0);
+  const data = new Uint32Array(offsets[kept] ?? 0);
+  const cursor = offsets.slice(0, kept);
+  for (let t = 0; t < oldTerms; t++) {
+    const n = renumber[t] ?? -1;
+    if (n < 0) continue;
+    let c = cursor[n] ?? 0;
+    const to = oldOffsets[t + 1] ?? 0;
+    for (let i = oldOffsets[t] ?? 0; i < to; i++) {
+      const p = oldData[i] ?? 0;
+      if (live(p)) data[c++] = p;
+    }
+    cursor[n] = c;
+  }
+  for (let t = 0; t < termCount; t++) {
+    const list = extra[t];
+    const n = renumber[t] ?? -1;
+    if (!list || n < 0) continue;
+    let c = cursor[n] ?? 0;
+    for (const p of list) if (live(p)) data[c++] = p;
+    cursor[n] = c;
+  }
+  for (let i = 0; i < log.length; i++) {
+    const p = log.values[i] ?? 0;
+    if (!live(p)) continue;
+    const n = renumber[log.terms[i] ?? 0] ?? 0;
+    data[cursor[n] ?? 0] = p;
+    cursor[n] = (cursor[n] ?? 0) + 1;
+  }
+  return { offsets, data, renumber, kept };
+}
