@@ -43,9 +43,21 @@ describe('Quick fixes: Fix and Explain with Stratus', function () {
     await vscode.commands.executeCommand('stratus.removeApiKey');
   });
 
+  /**
+   * The light bulb's actions, as the editor asks for them. In a fresh window the JavaScript
+   * language server may still be starting: its provider's cancellation fails the whole request,
+   * and the editor simply asks again, as this does.
+   */
   async function quickFixes(range: vscode.Range, kind = vscode.CodeActionKind.QuickFix.value): Promise<vscode.CodeAction[]> {
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', document.uri, range, kind);
-    return actions.filter((a) => a.title.includes('with Stratus'));
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', document.uri, range, kind);
+        return actions.filter((a) => a.title.includes('with Stratus'));
+      } catch (error) {
+        if (attempt === 10 || !(error instanceof Error) || error.message !== 'Canceled') throw error;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
   }
 
   it('offers Fix with Stratus on a diagnostic: the edit command on its enclosing block, with the diagnostic as the instruction, and sends no request', async () => {
