@@ -51,7 +51,7 @@ describe('onboarding: first-run walkthrough', function () {
     const walkthroughs = manifest.contributes.walkthroughs ?? [];
     assert.deepEqual(walkthroughs.map((w) => w.id), ['stratus.gettingStarted']);
     const steps = walkthroughs[0]?.steps ?? [];
-    assert.deepEqual(steps.map((s) => s.id), ['inferenceEndpoint', 'apiKey', 'askStratus', 'ghostText', 'consoleSignIn', 'cloudView', 'agentDepth', 'editWithInstruction', 'documents']);
+    assert.deepEqual(steps.map((s) => s.id), ['inferenceEndpoint', 'apiKey', 'askStratus', 'ghostText', 'consoleSignIn', 'cloudView', 'agentDepth', 'editWithInstruction', 'documents', 'commitMessage']);
     assert.deepEqual(steps.map((s) => s.completionEvents), [
       ['onSettingChanged:stratus.inference.baseUrl'],
       ['onContext:stratus.walkthrough.apiKeySet'],
@@ -62,6 +62,7 @@ describe('onboarding: first-run walkthrough', function () {
       ['onCommand:stratus.agent.reviewChanges'],
       ['onCommand:stratus.editWithInstruction'],
       ['onCommand:stratus.documents.extract'],
+      ['onCommand:stratus.generateCommitMessage'],
     ]);
     for (const step of steps) {
       const media = step.media.markdown ?? step.media.image;

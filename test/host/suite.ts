@@ -27,3 +27,5 @@ import './trust.test';
 import './searchScale.test';
 import './edit.test';
 import './documents.test';
+import './commitMessage.test';
+import './quickFix.test';

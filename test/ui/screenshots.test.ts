@@ -19,6 +19,7 @@ export const README_SCREENSHOTS: Readonly<Record<string, string>> = {
   'agent-compaction-note': 'agent-compaction-note',
   'edit-diff': 'edit-diff-in-progress',
   'documents': 'documents-view',
+  'commit-message': 'commit-message',
 };
 
 const runStarted = Date.now();

@@ -43,6 +43,19 @@ export type UsageEvent =
       estimated: boolean;
     }
   /**
+   * A commit message written from a repository's changes: billed like chat, counted apart (kind
+   * `commit`). Metered when the caller passes `purpose: 'commit'` (see metering.ts).
+   */
+  | {
+      kind: 'commit';
+      at: number;
+      model: string;
+      promptTokens: number;
+      completionTokens: number;
+      reasoningTokens: number;
+      estimated: boolean;
+    }
+  /**
    * Acceptance statistics of inline completion (completionStats.ts): the provider was asked for
    * a suggestion, a suggestion was shown, or one was accepted (characters and lines inserted).
    * Counts nothing billable; `model` is '' when unknown.

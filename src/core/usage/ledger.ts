@@ -112,6 +112,7 @@ export function countersOf(event: UsageEvent): Counters | undefined {
   switch (event.kind) {
     case 'chat':
     case 'edit':
+    case 'commit':
     case 'completion':
     case 'ocr': {
       const completion = nonNegative(event.completionTokens);

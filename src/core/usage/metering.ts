@@ -16,13 +16,21 @@ export interface MeteringOptions {
   now?: (() => number) | undefined;
 }
 
-/** How a generating request is metered: `chat`, `completion` for an inline (ghost-text) one, `edit` for an edit by instruction, `ocr` for a document page. */
-type GenerationKind = 'chat' | 'completion' | 'edit' | 'ocr';
+/** How a generating request is metered: `chat`, `completion` for an inline (ghost-text) one, `edit` for an edit by instruction, `ocr` for a document page, `commit` for a commit message. */
+type GenerationKind = 'chat' | 'completion' | 'edit' | 'ocr' | 'commit';
 
-/** `purpose: 'inline'` on a completion call meters it as kind `completion` (inline statistics); `purpose: 'edit'` as kind `edit`. */
+/** A call's `purpose` decides its kind: `inline` is metered as `completion` (inline statistics). */
 function kindOf(options: CallOptions | undefined): GenerationKind {
-  if (options?.purpose === 'ocr') return 'ocr';
-  return options?.purpose === 'inline' ? 'completion' : options?.purpose === 'edit' ? 'edit' : 'chat';
+  switch (options?.purpose) {
+    case 'inline':
+      return 'completion';
+    case 'edit':
+    case 'ocr':
+    case 'commit':
+      return options.purpose;
+    default:
+      return 'chat';
+  }
 }
 
 function estimatePrompt(request: ChatRequest): number {

@@ -49,6 +49,7 @@ export function validEvent(v: unknown): v is UsageEvent {
       return optional(v.limitRequests, count) && optional(v.remainingRequests, count) && optional(v.resetAt, isTime);
     case 'chat':
     case 'edit':
+    case 'commit':
     case 'completion':
     case 'ocr':
       return typeof v.model === 'string' && count(v.promptTokens) && count(v.completionTokens) && count(v.reasoningTokens);

@@ -7,7 +7,7 @@ export interface CallOptions {
    * What the request is for, read only by the usage meter (src/core/usage/metering.ts): an
    * `inline` completion is metered as kind `completion` rather than `chat`, an `edit` (edit by
    * instruction) as kind `edit`, an `ocr` chat request (a page read by src/core/documents) as kind
-   * `ocr`. Never sent.
+   * `ocr`, a `commit` message request as kind `commit`. Never sent.
    */
-  purpose?: 'chat' | 'inline' | 'edit' | 'ocr' | undefined;
+  purpose?: 'chat' | 'inline' | 'edit' | 'ocr' | 'commit' | undefined;
 }
