@@ -77,14 +77,29 @@ export async function openStratusView(page: Page): Promise<void> {
   await page.locator('.pane-header[aria-label*="Cloud"], .composite.title >> text=/Stratus/').first().waitFor({ timeout: 20_000 });
 }
 
-/** Runs a command through the command palette, the way a keyboard user would. */
+/**
+ * Runs a command through the command palette, the way a keyboard user would. A palette that
+ * something closed or covered while it opened (a webview taking focus, a dialog) is opened once
+ * more, as a user would; what was in the way is logged.
+ */
 export async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input').first();
-  await input.waitFor({ timeout: 10_000 });
-  await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 10_000 });
-  await page.keyboard.press('Enter');
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await page.keyboard.press('F1');
+      const input = page.locator('.quick-input-widget input').first();
+      await input.waitFor({ timeout: 10_000 });
+      await input.fill(`>${title}`, { timeout: 10_000 });
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 10_000 });
+      await page.keyboard.press('Enter');
+      return;
+    } catch (error) {
+      if (attempt >= 1) throw error;
+      const dialog = page.locator('.monaco-dialog-box').first();
+      const inTheWay = (await dialog.isVisible().catch(() => false)) ? await dialog.innerText().catch(() => '') : 'nothing visible';
+      console.log(`runCommand("${title}"): the palette could not be used (${inTheWay.replace(/\s+/g, ' ')}); trying once more`);
+      await page.keyboard.press('Escape');
+    }
+  }
 }
 
 /** Types a message into the Chat view's input and sends it; returns the newest response element. */
