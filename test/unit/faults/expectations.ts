@@ -133,10 +133,10 @@ const BY_FEATURE: Record<string, Table> = {
  */
 const ROLLED_BACK: Table = {
   ...STREAM,
-  stall: error('interrupted', ['retry'], 'partial answer shown, rolled back after 60 s of silence, with Retry', { requests: 1, minElapsedMs: IDLE_MS, maxElapsedMs: IDLE_MS + 1_000 }),
-  reset: error('interrupted', ['retry'], 'partial answer rolled back (reset), not resent, with Retry', { requests: 1, maxElapsedMs: 1_000 }),
-  malformed: error('malformed_response', ['retry'], 'partial answer rolled back, unreadable event reported', { requests: 1, maxElapsedMs: 1_000 }),
-  truncated: error('interrupted', ['retry'], 'partial answer rolled back, marked ended early', { requests: 1, maxElapsedMs: 1_000 }),
+  stall: error('interrupted', ['retry'], 'cut off after 60 s of silence: what streamed is rolled back, with Retry', { requests: 1, minElapsedMs: IDLE_MS, maxElapsedMs: IDLE_MS + 1_000 }),
+  reset: error('interrupted', ['retry'], 'cut off (reset): what streamed is rolled back, not resent, with Retry', { requests: 1, maxElapsedMs: 1_000 }),
+  malformed: error('malformed_response', ['retry'], 'unreadable event reported; what streamed is rolled back', { requests: 1, maxElapsedMs: 1_000 }),
+  truncated: error('interrupted', ['retry'], 'ended early: what streamed is rolled back, with Retry', { requests: 1, maxElapsedMs: 1_000 }),
 };
 
 BY_FEATURE.edit = ROLLED_BACK;
