@@ -87,7 +87,7 @@ export function presentError(error: unknown, now: number = Date.now()): Presente
       };
     }
     case 'malformed_response':
-      return plain(`The service sent a response Stratus cannot read: ${error.message}`, ['retry', 'showLog']);
+      return plain(`The service sent a response Stratus cannot read: ${sentence(error.message)}.`, ['retry', 'showLog']);
   }
 }
 

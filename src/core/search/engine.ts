@@ -44,6 +44,8 @@ export class SearchEngine implements WorkspaceIndex {
   private disposed = false;
   /** The chain of index writes (one at a time). */
   private saving: Promise<void> = Promise.resolve();
+  /** The last write failed: the next failures are not warned about again (a full disk fails every 10 s). */
+  private saveFailing = false;
   /** Fires after the index changed through file events (tests and the status bar listen). */
   onDidUpdate: ((paths: string[]) => void) | undefined;
 
@@ -188,8 +190,13 @@ export class SearchEngine implements WorkspaceIndex {
     try {
       await storage.write(INDEX_FILE, this.index.serialize(this.settingsKey()));
       if (this.ranker.embeddings && this.ranker.embeddings.size > 0) await storage.write(embeddingsFile(this.ranker.embeddings.model), this.ranker.embeddings.serialize());
+      if (this.saveFailing) this.options.logger.info('Search index saved again.');
+      this.saveFailing = false;
     } catch (error) {
-      this.options.logger.warn(`Search index not saved: ${error instanceof Error ? error.message : String(error)}`);
+      const why = `Search index not saved: ${error instanceof Error ? error.message : String(error)}`;
+      if (this.saveFailing) this.options.logger.debug(why);
+      else this.options.logger.warn(`${why} (searches go on from memory; not said again until a save succeeds)`);
+      this.saveFailing = true;
     }
   }
 

@@ -125,8 +125,14 @@ export class NodeIndexStorage implements IndexStorage {
     await fsp.mkdir(this.dir, { recursive: true });
     // Write then rename, so a crash mid-write never leaves a half file under the real name.
     const tmp = join(this.dir, `${name}.${process.pid}.${++writes}.tmp`);
-    await fsp.writeFile(tmp, data);
-    await fsp.rename(tmp, join(this.dir, name));
+    try {
+      await fsp.writeFile(tmp, data);
+      await fsp.rename(tmp, join(this.dir, name));
+    } catch (error) {
+      // A full disk leaves part of the temporary file: each failed write would add one.
+      await fsp.rm(tmp, { force: true }).catch(() => undefined);
+      throw error;
+    }
   }
 
   async delete(name: string): Promise<void> {

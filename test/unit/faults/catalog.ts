@@ -14,7 +14,9 @@ export interface Fault {
 
 const ACTIVITY_PATH = '/api/activity';
 const CONSOLE = new Set(['resource list', 'write + follow', 'PAT exchange']);
-const WRITES_FILES = new Set(['usage store']);
+const WRITES_FILES = new Set(['usage store', 'search index']);
+/** Features that send nothing themselves (the search index's requests are the rerank and embeddings rows). */
+const LOCAL = new Set(['search index']);
 
 /** Mid-stream faults of a write hit the activity reads that follow it (the POST's body is empty). */
 function streamPath(feature: Feature): string {
@@ -22,7 +24,7 @@ function streamPath(feature: Feature): string {
 }
 
 function network(): (feature: Feature) => string | undefined {
-  return () => undefined;
+  return (feature) => (LOCAL.has(feature.id) ? 'sends no request (its rerank and embeddings are their own rows)' : undefined);
 }
 
 /** A mid-stream fault: the SSE stream after a few events, or the JSON body halfway. */

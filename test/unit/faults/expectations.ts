@@ -2,6 +2,8 @@
 // the cells that differ. `says` is the cell's title. Fake-time bounds come from the transport's
 // defaults: 60 s of silence is a stall, 4 attempts in all, a 2 s Retry-After is slept through.
 
+import { INLINE_CALL } from '../../../src/core/inference/shared/call';
+
 export type Expect = {
   says: string;
   /** Requests on the feature's endpoint (for a write: POSTs). */
@@ -15,6 +17,8 @@ export type Expect = {
 );
 
 const IDLE_MS = 60_000;
+const INLINE_FIRST_BYTE_MS = INLINE_CALL.firstByteTimeoutMs;
+const INLINE_IDLE_MS = INLINE_CALL.idleTimeoutMs;
 /** Retries back off at most 8 s each; three of them. */
 const RETRIES_MS = 3 * 8_000;
 
@@ -68,19 +72,21 @@ const BY_FEATURE: Record<string, Table> = {
     ...Object.fromEntries(Object.entries(STREAM).map(([k, v]) => [k, v.requests === undefined ? v : { ...v, requests: v.requests + 1 }])),
     stall: partial('interrupted', 'tool run once and kept; partial answer kept, cut off after 60 s', { requests: 2, minElapsedMs: IDLE_MS, maxElapsedMs: IDLE_MS + 1_000 }),
   },
+  // Ghost text is sent once, gives up after 4 s without a first byte or 3 s of silence
+  // (INLINE_CALL in src/core/inference/shared/call.ts), and the engine pauses quietly.
   'inline completion': {
-    latency: { says: 'ghost text after the delay', outcome: 'ok', requests: 1, minElapsedMs: 5_000 },
-    stall: SILENT(/^paused$/, 'no ghost text, backs off silently (typing never blocked)', { requests: 1 }),
+    latency: SILENT(/^paused$/, 'no first byte within 4 s: given up, backs off silently', { requests: 1, minElapsedMs: INLINE_FIRST_BYTE_MS, maxElapsedMs: INLINE_FIRST_BYTE_MS }),
+    stall: SILENT(/^paused$/, 'stalled stream given up after 3 s of silence, backs off silently', { requests: 1, maxElapsedMs: INLINE_IDLE_MS + 1_000 }),
     reset: SILENT(/^paused$/, 'no ghost text, backs off silently', { requests: 1 }),
     malformed: SILENT(/^paused$/, 'no ghost text, backs off silently', { requests: 1 }),
     truncated: SILENT(/^paused$/, 'no ghost text, backs off silently', { requests: 1 }),
-    'html 503': SILENT(/^paused$/, 'no ghost text, backs off silently', { requests: 4 }),
-    '429+RA': { says: 'waited the 2 s asked, ghost text shown', outcome: 'ok', requests: 2, minElapsedMs: 2_000 },
-    '429': retried(),
-    '500': retried(),
-    '502': retried(),
-    '503': retried(),
-    '504': retried(),
+    'html 503': SILENT(/^paused$/, 'not retried: no ghost text, backs off silently', { requests: 1, maxElapsedMs: 0 }),
+    '429+RA': SILENT(/^paused$/, 'not retried: pauses for the 2 s asked, silently', { requests: 1, maxElapsedMs: 0 }),
+    '429': SILENT(/^paused$/, 'not retried: pauses silently', { requests: 1, maxElapsedMs: 0 }),
+    '500': SILENT(/^paused$/, 'not retried: pauses silently', { requests: 1, maxElapsedMs: 0 }),
+    '502': SILENT(/^paused$/, 'not retried: pauses silently', { requests: 1, maxElapsedMs: 0 }),
+    '503': SILENT(/^paused$/, 'not retried: pauses silently', { requests: 1, maxElapsedMs: 0 }),
+    '504': SILENT(/^paused$/, 'not retried: pauses silently', { requests: 1, maxElapsedMs: 0 }),
     '401 expired': SILENT(/^stopped notified:auth$/, 'stops, one notification to set the key', { requests: 1 }),
     '403': SILENT(/^stopped notified:forbidden$/, 'stops, one notification', { requests: 1 }),
   },
@@ -119,6 +125,27 @@ const BY_FEATURE: Record<string, Table> = {
     'disk full': { says: 'answer shown; write fails with a logged warning, events kept and written once the disk frees', outcome: 'ok', requests: 1 },
     unwritable: { says: 'answer shown; write fails with a logged warning, events kept and written once writable', outcome: 'ok', requests: 1 },
   },
+};
+
+/**
+ * Edit by instruction and commit message stream into the user's own text (the document, the SCM
+ * input box): a stream that breaks after a partial answer is rolled back, never left half done.
+ */
+const ROLLED_BACK: Table = {
+  ...STREAM,
+  stall: error('interrupted', ['retry'], 'cut off after 60 s of silence: what streamed is rolled back, with Retry', { requests: 1, minElapsedMs: IDLE_MS, maxElapsedMs: IDLE_MS + 1_000 }),
+  reset: error('interrupted', ['retry'], 'cut off (reset): what streamed is rolled back, not resent, with Retry', { requests: 1, maxElapsedMs: 1_000 }),
+  malformed: error('malformed_response', ['retry'], 'unreadable event reported; what streamed is rolled back', { requests: 1, maxElapsedMs: 1_000 }),
+  truncated: error('interrupted', ['retry'], 'ended early: what streamed is rolled back, with Retry', { requests: 1, maxElapsedMs: 1_000 }),
+};
+
+BY_FEATURE.edit = ROLLED_BACK;
+BY_FEATURE['commit message'] = ROLLED_BACK;
+/** One page, non-streamed: the page fails with the reason, kept in the view and the Markdown. */
+BY_FEATURE['OCR page'] = JSON_CALL;
+BY_FEATURE['search index'] = {
+  'disk full': { says: 'ENOSPC: answers from memory, one warning, file on disk intact, saved once space is back', outcome: 'ok', requests: 0 },
+  unwritable: { says: 'folder blocked: answers from memory, one warning, saved once writable', outcome: 'ok', requests: 0 },
 };
 
 export function expectationFor(feature: string, fault: string): Expect {

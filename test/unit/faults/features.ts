@@ -63,17 +63,17 @@ export interface Feature {
   run(ctx: FeatureContext): Promise<Run>;
 }
 
-const CHAT_MODEL = 'gpt-oss:120b';
-const BOUND = 5 * 60_000;
+export const CHAT_MODEL = 'gpt-oss:120b';
+export const BOUND = 5 * 60_000;
 
-function errorOutcome(error: unknown, partialText = ''): Outcome {
+export function errorOutcome(error: unknown, partialText = ''): Outcome {
   const presented = presentError(error);
   const kind = isStratusError(error) ? error.kind : error instanceof ActivityFailedError || error instanceof ActivityStillRunningError ? error.kind : 'unexpected';
   if (partialText) return { kind: 'partial', error: kind, kept: partialText, actions: [...presented.actions], message: presented.message };
   return { kind: 'error', error: kind, actions: [...presented.actions], message: presented.message };
 }
 
-function inference(ctx: FeatureContext): InferenceClient {
+export function inference(ctx: FeatureContext): InferenceClient {
   const { sandbox } = ctx.world;
   return createInferenceClient({ baseUrl: sandbox.inferenceUrl, apiKey: () => Promise.resolve(sandbox.credentials.apiKey), logger: ctx.logger, fetch: ctx.world.fetch });
 }
@@ -88,16 +88,16 @@ function consoleClient(ctx: FeatureContext): ConsoleClient {
   });
 }
 
-function logged(logger: Logger, pattern: RegExp): boolean {
+export function logged(logger: Logger, pattern: RegExp): boolean {
   const lines = (logger as Logger & { lines?: Array<{ message: string }> }).lines ?? [];
   return lines.some((l) => pattern.test(l.message));
 }
 
-function count(world: World, path: string, method?: string): number {
+export function count(world: World, path: string, method?: string): number {
   return world.sandbox.control.requests({ pathPrefix: path }).filter((r) => method === undefined || r.method === method).length;
 }
 
-async function withClose<C extends { close(): Promise<void> }, T>(client: C, body: (c: C) => Promise<T>): Promise<T> {
+export async function withClose<C extends { close(): Promise<void> }, T>(client: C, body: (c: C) => Promise<T>): Promise<T> {
   try {
     return await body(client);
   } finally {
@@ -180,6 +180,7 @@ const inline: Feature = {
       const stops: string[] = [];
       const clock = ctx.world.clock;
       const engine = new InlineCompletionEngine({
+        // As the controller calls it (src/features/inlineCompletion/controller.ts).
         complete: (request, signal) => client.completeStream(request, { signal, purpose: 'inline' }),
         model: () => ({ id: 'qwen3-coder:30b', maxModelLen: 8192 }),
         timers: clock,
@@ -362,7 +363,8 @@ const usageStore: Feature = {
   },
 };
 
-export const FEATURES: readonly Feature[] = [chat, agent, inline, rerank, embeddings, transcription, resourceList, writeFollow, patExchange, usageStore];
+/** The features that were there first; allFeatures.ts adds the editor features and the search index. */
+export const BASE_FEATURES: readonly Feature[] = [chat, agent, inline, rerank, embeddings, transcription, resourceList, writeFollow, patExchange, usageStore];
 
 export function scratchDirs(): { dir: () => string; cleanup: () => void } {
   const made: string[] = [];

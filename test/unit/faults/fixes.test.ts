@@ -1,12 +1,16 @@
 // The bugs the fault matrix found, each pinned at the unit where it was fixed (the matrix cells
 // named in each title fail without the fix).
 import assert from 'node:assert/strict';
-import { AuthError, ForbiddenError } from '../../../src/core/errors';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AuthError, ForbiddenError, MalformedResponseError } from '../../../src/core/errors';
 import { toApiError } from '../../../src/core/http/apiError';
 import { Redactor } from '../../../src/core/http/redact';
 import { serverRetryDelay } from '../../../src/core/http/retryAfter';
 import { DEFAULT_RETRY } from '../../../src/core/http/transport';
 import { presentError } from '../../../src/core/presentError';
+import { NodeIndexStorage } from '../../../src/core/search';
 
 describe('fault matrix findings, fixed', () => {
   it('x 429 (no Retry-After): a 429 that leaves request budget is not told to wait for the budget reset', () => {
@@ -43,5 +47,25 @@ describe('fault matrix findings, fixed', () => {
     assert.match(presentError(refused).message, /was rejected \(403\)/);
     const forbidden = new ForbiddenError({ status: 403, message: 'GET host/api returned HTTP 403: Permission denied.' });
     assert.doesNotMatch(presentError(forbidden).message, /\.\./);
+  });
+
+  it('x disk full on the search index: a failed write leaves no temporary file behind (one per failed save before)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stratus-index-'));
+    try {
+      // The index's name is taken by a folder: the write of the temporary file works, its rename fails.
+      mkdirSync(join(dir, 'search-index.bin'));
+      writeFileSync(join(dir, 'search-index.bin', 'keep'), 'x');
+      const storage = new NodeIndexStorage(dir);
+      for (let i = 0; i < 2; i++) await assert.rejects(storage.write('search-index.bin', new Uint8Array([1, 2, 3])));
+      assert.deepEqual(readdirSync(dir), ['search-index.bin']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('edit x malformed: the unreadable-answer sentence ends with a period, so a suffix reads as its own sentence', () => {
+    const error = new MalformedResponseError('POST /v1/chat/completions: event 4 of the stream is not valid JSON');
+    assert.match(presentError(error).message, /is not valid JSON\.$/);
+    assert.doesNotMatch(presentError(new MalformedResponseError('bad body.')).message, /\.\.$/);
   });
 });

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { captureLogger } from '../console/helpers';
 import { FAULTS } from './catalog';
 import { expectationFor, type Expect } from './expectations';
-import { FEATURES, scratchDirs, type Run } from './features';
+import { FEATURES } from './allFeatures';
+import { scratchDirs, type Run } from './features';
 import { drain, MatrixRecorder, startWorld, stopWorld, type World } from './harness';
 import { errorTexts, filesUnder, jwtForms, SecretSet, SweepRecorder } from './secrets';
 

@@ -5,7 +5,12 @@
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { createConsoleClient } from '../../../src/core/console/index';
+import { writeCommitMessage } from '../../../src/core/commitMessage/generate';
+import { buildCommitPrompt } from '../../../src/core/commitMessage/prompt';
+import { failureReason, ocrReader } from '../../../src/core/documents/run';
+import { buildEditPrompt, EditSession, streamEdit } from '../../../src/core/edit';
 import { createInferenceClient } from '../../../src/core/inference';
+import { scanPng } from '../documents/fixtures';
 import { AUTH_PATH, captureLogger, fakeJwt, Fixtures, json, jwtClaims, type StubRequest } from '../console/helpers';
 import { errorTexts, jwtForms, SecretSet } from './secrets';
 
@@ -101,6 +106,30 @@ describe('secrets sweep: servers that echo the credentials back', () => {
           ];
           assert.ok(stub.requests.length >= 4, 'the requests reached the echoing server');
           for (const error of errors) assert.deepEqual(leaksIn(error, logger.lines), []);
+        } finally {
+          await client.close();
+        }
+      });
+
+      it('editor features: edit by instruction, commit message, OCR page, ghost text', async () => {
+        const stub = await fx.stub(reply);
+        const logger = captureLogger();
+        const client = createInferenceClient({ baseUrl: `${stub.url}/v1`, apiKey: async () => API_KEY, logger, retry: { attempts: 1 } });
+        try {
+          const range = ['let a = 1;'];
+          const editPrompt = buildEditPrompt({ instruction: 'rename a to b', languageId: 'javascript', relativePath: 'a.js', before: [], range, after: [], startLine: 0, diagnostics: [], instructions: '', maxModelLen: 131_072 });
+          const commitPrompt = buildCommitPrompt({ repositoryName: 'r', source: 'staged', diff: 'diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b', ignored: new Set(), untracked: [], recentMessages: [], maxModelLen: 131_072 });
+          const image = { mime: 'image/png', bytes: scanPng({ markdown: 'page' }), width: 480, height: 640 };
+          const errors = [
+            await failure(streamEdit({ client, model: 'm', prompt: editPrompt, session: new EditSession(range), signal: new AbortController().signal, onEdits: () => undefined })),
+            await failure(writeCommitMessage(client, 'm', commitPrompt, () => undefined)),
+            await failure(ocrReader(client, { id: 'deepseek-ocr:3b', maxModelLen: 8192 })(image, new AbortController().signal)),
+            await failure(client.completeStream({ model: 'c', prompt: 'const a = ' }, { purpose: 'inline' }).consume()),
+          ];
+          assert.ok(stub.requests.length >= 4, 'the requests reached the echoing server');
+          for (const error of errors) assert.deepEqual(leaksIn(error, logger.lines), []);
+          // The OCR page's reason is shown in the document view and written into its Markdown.
+          assert.deepEqual(secrets().find(failureReason(errors[2])), []);
         } finally {
           await client.close();
         }

@@ -253,6 +253,18 @@ describe('search: persistence', () => {
     const stats = await rig.engine.open();
     assert.equal(stats.files, 2);
     await rig.engine.persisted();
-    assert.ok(rig.logs.includes('warn Search index not saved: disk full'));
+    assert.ok(rig.logs.includes('warn Search index not saved: disk full (searches go on from memory; not said again until a save succeeds)'));
+    // A full disk fails every save: warned once, the next failures only at debug level.
+    await rig.engine.save();
+    await rig.engine.save();
+    assert.equal(rig.logs.filter((l) => l.startsWith('warn Search index not saved')).length, 1);
+    assert.equal(rig.logs.filter((l) => l === 'debug Search index not saved: disk full').length, 2);
+    // Space is back: said so, and the next failure is warned about again.
+    rig.storage.write = () => Promise.resolve();
+    await rig.engine.save();
+    assert.ok(rig.logs.includes('info Search index saved again.'));
+    rig.storage.write = () => Promise.reject(new Error('disk full'));
+    await rig.engine.save();
+    assert.equal(rig.logs.filter((l) => l.startsWith('warn Search index not saved')).length, 2);
   });
 });

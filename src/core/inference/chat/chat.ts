@@ -1,6 +1,6 @@
 import type { HttpTransport } from '../../http/transport';
 import type { HttpResponse } from '../../http/types';
-import type { CallOptions } from '../shared/call';
+import { callTransport, type CallOptions } from '../shared/call';
 import { responseMeta } from '../shared/meta';
 import { parseChatCompletion } from './completion';
 import { iterateSse, readSse } from './sse';
@@ -48,7 +48,7 @@ export async function chat(
     path,
     json: body,
     signal: options.signal,
-    timeouts: { firstByteMs: options.firstByteTimeoutMs ?? NON_STREAMED_FIRST_BYTE_MS },
+    ...callTransport(options, { firstByteTimeoutMs: NON_STREAMED_FIRST_BYTE_MS }),
   });
   return parseChatCompletion(await res.json(), responseMeta(res), `POST ${path}`);
 }
@@ -76,7 +76,7 @@ export function chatStream(
       json: body,
       signal: options.signal,
       streaming: true,
-      ...(options.firstByteTimeoutMs ? { timeouts: { firstByteMs: options.firstByteTimeoutMs } } : {}),
+      ...callTransport(options),
     });
   };
   const decoderFor = (res: HttpResponse, emit: (e: ChatStreamEvent) => void): ChatStreamDecoder =>

@@ -3,11 +3,36 @@ export interface CallOptions {
   signal?: AbortSignal | undefined;
   /** Overrides the transport's time-to-first-byte timeout for this call. */
   firstByteTimeoutMs?: number;
+  /** Overrides the transport's longest silence inside a streamed answer for this call (chat and completions). */
+  idleTimeoutMs?: number;
+  /** `false`: send once, never retried (chat and completions). */
+  retry?: false;
   /**
-   * What the request is for, read only by the usage meter (src/core/usage/metering.ts): an
-   * `inline` completion is metered as kind `completion` rather than `chat`, an `edit` (edit by
+   * What the request is for, read by the usage meter (src/core/usage/metering.ts): an `inline`
+   * completion is metered as kind `completion` rather than `chat`, an `edit` (edit by
    * instruction) as kind `edit`, an `ocr` chat request (a page read by src/core/documents) as kind
-   * `ocr`, a `commit` message request as kind `commit`. Never sent.
+   * `ocr`, a `commit` message request as kind `commit`. An `inline` call also gets the transport
+   * settings of INLINE_CALL unless it sets its own. Never sent.
    */
   purpose?: 'chat' | 'inline' | 'edit' | 'ocr' | 'commit' | undefined;
+}
+
+/**
+ * Ghost text is stale by the time a retry could answer (the user typed on): an inline completion
+ * is sent once, and gives up after a short wait for its first byte or a short silence mid-answer
+ * rather than the transport's 60 s. The engine's back-off then pauses quietly.
+ */
+export const INLINE_CALL = { firstByteTimeoutMs: 4_000, idleTimeoutMs: 3_000, retry: false } as const;
+
+/**
+ * The per-request transport overrides a call asks for: its own, else its purpose's, else the
+ * endpoint's `fallback`.
+ */
+export function callTransport(options: CallOptions, fallback: Pick<CallOptions, 'firstByteTimeoutMs'> = {}): { timeouts?: { firstByteMs?: number; idleMs?: number }; retry?: false } {
+  const purpose: Pick<CallOptions, 'firstByteTimeoutMs' | 'idleTimeoutMs' | 'retry'> = options.purpose === 'inline' ? INLINE_CALL : {};
+  const firstByteMs = options.firstByteTimeoutMs ?? purpose.firstByteTimeoutMs ?? fallback.firstByteTimeoutMs;
+  const idleMs = options.idleTimeoutMs ?? purpose.idleTimeoutMs;
+  const retry = options.retry ?? purpose.retry;
+  const timeouts = { ...(firstByteMs ? { firstByteMs } : {}), ...(idleMs ? { idleMs } : {}) };
+  return { ...(Object.keys(timeouts).length > 0 ? { timeouts } : {}), ...(retry === false ? { retry } : {}) };
 }
