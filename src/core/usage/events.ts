@@ -3,9 +3,18 @@
  * (chat, completions, embeddings, rerank, transcription) through `InferenceClientOptions.onUsage`;
  * consumed by the meter in this folder. Plain data: times are Unix milliseconds.
  */
+
+/**
+ * Requests that generate text, billed like chat and counted apart so the Usage view can tell them
+ * apart: `chat`; `completion`, an inline (ghost-text) completion; `edit`, an edit by instruction;
+ * `commit`, a commit message; `ocr`, a document page read by the OCR model (src/core/documents).
+ * The caller's `purpose` decides the kind (see metering.ts).
+ */
+export type GenerationKind = 'chat' | 'completion' | 'edit' | 'commit' | 'ocr';
+
 export type UsageEvent =
   | {
-      kind: 'chat';
+      kind: GenerationKind;
       at: number;
       model: string;
       promptTokens: number;
@@ -19,49 +28,10 @@ export type UsageEvent =
       estimated: boolean;
     }
   /**
-   * An inline (ghost-text) completion request: billed like chat, and counted apart so the Usage
-   * view can tell what an accepted suggestion costs. Metered when the caller passes
-   * `purpose: 'inline'` (see metering.ts).
-   */
-  | {
-      kind: 'completion';
-      at: number;
-      model: string;
-      promptTokens: number;
-      completionTokens: number;
-      reasoningTokens: number;
-      estimated: boolean;
-    }
-  /** An edit by instruction (the editor's Edit with Instruction): billed like chat, counted apart. */
-  | {
-      kind: 'edit';
-      at: number;
-      model: string;
-      promptTokens: number;
-      completionTokens: number;
-      reasoningTokens: number;
-      estimated: boolean;
-    }
-  /**
-   * A commit message written from a repository's changes: billed like chat, counted apart (kind
-   * `commit`). Metered when the caller passes `purpose: 'commit'` (see metering.ts).
-   */
-  | {
-      kind: 'commit';
-      at: number;
-      model: string;
-      promptTokens: number;
-      completionTokens: number;
-      reasoningTokens: number;
-      estimated: boolean;
-    }
-  /**
    * Acceptance statistics of inline completion (completionStats.ts): the provider was asked for
    * a suggestion, a suggestion was shown, or one was accepted (characters and lines inserted).
    * Counts nothing billable; `model` is '' when unknown.
    */
-  /** A document page read by the OCR model (src/core/documents): billed like chat, counted apart. */
-  | { kind: 'ocr'; at: number; model: string; promptTokens: number; completionTokens: number; reasoningTokens: number; estimated: boolean }
   | { kind: 'inlineStat'; at: number; stat: InlineStat; model: string; chars: number; lines: number }
   | { kind: 'embeddings'; at: number; model: string; promptTokens: number; estimated: boolean }
   | { kind: 'rerank'; at: number; model: string; searchUnits: number; rerankedTokens: number; estimated: boolean }
@@ -76,5 +46,11 @@ export type UsageEvent =
     };
 
 export type InlineStat = 'requested' | 'shown' | 'accepted';
+
+/** The event of a generating request, whatever its kind. */
+export type GenerationEvent = Extract<UsageEvent, { kind: GenerationKind }>;
+
+/** The event of one kind (a generation kind gives the generation event, its `kind` narrowed). */
+export type UsageEventOf<K extends UsageEvent['kind']> = K extends GenerationKind ? GenerationEvent & { kind: K } : Extract<UsageEvent, { kind: K }>;
 
 export type UsageListener = (event: UsageEvent) => void;

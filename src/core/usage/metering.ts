@@ -6,7 +6,7 @@ import type { CompletionRequest } from '../inference/completions/types';
 import { CHARS_PER_TOKEN, estimateMessageTokens, estimateTextTokens, estimateToolsTokens } from '../inference/models/tokens';
 import type { CallOptions } from '../inference/shared/call';
 import type { ResponseMeta } from '../inference/shared/meta';
-import type { UsageListener } from './events';
+import type { GenerationKind, UsageListener } from './events';
 import type { BeforeGeneration } from './guard';
 
 export interface MeteringOptions {
@@ -15,9 +15,6 @@ export interface MeteringOptions {
   beforeGeneration?: BeforeGeneration | undefined;
   now?: (() => number) | undefined;
 }
-
-/** How a generating request is metered: `chat`, `completion` for an inline (ghost-text) one, `edit` for an edit by instruction, `ocr` for a document page, `commit` for a commit message. */
-type GenerationKind = 'chat' | 'completion' | 'edit' | 'ocr' | 'commit';
 
 /** A call's `purpose` decides its kind: `inline` is metered as `completion` (inline statistics). */
 function kindOf(options: CallOptions | undefined): GenerationKind {

@@ -1,5 +1,6 @@
 import './documents.css';
-import { h, renderMarkdown } from './dom';
+import { h } from '../shared/dom';
+import { renderMarkdown } from './dom';
 
 /** The document view: page thumbnails on one side, the selected page's Markdown on the other. */
 

@@ -6,7 +6,7 @@ import { COMPLETION_LABELS, completionCells, describeForecast, NO_COMPLETIONS } 
 import type { FromWebview, ToWebview } from '../../core/usage/protocol';
 import type { CapGauge, UsageSnapshot } from '../../core/usage/summary';
 import { Chart } from './charts';
-import { h } from './dom';
+import { h } from '../shared/dom';
 
 interface SavedState {
   snapshot?: UsageSnapshot;

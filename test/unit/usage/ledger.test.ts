@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { costByKind, totalCost } from '../../../src/core/usage/cost';
-import type { UsageEvent } from '../../../src/core/usage/events';
+import type { UsageEvent, UsageEventOf } from '../../../src/core/usage/events';
 import { countersOf, Ledger } from '../../../src/core/usage/ledger';
 import { RATES, TIERS } from '../../../src/core/usage/rates';
 import { parseUsageSettings } from '../../../src/core/usage/settings';
@@ -8,7 +8,7 @@ import { levelOf, summarize } from '../../../src/core/usage/summary';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../../src/core/usage/time';
 
 const at = (iso: string): number => Date.parse(iso);
-const chat = (t: number, completion: number, extra: Partial<Extract<UsageEvent, { kind: 'chat' }>> = {}): UsageEvent => ({
+const chat = (t: number, completion: number, extra: Partial<UsageEventOf<'chat'>> = {}): UsageEvent => ({
   kind: 'chat', at: t, model: 'gpt-oss:120b', promptTokens: 100, completionTokens: completion, reasoningTokens: 0, estimated: false, ...extra,
 });
 const settings = parseUsageSettings({ tier: 'tier1' });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { UsageCapError } from '../../../src/core/errors';
 import type { InferenceClient } from '../../../src/core/inference';
 import { createMeteredInferenceClient, type MeteredClientOptions } from '../../../src/core/usage/meteredClient';
-import type { UsageEvent } from '../../../src/core/usage/events';
+import type { UsageEvent, UsageEventOf } from '../../../src/core/usage/events';
 import { createCapGuard } from '../../../src/core/usage/guard';
 import { UsageMeter } from '../../../src/core/usage/meter';
 import { parseUsageSettings } from '../../../src/core/usage/settings';
@@ -44,7 +44,7 @@ for (const profile of ['contract', 'production'] as SandboxProfile[]) {
       clients.push(c);
       return c;
     }
-    const of = <K extends UsageEvent['kind']>(kind: K): Extract<UsageEvent, { kind: K }>[] => events.filter((e): e is Extract<UsageEvent, { kind: K }> => e.kind === kind);
+    const of = <K extends UsageEvent['kind']>(kind: K): UsageEventOf<K>[] => events.filter((e): e is UsageEventOf<K> => e.kind === kind);
 
     it('reports a chat answer\'s usage and the rate-limit headers', async () => {
       const result = await client().chat({ model: 'gpt-oss:120b', messages: [{ role: 'user', content: 'Hello meter' }] });

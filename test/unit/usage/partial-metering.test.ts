@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { CancelledError, InterruptedError } from '../../../src/core/errors';
 import type { ChatRequest } from '../../../src/core/inference';
-import type { UsageEvent } from '../../../src/core/usage/events';
+import type { UsageEvent, UsageEventOf } from '../../../src/core/usage/events';
 import { chunk } from '../inference/helpers/contract';
 import { startRig, type Rig } from '../inference/helpers/client';
 
@@ -34,7 +34,7 @@ describe('usage metering of streams that never finish', () => {
   });
 
   const client = (): ReturnType<Rig['client']> => rig.client({ onUsage: (e) => events.push(e), usageNow: () => NOW });
-  const chats = (): Extract<UsageEvent, { kind: 'chat' }>[] => events.filter((e): e is Extract<UsageEvent, { kind: 'chat' }> => e.kind === 'chat');
+  const chats = (): UsageEventOf<'chat'>[] => events.filter((e): e is UsageEventOf<'chat'> => e.kind === 'chat');
 
   it('a cancelled stream is counted from what arrived, marked estimated', async () => {
     const controller = new AbortController();
