@@ -34,8 +34,19 @@ export function encodeIndex(index: IndexTables, settingsKey: string): Uint8Array
   const chunks: Array<[number, number, number, string, string, number]> = [];
   for (const [id, c] of index.chunks) chunks.push([remap[id] ?? 0, c.startLine, c.endLine, c.preview, c.hash, index.lengths[id] ?? 0]);
   const header = Buffer.from(JSON.stringify({ format: 'stratus-search-index', key: settingsKey, nextId: count + 1, files, chunks }), 'utf8');
-  const terms = Buffer.from(index.termNames.join('\n'), 'utf8');
-  const termCount = index.termNames.length;
+  // A term can be left without postings (the path terms of a file with no chunk, or terms of
+  // removed chunks before a compaction): the loader rejects such a term, so it is not written.
+  const kept: string[] = [];
+  const keptCounts: number[] = [];
+  for (let t = 0; t < index.termNames.length; t++) {
+    const n = (index.postings.offsets[t + 1] ?? 0) - (index.postings.offsets[t] ?? 0);
+    if (n > 0) {
+      kept.push(index.termNames[t] ?? '');
+      keptCounts.push(n);
+    }
+  }
+  const terms = Buffer.from(kept.join('\n'), 'utf8');
+  const termCount = kept.length;
   const total = index.postings.data.length;
   const tableStart = align4(12 + header.length);
   const termsStart = tableStart + 12;
@@ -51,7 +62,7 @@ export function encodeIndex(index: IndexTables, settingsKey: string): Uint8Array
   buf.writeUInt32LE(total, tableStart + 8);
   terms.copy(buf, termsStart);
   const counts = new Uint32Array(buf.buffer, buf.byteOffset + countsStart, termCount);
-  for (let t = 0; t < termCount; t++) counts[t] = (index.postings.offsets[t + 1] ?? 0) - (index.postings.offsets[t] ?? 0);
+  for (let t = 0; t < termCount; t++) counts[t] = keptCounts[t] ?? 0;
   const data = new Uint32Array(buf.buffer, buf.byteOffset + dataStart, total);
   const base = index.postings.data;
   for (let i = 0; i < total; i++) {
