@@ -92,12 +92,14 @@ export function decodeIndex(bytes: Uint8Array, settingsKey: string): IndexTables
     if (!Array.isArray(header.files) || !Array.isArray(header.chunks)) throw new Error('missing tables');
     // Bounded before `live` and `lengths` are allocated from it.
     const nextId = checkNextId(header.nextId, header.chunks.length, headerLength, TF_BITS);
-    const byId = new Map<number, [number, number, string, string, number]>();
+    // The rows by id (ids are compact, below nextId: an array, not a map).
+    const byId = new Array<unknown[] | undefined>(nextId).fill(undefined);
     for (const row of header.chunks as unknown[]) {
       if (!Array.isArray(row) || row.length !== 6 || !isCount(row[0]) || !isCount(row[1]) || !isCount(row[2]) || typeof row[3] !== 'string' || typeof row[4] !== 'string' || !isCount(row[5])) {
         throw new Error('bad chunk row');
       }
-      byId.set(row[0], [row[1], row[2], row[3], row[4], row[5]]);
+      if (row[0] < 1 || row[0] >= nextId || byId[row[0]]) throw new Error('a chunk row with an id out of range or repeated');
+      byId[row[0]] = row;
     }
     const live = new Uint8Array(nextId);
     const lengths = new Array<number>(nextId).fill(0);
@@ -105,17 +107,18 @@ export function decodeIndex(bytes: Uint8Array, settingsKey: string): IndexTables
       if (!Array.isArray(row) || typeof row[0] !== 'string' || typeof row[1] !== 'number' || !Number.isFinite(row[1]) || !isCount(row[2], Number.MAX_SAFE_INTEGER) || !Array.isArray(row[3])) throw new Error('bad file row');
       const chunkIds: number[] = [];
       for (const id of row[3] as unknown[]) {
-        const c = typeof id === 'number' ? byId.get(id) : undefined;
-        if (!c || typeof id !== 'number' || !Number.isInteger(id) || id < 1 || id >= nextId || live[id]) throw new Error('file refers to a missing chunk');
+        if (typeof id !== 'number' || !Number.isInteger(id) || id < 1 || id >= nextId || live[id]) throw new Error('file refers to a missing chunk');
+        const c = byId[id] as [number, number, number, string, string, number] | undefined;
+        if (!c) throw new Error('file refers to a missing chunk');
         live[id] = 1;
-        index.chunks.set(id, { path: row[0], startLine: c[0], endLine: c[1], preview: c[2], hash: c[3] });
-        lengths[id] = c[4];
-        index.totalLength += c[4];
+        index.chunks.set(id, { path: row[0], startLine: c[1], endLine: c[2], preview: c[3], hash: c[4] });
+        lengths[id] = c[5];
+        index.totalLength += c[5];
         chunkIds.push(id);
       }
       index.files.set(row[0], { mtime: row[1], size: row[2], chunks: chunkIds });
     }
-    if (index.chunks.size !== byId.size) throw new Error('chunks without a file');
+    if (index.chunks.size !== header.chunks.length) throw new Error('chunks without a file');
     const tableStart = align4(12 + headerLength);
     if (tableStart + 12 > buf.length) throw new Error('truncated term table');
     const termCount = buf.readUInt32LE(tableStart);
