@@ -104,6 +104,10 @@ describe('search index: loading a damaged or crafted file', function () {
       (h: Record<string, unknown>) => void ((rows(h)[0] as unknown[])[5] = 0.5),
       (h: Record<string, unknown>) => void (h.nextId = 1.5),
       (h: Record<string, unknown>) => void (h.nextId = '3'),
+      // A row's id repeated, zero, or at nextId (ids are 1..nextId - 1).
+      (h: Record<string, unknown>) => void ((rows(h)[1] as unknown[])[0] = (rows(h)[0] as unknown[])[0]),
+      (h: Record<string, unknown>) => void ((rows(h)[0] as unknown[])[0] = 0),
+      (h: Record<string, unknown>) => void ((rows(h)[0] as unknown[])[0] = h.nextId),
     ]) {
       const r = LexicalIndex.deserialize(withHeader(good, edit), KEY);
       assert.ok(isFailure(r) && r.reason === 'corrupt');
