@@ -9,7 +9,8 @@
 // `metric search5k.maxLoopBlockMs` (longest event-loop block over build, reload, queries and
 // incremental updates), `reloadToFirstQueryMs` (a new client loads from disk and answers),
 // `warmQueryP95Ms` (round trip through the worker), `indexRssMB` (peak RSS of the process, which
-// includes the worker holding the index), `corpusMB`, `editSearchableMs` (one edited file,
+// includes the worker holding the index; the cold build's peak is most of it), `restartPeakRssMB`
+// and `restartRssMB` (a restart in a process of its own: what a window that loads the index holds), `corpusMB`, `editSearchableMs` (one edited file,
 // from its event to a query finding it, debounce excluded), `branchSwitchMs` (2,000 changed files
 // absorbed), and `ratio stratus/scan.coldIndex5k` (the same for 50k as `search50k.*`).
 //
@@ -49,7 +50,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { bundleForNode, prng } from './lib.mjs';
-import { playHost } from './searchHost.mjs';
+import { playHost, playRestart } from './searchHost.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const root = resolve(benchDir, '..');
@@ -242,6 +243,11 @@ async function measureSize(files, tmp, bundles, sandbox, first) {
     const line = res.stdout.split('\n').find((l) => l.startsWith('RESULT '));
     if (!line) throw new Error(`the Stratus child failed (${res.status ?? res.signal}): ${res.stderr.slice(0, 2000)}`);
     const r = JSON.parse(line.slice('RESULT '.length));
+    // A restart in a process of its own: the memory of a window that loads the index (no build).
+    const again = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--restart', JSON.stringify(task)], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 120_000 + files * 10 });
+    const againLine = again.stdout.split('\n').find((l) => l.startsWith('RESULT '));
+    if (!againLine) throw new Error(`the restart child failed (${again.status ?? again.signal}): ${again.stderr.slice(0, 2000)}`);
+    const restart = JSON.parse(againLine.slice('RESULT '.length));
     const indexBytes = dirSize(storage);
     const lexicalMs = median(r.lexicalMs);
     const lexicalMax = Math.max(...r.lexicalMs);
@@ -296,6 +302,8 @@ async function measureSize(files, tmp, bundles, sandbox, first) {
     log(`metric ${label}.reloadToFirstQueryMs ${r.reloadToFirstQueryMs.toFixed(1)} (target < ${TARGETS.reloadToFirstQueryMs}) ${met(r.reloadToFirstQueryMs < TARGETS.reloadToFirstQueryMs)}`);
     log(`metric ${label}.warmQueryP95Ms ${r.warmQueryP95Ms.toFixed(2)} (target < ${TARGETS.warmQueryP95Ms}) ${met(r.warmQueryP95Ms < TARGETS.warmQueryP95Ms)}`);
     log(`metric ${label}.indexRssMB ${indexRssMB.toFixed(1)} (aim <= corpus ${corpusMB.toFixed(0)} MB) ${met(indexRssMB <= corpusMB)}`);
+    log(`metric ${label}.restartPeakRssMB ${(restart.peak / 1024 / 1024).toFixed(1)} (a restarted window in a process of its own: load the index, answer; no build in it)`);
+    log(`metric ${label}.restartRssMB ${(restart.rss / 1024 / 1024).toFixed(1)} (its RSS once opened and queried; first query at ${restart.firstQueryMs.toFixed(0)} ms)`);
     log(`metric ${label}.corpusMB ${corpusMB.toFixed(1)}`);
     log(`metric ${label}.editSearchableMs ${r.editMs.toFixed(1)} (target < ${TARGETS.editSearchableMs}) ${met(r.editMs < TARGETS.editSearchableMs)}`);
     log(`metric ${label}.branchSwitchMs ${r.branchMs.toFixed(1)} (${r.branchFiles} files, no rebuild: ${r.filesAfterBranch === r.filesBefore && r.branchHits > 0 ? 'yes' : 'NO'})`);
@@ -310,7 +318,15 @@ async function measureSize(files, tmp, bundles, sandbox, first) {
   }
 }
 
-if (process.argv[2] === '--child') {
+if (process.argv[2] === '--restart') {
+  playRestart(JSON.parse(process.argv[3] ?? '')).then(
+    (r) => process.stdout.write(`RESULT ${JSON.stringify(r)}\n`),
+    (error) => {
+      process.stderr.write(`${error?.stack ?? error}\n`);
+      process.exitCode = 1;
+    },
+  );
+} else if (process.argv[2] === '--child') {
   playHost(JSON.parse(process.argv[3] ?? '')).then(
     (r) => process.stdout.write(`RESULT ${JSON.stringify(r)}\n`),
     (error) => {

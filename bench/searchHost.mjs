@@ -164,6 +164,30 @@ export async function playHost(task) {
   };
 }
 
+/**
+ * A restarted window in a process of its own (after playHost wrote the index): a new client loads
+ * the stored index and answers a query. What the process then holds (the host and the worker
+ * with the loaded index, no build ever ran in it): its peak RSS and its RSS once opened.
+ * @param {{ bundle: string, indexWorker: string, dir: string, storage: string, questions: string[] }} task
+ */
+export async function playRestart(task) {
+  const core = createRequire(import.meta.url)(task.bundle);
+  const settings = { ...core.DEFAULT_SEARCH_SETTINGS, excludeGlobs: [] };
+  const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+  const t = performance.now();
+  const client = new core.IndexClient({ makeWorker: () => new Worker(task.indexWorker), init: { root: task.dir, storageDir: task.storage }, fs: new core.NodeFileSystem(task.dir), settings: () => settings, logger: silent });
+  const opening = client.open();
+  const hits = await client.query(task.questions[0], 10);
+  const firstQueryMs = performance.now() - t;
+  const reload = await opening;
+  if (hits.length === 0 || reload.source !== 'loaded') throw new Error(`the restart did not answer from the stored index (${reload.source}, ${hits.length} hits)`);
+  await client.query(task.questions[1] ?? task.questions[0], 10);
+  const rss = process.memoryUsage().rss;
+  const peak = peakRss();
+  await client.close();
+  return { firstQueryMs, rss, peak };
+}
+
 /** The workspace's files in a stable order (for the branch switch). */
 function listFiles(dir) {
   const out = [];

@@ -34,8 +34,19 @@ export function encodeIndex(index: IndexTables, settingsKey: string): Uint8Array
   const chunks: Array<[number, number, number, string, string, number]> = [];
   for (const [id, c] of index.chunks) chunks.push([remap[id] ?? 0, c.startLine, c.endLine, c.preview, c.hash, index.lengths[id] ?? 0]);
   const header = Buffer.from(JSON.stringify({ format: 'stratus-search-index', key: settingsKey, nextId: count + 1, files, chunks }), 'utf8');
-  const terms = Buffer.from(index.termNames.join('\n'), 'utf8');
-  const termCount = index.termNames.length;
+  // A term can be left without postings (the path terms of a file with no chunk, or terms of
+  // removed chunks before a compaction): the loader rejects such a term, so it is not written.
+  const kept: string[] = [];
+  const keptCounts: number[] = [];
+  for (let t = 0; t < index.termNames.length; t++) {
+    const n = (index.postings.offsets[t + 1] ?? 0) - (index.postings.offsets[t] ?? 0);
+    if (n > 0) {
+      kept.push(index.termNames[t] ?? '');
+      keptCounts.push(n);
+    }
+  }
+  const terms = Buffer.from(kept.join('\n'), 'utf8');
+  const termCount = kept.length;
   const total = index.postings.data.length;
   const tableStart = align4(12 + header.length);
   const termsStart = tableStart + 12;
@@ -51,7 +62,7 @@ export function encodeIndex(index: IndexTables, settingsKey: string): Uint8Array
   buf.writeUInt32LE(total, tableStart + 8);
   terms.copy(buf, termsStart);
   const counts = new Uint32Array(buf.buffer, buf.byteOffset + countsStart, termCount);
-  for (let t = 0; t < termCount; t++) counts[t] = (index.postings.offsets[t + 1] ?? 0) - (index.postings.offsets[t] ?? 0);
+  for (let t = 0; t < termCount; t++) counts[t] = keptCounts[t] ?? 0;
   const data = new Uint32Array(buf.buffer, buf.byteOffset + dataStart, total);
   const base = index.postings.data;
   for (let i = 0; i < total; i++) {
@@ -81,12 +92,14 @@ export function decodeIndex(bytes: Uint8Array, settingsKey: string): IndexTables
     if (!Array.isArray(header.files) || !Array.isArray(header.chunks)) throw new Error('missing tables');
     // Bounded before `live` and `lengths` are allocated from it.
     const nextId = checkNextId(header.nextId, header.chunks.length, headerLength, TF_BITS);
-    const byId = new Map<number, [number, number, string, string, number]>();
+    // The rows by id (ids are compact, below nextId: an array, not a map).
+    const byId = new Array<unknown[] | undefined>(nextId).fill(undefined);
     for (const row of header.chunks as unknown[]) {
       if (!Array.isArray(row) || row.length !== 6 || !isCount(row[0]) || !isCount(row[1]) || !isCount(row[2]) || typeof row[3] !== 'string' || typeof row[4] !== 'string' || !isCount(row[5])) {
         throw new Error('bad chunk row');
       }
-      byId.set(row[0], [row[1], row[2], row[3], row[4], row[5]]);
+      if (row[0] < 1 || row[0] >= nextId || byId[row[0]]) throw new Error('a chunk row with an id out of range or repeated');
+      byId[row[0]] = row;
     }
     const live = new Uint8Array(nextId);
     const lengths = new Array<number>(nextId).fill(0);
@@ -94,17 +107,18 @@ export function decodeIndex(bytes: Uint8Array, settingsKey: string): IndexTables
       if (!Array.isArray(row) || typeof row[0] !== 'string' || typeof row[1] !== 'number' || !Number.isFinite(row[1]) || !isCount(row[2], Number.MAX_SAFE_INTEGER) || !Array.isArray(row[3])) throw new Error('bad file row');
       const chunkIds: number[] = [];
       for (const id of row[3] as unknown[]) {
-        const c = typeof id === 'number' ? byId.get(id) : undefined;
-        if (!c || typeof id !== 'number' || !Number.isInteger(id) || id < 1 || id >= nextId || live[id]) throw new Error('file refers to a missing chunk');
+        if (typeof id !== 'number' || !Number.isInteger(id) || id < 1 || id >= nextId || live[id]) throw new Error('file refers to a missing chunk');
+        const c = byId[id] as [number, number, number, string, string, number] | undefined;
+        if (!c) throw new Error('file refers to a missing chunk');
         live[id] = 1;
-        index.chunks.set(id, { path: row[0], startLine: c[0], endLine: c[1], preview: c[2], hash: c[3] });
-        lengths[id] = c[4];
-        index.totalLength += c[4];
+        index.chunks.set(id, { path: row[0], startLine: c[1], endLine: c[2], preview: c[3], hash: c[4] });
+        lengths[id] = c[5];
+        index.totalLength += c[5];
         chunkIds.push(id);
       }
       index.files.set(row[0], { mtime: row[1], size: row[2], chunks: chunkIds });
     }
-    if (index.chunks.size !== byId.size) throw new Error('chunks without a file');
+    if (index.chunks.size !== header.chunks.length) throw new Error('chunks without a file');
     const tableStart = align4(12 + headerLength);
     if (tableStart + 12 > buf.length) throw new Error('truncated term table');
     const termCount = buf.readUInt32LE(tableStart);

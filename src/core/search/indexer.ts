@@ -52,7 +52,20 @@ export class Indexer {
       if (sample.length < SAMPLE) sample.push({ path, reason });
     };
     const filter = new PathFilter(settings.excludeGlobs);
-    const files = await this.walk(filter, settings.useGitignore, skip, signal);
+    const fs = this.options.fs;
+    const load = fs.loadSync?.bind(fs);
+    // A build from nothing may share the files with a build worker: it is started before the walk,
+    // so its start-up (tens of ms: a thread and the bundle) overlaps the walk instead of following it.
+    const makeWorker = this.options.buildWorker;
+    const helper = makeWorker && load && fs instanceof NodeFileSystem && index.fileCount === 0 ? this.launchWorker(makeWorker) : undefined;
+    let files: string[];
+    try {
+      files = await this.walk(filter, settings.useGitignore, skip, signal);
+    } catch (error) {
+      helper?.cancel();
+      throw error;
+    }
+    if (helper && files.length < WORKER_MIN_FILES) helper.cancel();
 
     const present = new Set(files);
     let removed = 0;
@@ -73,8 +86,6 @@ export class Indexer {
       done++;
       if (onProgress && (done % 100 === 0 || done === total)) onProgress({ done, total });
     };
-    const fs = this.options.fs;
-    const load = fs.loadSync?.bind(fs);
     if (load) {
       // Local disk: one synchronous open, stat and read per file into a reused buffer, slices of
       // ~15 ms of work between turns of the event loop. A build from nothing of many files shares
@@ -83,11 +94,10 @@ export class Indexer {
       let remote: Promise<BuildResult | undefined> | undefined;
       let theirs: string[] = [];
       let remoteDone = 0;
-      const makeWorker = this.options.buildWorker;
-      if (makeWorker && fs instanceof NodeFileSystem && index.fileCount === 0 && files.length >= WORKER_MIN_FILES) {
+      if (helper && fs instanceof NodeFileSystem && files.length >= WORKER_MIN_FILES) {
         mine = files.filter((_, i) => i % 2 === 0);
         theirs = files.filter((_, i) => i % 2 === 1);
-        remote = this.runWorker(makeWorker, { root: fs.root, paths: theirs, maxBytes: settings.maxFileSizeBytes, chunk: settings.chunk }, signal, (n) => {
+        remote = helper.run({ root: fs.root, paths: theirs, maxBytes: settings.maxFileSizeBytes, chunk: settings.chunk }, signal, (n) => {
           done += n - remoteDone;
           remoteDone = n;
           onProgress?.({ done, total });
@@ -202,37 +212,52 @@ export class Indexer {
     return indexBytes(index, path, stat, bytes, settings.chunk, this.decoder);
   }
 
-  /** Runs one share of the build in a worker thread; undefined when the worker failed. */
-  private runWorker(make: () => Worker, request: BuildRequest, signal: AbortSignal | undefined, onProgress: (done: number) => void): Promise<BuildResult | undefined> {
-    return new Promise<BuildResult | undefined>((resolve) => {
-      let worker: Worker;
-      try {
-        worker = make();
-      } catch (error) {
-        this.options.logger.warn(`Search index: no build worker (${error instanceof Error ? error.message : String(error)}); one thread.`);
-        resolve(undefined);
-        return;
-      }
-      let settled = false;
-      const finish = (result: BuildResult | undefined, why?: string): void => {
-        if (settled) return;
-        settled = true;
-        signal?.removeEventListener('abort', abort);
-        if (why) this.options.logger.warn(`Search index: the build worker failed (${why}); the main thread indexes its share.`);
-        void worker.terminate().catch(() => undefined);
-        resolve(result);
-      };
-      const abort = (): void => finish(undefined);
-      signal?.addEventListener('abort', abort);
-      worker.on('message', (message: BuildMessage) => {
-        if (message.kind === 'progress') onProgress(message.done);
-        else if (message.kind === 'done') finish(message.result);
-        else finish(undefined, message.message);
-      });
-      worker.on('error', (error: Error) => finish(undefined, error.message));
-      worker.on('exit', (code: number) => finish(undefined, `exited with code ${code}`));
-      worker.postMessage(request);
+  /**
+   * Starts a build worker (listening at once: a failure during the walk is kept, not thrown);
+   * `run` sends it one share of the build and resolves with its result, undefined when it failed;
+   * `cancel` terminates it quietly (too few files, or the walk failed).
+   */
+  private launchWorker(make: () => Worker): { run(request: BuildRequest, signal: AbortSignal | undefined, onProgress: (done: number) => void): Promise<BuildResult | undefined>; cancel(): void } | undefined {
+    let worker: Worker;
+    try {
+      worker = make();
+    } catch (error) {
+      this.options.logger.warn(`Search index: no build worker (${error instanceof Error ? error.message : String(error)}); one thread.`);
+      return undefined;
+    }
+    let settled = false;
+    let progress: (done: number) => void = () => undefined;
+    let detach = (): void => undefined;
+    let resolveResult: (result: BuildResult | undefined) => void = () => undefined;
+    const result = new Promise<BuildResult | undefined>((resolve) => (resolveResult = resolve));
+    const finish = (value: BuildResult | undefined, why?: string): void => {
+      if (settled) return;
+      settled = true;
+      detach();
+      if (why) this.options.logger.warn(`Search index: the build worker failed (${why}); the main thread indexes its share.`);
+      void worker.terminate().catch(() => undefined);
+      resolveResult(value);
+    };
+    worker.on('message', (message: BuildMessage) => {
+      if (message.kind === 'progress') progress(message.done);
+      else if (message.kind === 'done') finish(message.result);
+      else finish(undefined, message.message);
     });
+    worker.on('error', (error: Error) => finish(undefined, error.message));
+    worker.on('exit', (code: number) => finish(undefined, `exited with code ${code}`));
+    return {
+      run: (request, signal, onProgress) => {
+        if (signal?.aborted) finish(undefined);
+        if (settled) return result;
+        const abort = (): void => finish(undefined);
+        signal?.addEventListener('abort', abort);
+        detach = () => signal?.removeEventListener('abort', abort);
+        progress = onProgress;
+        worker.postMessage(request);
+        return result;
+      },
+      cancel: () => finish(undefined),
+    };
   }
 
   /** Indexes every file below `folder` (filters and .gitignore rules applied); [] when it is not a folder. */

@@ -60,8 +60,8 @@ interface ChunkSpan {
 }
 
 export class LexicalIndex {
-  private readonly chunks = new Map<number, ChunkMeta>();
-  private readonly files = new Map<string, FileRecord>();
+  private chunks = new Map<number, ChunkMeta>();
+  private files = new Map<string, FileRecord>();
   /** Term string -> term id; `termNames` the reverse. */
   private termIds = new Map<string, number>();
   private termNames: string[] = [];
@@ -374,8 +374,9 @@ export class LexicalIndex {
     const tables = decodeIndex(bytes, settingsKey);
     if ('reason' in tables) return tables;
     const index = new LexicalIndex();
-    for (const [id, c] of tables.chunks) index.chunks.set(id, c);
-    for (const [path, f] of tables.files) index.files.set(path, f);
+    // The decoded tables are the index's own (no copy: a new worker loads at every start).
+    index.chunks = tables.chunks;
+    index.files = tables.files;
     index.setTerms(tables.termNames);
     index.baseOffsets = tables.postings.offsets;
     index.baseData = tables.postings.data;

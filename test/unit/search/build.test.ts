@@ -116,6 +116,41 @@ describe('search: the build worker', function () {
     assert.ok(rig.logs.some((l) => /^warn Search index: the build worker failed \(.*no such bundle/.test(l)), rig.logs.join('\n'));
   });
 
+  it('the worker starts before the walk; too few files to share: it is ended quietly and one thread builds', async () => {
+    const small = new TempWorkspace();
+    try {
+      const words = ['refund', 'invoice', 'parcel', 'basket', 'courier'];
+      words.forEach((w, i) => small.write(`src/f${i}.ts`, `export const ${w} = ${i};\n`));
+      let exited: Promise<number> | undefined;
+      const rig = engineFor(small.root, {
+        buildWorker: () => {
+          const worker = new Worker('require("node:worker_threads").parentPort.on("message", () => { throw new Error("no share was expected"); })', { eval: true });
+          exited = new Promise<number>((resolve) => worker.once('exit', resolve));
+          return worker;
+        },
+      });
+      const progress: number[] = [];
+      const stats = await rig.engine.open({ onProgress: (p) => progress.push(p.done) });
+      // Started before the walk knew the files were too few to share.
+      assert.ok(exited, 'a worker was started for the build from nothing');
+      assert.equal(progress[progress.length - 1], 5);
+      assert.equal(typeof (await exited), 'number', 'the worker was terminated');
+      assert.equal(stats.files, 5);
+      assert.equal(rig.engine.lexical('basket', 5)[0]?.path, 'src/f3.ts');
+      assert.ok(!rig.logs.some((l) => l.startsWith('warn')), rig.logs.join('\n'));
+    } finally {
+      small.dispose();
+    }
+  });
+
+  it('a worker that exits at once, perhaps before it is given its share, leaves that share to the main thread', async () => {
+    const rig = engineFor(ws.root, { buildWorker: () => new Worker('process.exit(3)', { eval: true }) });
+    const stats = await rig.engine.open();
+    assert.equal(stats.files, WORKER_MIN_FILES + 21);
+    assert.equal(rig.engine.lexical('handle refund 13', 5)[0]?.path, 'src/d13/file13.ts');
+    assert.ok(rig.logs.some((l) => /^warn Search index: the build worker failed \(exited with code 3\)/.test(l)), rig.logs.join('\n'));
+  });
+
   it('cancelling stops the worker too, with a typed cancellation', async () => {
     const controller = new AbortController();
     let exited: Promise<number> | undefined;

@@ -75,6 +75,18 @@ describe('search index: loading a damaged or crafted file', function () {
     assert.deepEqual(back.search('basket', 5).map((x) => x.path), ['src/cart.ts']);
   });
 
+  it('an index holding an empty file (no chunk) saves in a form it loads back (issue 21)', () => {
+    const index = new LexicalIndex();
+    index.setFile('c/d/e.py', stat, chunkText('c/d/e.py', ''));
+    index.setFile('a.ts', stat, chunkText('a.ts', 'cart'));
+    const back = LexicalIndex.deserialize(index.serialize(KEY), KEY);
+    assert.ok(back instanceof LexicalIndex, isFailure(back) ? JSON.stringify(back) : '');
+    assert.deepEqual(back.paths().sort(), ['a.ts', 'c/d/e.py']);
+    assert.deepEqual(back.search('cart', 5).map((x) => x.path), ['a.ts']);
+    // The empty file's path terms had no postings: they are not saved, so they find nothing.
+    assert.deepEqual(back.search('py', 5), []);
+  });
+
   for (const nextId of [3e8, 2e9, 5e9, 2 ** 28, 2 ** 53]) {
     it(`a header nextId of ${nextId} is refused as corrupt without allocating for it`, () => {
       const crafted = withHeader(good, (h) => void (h.nextId = nextId));
@@ -92,6 +104,10 @@ describe('search index: loading a damaged or crafted file', function () {
       (h: Record<string, unknown>) => void ((rows(h)[0] as unknown[])[5] = 0.5),
       (h: Record<string, unknown>) => void (h.nextId = 1.5),
       (h: Record<string, unknown>) => void (h.nextId = '3'),
+      // A row's id repeated, zero, or at nextId (ids are 1..nextId - 1).
+      (h: Record<string, unknown>) => void ((rows(h)[1] as unknown[])[0] = (rows(h)[0] as unknown[])[0]),
+      (h: Record<string, unknown>) => void ((rows(h)[0] as unknown[])[0] = 0),
+      (h: Record<string, unknown>) => void ((rows(h)[0] as unknown[])[0] = h.nextId),
     ]) {
       const r = LexicalIndex.deserialize(withHeader(good, edit), KEY);
       assert.ok(isFailure(r) && r.reason === 'corrupt');
