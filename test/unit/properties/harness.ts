@@ -30,7 +30,7 @@ export const FINDINGS: ReadonlyArray<{ where: string; fixed: boolean }> = [
   { where: 'usage store: a writer named "__proto__" was counted twice after compaction', fixed: true },
   { where: 'subtitles: 3.6e24 s was written as 1e+21 hours', fixed: true },
   { where: 'transport: a NaN retry cap (a wrong-typed setting) slept through a day-long Retry-After', fixed: true },
-  { where: 'search index: an index holding an empty file is saved in a form its loader refuses', fixed: false },
+  { where: 'search index: an index holding an empty file is saved in a form its loader refuses', fixed: true },
   { where: 'agent globs: a backslash-led glob becomes an absolute POSIX pattern', fixed: true },
 ];
 let summaryRegistered = false;
