@@ -134,6 +134,10 @@ async function editPromptSent(list: () => Promise<{ seq: number; status: number 
   return messages.filter((m) => m.role === 'user').map((m) => String(m.content)).join('\n');
 }
 
+function rangeHeader(prompt: string): string | undefined {
+  return /^The range to rewrite \(lines \d+-\d+\):$/m.exec(prompt)?.[0];
+}
+
 function endToEnd(profile: 'contract' | 'production'): void {
   describe(`Quick fixes end to end: through Edit with Instruction (${profile} sandbox)`, function () {
     this.timeout(60_000);
@@ -157,6 +161,9 @@ function endToEnd(profile: 'contract' | 'production'): void {
     beforeEach(async () => {
       await control('/reset', {});
       production?.control.reset();
+      // The whole prompt in the request log (a reset shortens recorded strings again).
+      await control('/recorded-strings', { maxChars: 200_000 });
+      production?.control.setRecordedStringLimit(200_000);
       await vscode.commands.executeCommand('stratus.setApiKey', production ? production.credentials.apiKey : sandbox().apiKey);
       await vscode.workspace.getConfiguration('stratus').update('chat.model', 'gpt-oss:120b', vscode.ConfigurationTarget.Global);
       // The function as a symbol, whether or not the JavaScript language server has started.
@@ -191,7 +198,7 @@ function endToEnd(profile: 'contract' | 'production'): void {
       problem.source = 'checker';
       problem.code = 'S1';
       diagnostics.set(document.uri, [problem]);
-      const fix = (await quickFixesOn(document, new vscode.Range(1, 11, 1, 11))).find((a) => a.title === 'Fix with Stratus');
+      const fix = (await quickFixesOn(document, new vscode.Range(1, 11, 1, 11))).find((a) => a.title.startsWith('Fix with Stratus') && a.diagnostics?.[0]?.message === message);
       assert.ok(fix?.command, 'Fix with Stratus is offered with a command');
       const before = await lastChatSeq();
       const outcome = await vscode.commands.executeCommand<EditOutcome>(fix.command.command, ...(fix.command.arguments ?? []));
@@ -201,9 +208,9 @@ function endToEnd(profile: 'contract' | 'production'): void {
       assert.ok(shown.includes('function total(items) {') && shown.includes('function total(entries) {'), `removed and added lines both shown:\n${shown}`);
 
       const prompt = await editPromptSent(list, before);
-      assert.ok(prompt.includes(`Instruction: Fix this error reported by checker (S1): ${message}`), prompt);
-      assert.ok(prompt.includes(`- line 2 of the range: error: ${message} (checker)`), `the diagnostic is listed in the range's problems:\n${prompt}`);
-      assert.ok(prompt.includes('The range to rewrite (lines 1-3):'), `the range is the enclosing function:\n${prompt}`);
+      assert.equal(/^Instruction: .*$/m.exec(prompt)?.[0], `Instruction: Fix this error reported by checker (S1): ${message}`);
+      assert.equal(rangeHeader(prompt), 'The range to rewrite (lines 1-3):', 'the range is the enclosing function');
+      assert.equal(/^Problems reported in the range:\n.*$/m.exec(prompt)?.[0], `Problems reported in the range:\n- line 2 of the range: error: ${message} (checker)`);
 
       assert.equal(await vscode.commands.executeCommand<ReviewOutcome>('stratus.edit.acceptAll'), 'accepted');
       const fixed = BLOCK_SOURCE.replace('function total(items) {\n  return items.reduce', 'function total(entries) {\n  return entries.reduce');
@@ -221,8 +228,8 @@ function endToEnd(profile: 'contract' | 'production'): void {
       const outcome = await vscode.commands.executeCommand<EditOutcome>('stratus.addDocumentation');
       assert.equal(outcome.status, 'review', JSON.stringify(outcome));
       const prompt = await editPromptSent(list, before);
-      assert.ok(prompt.includes(`Instruction: ${DOCUMENTATION_INSTRUCTION}`), prompt);
-      assert.ok(prompt.includes('The range to rewrite (lines 1-3):'), `the range is the enclosing function:\n${prompt}`);
+      assert.ok(prompt.includes(`Instruction: ${DOCUMENTATION_INSTRUCTION}`), 'the preset instruction was sent');
+      assert.equal(rangeHeader(prompt), 'The range to rewrite (lines 1-3):', 'the range is the enclosing function');
       assert.equal(await vscode.commands.executeCommand<ReviewOutcome>('stratus.edit.acceptAll'), 'accepted');
       // The sandbox documents a range with a comment line quoting the instruction, at the range's indent.
       assert.equal(document.getText(), `// ${DOCUMENTATION_INSTRUCTION}\n${BLOCK_SOURCE}`);
