@@ -198,8 +198,8 @@ function endToEnd(profile: 'contract' | 'production'): void {
       problem.source = 'checker';
       problem.code = 'S1';
       diagnostics.set(document.uri, [problem]);
-      const fix = (await quickFixesOn(document, new vscode.Range(1, 11, 1, 11))).find((a) => a.title.startsWith('Fix with Stratus') && a.diagnostics?.[0]?.message === message);
-      assert.ok(fix?.command, 'Fix with Stratus is offered with a command');
+      const fix = (await quickFixesOn(document, new vscode.Range(1, 11, 1, 11))).find((a) => a.title.startsWith('Fix with Stratus') && (a.command?.arguments?.[0] as EditArgs | undefined)?.instruction.endsWith(message));
+      assert.ok(fix?.command, `Fix with Stratus is offered with a command on the diagnostic: ${JSON.stringify(await quickFixesOn(document, new vscode.Range(1, 11, 1, 11)))}`);
       const before = await lastChatSeq();
       const outcome = await vscode.commands.executeCommand<EditOutcome>(fix.command.command, ...(fix.command.arguments ?? []));
       assert.equal(outcome.status, 'review', JSON.stringify(outcome));
