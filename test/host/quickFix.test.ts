@@ -219,6 +219,21 @@ function endToEnd(profile: 'contract' | 'production'): void {
       assert.equal(document.getText(), BLOCK_SOURCE, 'one undo puts the original back');
     });
 
+    it('Fix with Stratus on a diagnostic with a very long message still runs the edit, the whole message in the prompt', async () => {
+      const document = editor.document;
+      const message = `rename items to entries: Type '{ ${'field: string; '.repeat(400)}}' is not assignable to type 'Order'.`;
+      diagnostics.set(document.uri, [new vscode.Diagnostic(new vscode.Range(1, 9, 1, 14), message, vscode.DiagnosticSeverity.Error)]);
+      const fix = (await quickFixesOn(document, new vscode.Range(1, 11, 1, 11))).find((a) => a.command?.command === 'stratus.editWithInstruction');
+      assert.ok(fix?.command);
+      const before = await lastChatSeq();
+      const outcome = await vscode.commands.executeCommand<EditOutcome>(fix.command.command, ...(fix.command.arguments ?? []));
+      assert.equal(outcome.status, 'review', JSON.stringify(outcome));
+      const prompt = await editPromptSent(list, before);
+      assert.ok(prompt.includes(`- line 2 of the range: error: ${message.replace(/\s+/g, ' ')}`), 'the whole message among the range\'s problems');
+      assert.equal(await vscode.commands.executeCommand<ReviewOutcome>('stratus.edit.acceptAll'), 'accepted');
+      assert.match(document.getText(), /^function total\(entries\) \{\n {2}return entries\.reduce/);
+    });
+
     it('Add Documentation from the editor menu documents the enclosing function through the same review', async () => {
       const manifest = vscode.extensions.getExtension('stratus-cloud.stratus')?.packageJSON as { contributes: { menus: Record<string, { command: string }[]> } };
       assert.ok(manifest.contributes.menus['editor/context']?.some((m) => m.command === 'stratus.addDocumentation'), 'Add Documentation is in the editor context menu');
