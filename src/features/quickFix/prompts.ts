@@ -1,6 +1,8 @@
 // What the quick fixes and the editor menu ask for: plain text built from plain data, no `vscode`
 // (unit-tested in plain Node).
 
+import { MAX_INSTRUCTION_CHARS } from '../../core/edit';
+
 /** A diagnostic as command arguments carry it (JSON: positions are 0-based). */
 export interface DiagnosticInfo {
   message: string;
@@ -33,9 +35,18 @@ const who = (d: Pick<DiagnosticInfo, 'source' | 'code'>): string => {
   return code ? ` (${code})` : '';
 };
 
-/** The instruction "Fix with Stratus" gives the edit command: the diagnostic's own words first. */
+/**
+ * The instruction "Fix with Stratus" gives the edit command: the diagnostic's own words first. Cut
+ * to the length the edit command accepts (a long type error would otherwise be refused); the
+ * prompt still lists the whole message among the range's problems.
+ */
 export function fixInstruction(d: Pick<DiagnosticInfo, 'message' | 'source' | 'code' | 'severity'>): string {
-  return `Fix this ${d.severity}${who(d)}: ${d.message.trim()}`;
+  const text = `Fix this ${d.severity}${who(d)}: ${d.message.trim()}`;
+  if (text.length <= MAX_INSTRUCTION_CHARS) return text;
+  let end = MAX_INSTRUCTION_CHARS - 1;
+  // Never leave half of a surrogate pair before the ellipsis.
+  if (/[\uD800-\uDBFF]/.test(text.charAt(end - 1))) end--;
+  return `${text.slice(0, end)}…`;
 }
 
 /** A Markdown code fence that the code itself cannot close. */

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { MAX_INSTRUCTION_CHARS, parseEditArgs } from '../../../src/core/edit';
 import { boundedExcerpt, explainCodeQuery, explainDiagnosticQuery, fenced, fixInstruction, generateTestsQuery, MAX_EXCERPT_LINES } from '../../../src/features/quickFix/prompts';
 
 const excerpt = { path: 'src/cart.ts', languageId: 'typescript', firstLine: 9, text: 'function total(items) {\n  return items.reduce((a, b) => a + b.price);\n}' };
@@ -8,6 +9,17 @@ describe('quick fixes: instructions and chat queries', () => {
     assert.equal(fixInstruction({ message: "Type 'string' is not assignable to type 'number'.", source: 'ts', code: '2322', severity: 'error' }), "Fix this error reported by ts (2322): Type 'string' is not assignable to type 'number'.");
     assert.equal(fixInstruction({ message: ' Unused variable x ', source: undefined, code: 'no-unused-vars', severity: 'warning' }), 'Fix this warning (no-unused-vars): Unused variable x');
     assert.equal(fixInstruction({ message: 'Bad.', source: 'lint', code: undefined, severity: 'hint' }), 'Fix this hint reported by lint: Bad.');
+  });
+
+  it('cuts a long message to an instruction the edit command accepts', () => {
+    const long = fixInstruction({ message: `Type '{ ${'field: string; '.repeat(600)}}' is not assignable to type 'Order'.`, source: 'ts', code: '2322', severity: 'error' });
+    assert.equal(long.length, MAX_INSTRUCTION_CHARS);
+    assert.ok(long.startsWith("Fix this error reported by ts (2322): Type '{ field: string;") && long.endsWith('…'));
+    assert.equal(parseEditArgs({ instruction: long }).instruction, long);
+    const emoji = fixInstruction({ message: '😀'.repeat(MAX_INSTRUCTION_CHARS), source: undefined, code: undefined, severity: 'error' });
+    assert.ok(emoji.length <= MAX_INSTRUCTION_CHARS && !/[\uD800-\uDBFF]…$/.test(emoji), 'no half surrogate pair before the ellipsis');
+    const exact = 'x'.repeat(MAX_INSTRUCTION_CHARS - 'Fix this error: '.length);
+    assert.equal(fixInstruction({ message: exact, source: undefined, code: undefined, severity: 'error' }), `Fix this error: ${exact}`);
   });
 
   it('explains a diagnostic to @stratus with its message, code, place and the code around it', () => {
