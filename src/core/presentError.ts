@@ -91,6 +91,36 @@ export function presentError(error: unknown, now: number = Date.now()): Presente
   }
 }
 
+/** Node's codes for a server certificate that failed verification (the connection never opened). */
+const CERTIFICATE_CODES: ReadonlySet<string> = new Set([
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+export const STRICT_SSL_NOTE =
+  "Note: http.proxyStrictSSL is off, but VS Code's network stack still verifies certificates for Stratus. Add your CA to the OS certificate store, or set NODE_EXTRA_CA_CERTS and turn http.systemCertificates off.";
+
+/**
+ * The note said once per session with the first certificate failure while http.proxyStrictSSL is
+ * off: VS Code's fetch (which Stratus uses) never reads that setting, so a user who turned it off
+ * to get past a private CA would otherwise not know why the error stays.
+ */
+export class StrictSslNote {
+  private said = false;
+
+  /** The note to append to this error's message, or undefined. */
+  for(error: unknown, proxyStrictSSL: boolean): string | undefined {
+    if (this.said || proxyStrictSSL || !(error instanceof NetworkError) || !CERTIFICATE_CODES.has(error.code ?? '')) return undefined;
+    this.said = true;
+    return STRICT_SSL_NOTE;
+  }
+}
+
 /** A server's message without its final period, for a sentence that goes on after it. */
 function sentence(text: string): string {
   return text.replace(/\.+$/, '');

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
-import { presentError, type ErrorAction, type PresentedError } from '../core/presentError';
+import { presentError, StrictSslNote, type ErrorAction, type PresentedError } from '../core/presentError';
 import { buttonActions, defaultActionCommand, notificationText, type ActionCommand } from './errorActions';
+import { proxyStrictSSL } from './settings';
 
 /**
  * The one error surface of the extension. Errors are translated once by core's presentError into
@@ -73,10 +74,13 @@ interface Item extends vscode.MessageItem {
  * nothing for a cancellation. Callers do not await it: a progress notification must close now,
  * not when this one is dismissed.
  */
+const strictSslNote = new StrictSslNote();
+
 export function showError(error: unknown, options: ErrorNotificationOptions): Promise<string | undefined> {
   const presented = presentError(error);
   if (presented.cancelled) return Promise.resolve(undefined);
-  return showPresentedError(presented, options);
+  const note = strictSslNote.for(error, proxyStrictSSL());
+  return showPresentedError(note ? { ...presented, message: `${presented.message} ${note}` } : presented, options);
 }
 
 /** showError for a message and actions already presented (by presentError or a feature's own presenter). */

@@ -44,6 +44,11 @@ export function readSettings(): StratusSettings {
   };
 }
 
+/** VS Code's `http.proxyStrictSSL` (default on). Its fetch never reads it: only said to the user (presentError's StrictSslNote). */
+export function proxyStrictSSL(): boolean {
+  return vscode.workspace.getConfiguration('http').get<unknown>('proxyStrictSSL', true) !== false;
+}
+
 /** Fires `listener` with fresh settings whenever a setting Stratus reads changes. */
 export function onSettingsChanged(listener: (settings: StratusSettings) => void): vscode.Disposable {
   return vscode.workspace.onDidChangeConfiguration((event) => {

@@ -3,7 +3,9 @@
 // It runs in test/compat/vscode-1.139 (the newest VS Code); `--code-server <dir>` (or
 // STRATUS_CODE_SERVER_DIR) runs it in another code-server install, e.g. test/compat/vscode-1.104
 // (the oldest supported VS Code); results then go to test-results/host-1.104.
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { launchBrowser } from './browser.mjs';
@@ -22,6 +24,25 @@ mkdirSync(resultsDir, { recursive: true });
 const resultsFile = join(resultsDir, 'results.json');
 rmSync(resultsFile, { force: true });
 
+/**
+ * A test CA and a server certificate it signed for 127.0.0.1 (test/host/tls.test.ts), the CA given
+ * to the extension host the ways users give theirs: NODE_EXTRA_CA_CERTS, and the OS store as
+ * OpenSSL reads it (SSL_CERT_FILE: the system bundle plus the CA, so nothing else loses trust).
+ * The tests read the server's key and certificate from STRATUS_TEST_PKI; the CA's key is deleted.
+ */
+function testPki() {
+  const dir = mkdtempSync(join(tmpdir(), 'stratus-host-pki-'));
+  const run = (/** @type {string[]} */ ...args) => void execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
+  run('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=Stratus host test CA', '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
+  run('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1');
+  writeFileSync(join(dir, 'server.ext'), 'subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n');
+  run('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '2', '-extfile', 'server.ext');
+  rmSync(join(dir, 'ca.key'));
+  const system = ['/etc/ssl/certs/ca-certificates.crt', '/etc/pki/tls/certs/ca-bundle.crt', '/etc/ssl/cert.pem'].find((f) => existsSync(f));
+  writeFileSync(join(dir, 'os-store.pem'), `${system ? readFileSync(system, 'utf8') : ''}\n${readFileSync(join(dir, 'ca.pem'), 'utf8')}`);
+  return { dir, env: { NODE_EXTRA_CA_CERTS: join(dir, 'ca.pem'), SSL_CERT_FILE: join(dir, 'os-store.pem'), STRATUS_TEST_PKI: dir } };
+}
+
 const cleanups = [];
 let exitCode = 1;
 try {
@@ -32,6 +53,8 @@ try {
   if (install.excluded.tests.length > 0) {
     console.log(`${tier}: ${install.excluded.tests.length} host test(s) left out here: ${install.excluded.tests.map((t) => JSON.stringify(t)).join(', ')}. Why: ${install.excluded.why}`);
   }
+  const pki = testPki();
+  cleanups.push(async () => rmSync(pki.dir, { recursive: true, force: true }));
   const grep = hostGrep(process.env.STRATUS_HOST_GREP ?? (LOCALE ? '^l10n:' : ''), install.excluded.tests);
   const server = await startCodeServer({
     install,
@@ -44,6 +67,7 @@ try {
       STRATUS_HOST_GREP: grep,
       STRATUS_HOST_LOCALE: LOCALE,
       STRATUS_HOST_ORDER: process.env.STRATUS_HOST_ORDER ?? '',
+      ...pki.env,
     },
   });
   cleanups.push(server.stop);

@@ -29,3 +29,4 @@ import './edit.test';
 import './documents.test';
 import './commitMessage.test';
 import './quickFix.test';
+import './tls.test';

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { ApiError, AuthError, CancelledError, InterruptedError, NetworkError, NotFoundError, OutcomeUnknownError, RateLimitError, StreamStalledError, TimeoutError, ValidationError } from '../../../src/core/errors';
-import { presentError } from '../../../src/core/presentError';
+import { presentError, STRICT_SSL_NOTE, StrictSslNote } from '../../../src/core/presentError';
 
 describe('core/presentError', () => {
   it('offers to set the API key when it is missing or rejected', () => {
@@ -95,5 +95,25 @@ describe('core/presentError', () => {
       assert.deepEqual(actions.filter((a) => a === 'openSizeSetting' || a === 'pickSpeechModel' || a === 'changeOptions'), [], String(error));
       assert.equal(new Set(actions).size, actions.length, 'each action once');
     }
+  });
+});
+
+describe('core/presentError: the http.proxyStrictSSL note', () => {
+  const certificate = (): NetworkError => new NetworkError('Cannot reach https://llm.example: self-signed certificate in certificate chain', 'SELF_SIGNED_CERT_IN_CHAIN');
+
+  it('is said once, with the first certificate failure while http.proxyStrictSSL is off', () => {
+    const note = new StrictSslNote();
+    assert.equal(note.for(new NetworkError('refused', 'ECONNREFUSED'), false), undefined, 'not for a failure that is no certificate one');
+    assert.equal(note.for(certificate(), true), undefined, 'not while the setting is on (the default)');
+    const first = note.for(certificate(), false);
+    assert.equal(first, STRICT_SSL_NOTE);
+    assert.match(first ?? '', /OS certificate store/);
+    assert.match(first ?? '', /NODE_EXTRA_CA_CERTS/);
+    assert.equal(note.for(certificate(), false), undefined, 'said once per session');
+    assert.equal(new StrictSslNote().for(new NetworkError('x', 'ERR_TLS_CERT_ALTNAME_INVALID'), false), STRICT_SSL_NOTE, 'a host name mismatch is a certificate failure too');
+  });
+
+  it('leaves the message of the failure itself as it was', () => {
+    assert.doesNotMatch(presentError(certificate()).message, /proxyStrictSSL/);
   });
 });

@@ -1,17 +1,20 @@
 // A simulated 8-hour session on a fake clock (issue 22): the Cloud view's trees expand every five
 // minutes while the console's 5-minute JWT is refreshed about 100 times, and the usage store
-// takes a request a minute, rolling hours and a day (the session crosses midnight). Counted, not
-// timed: pending timers, abort listeners on the tree's long-lived signal, change listeners, the
-// redactor's secrets (an expired JWT must not stay in it), the heap after collection.
+// takes a request a minute, rolling hours and a day (the session crosses midnight), and the search
+// index takes a file event every five minutes (an edit, a create, a delete in turn) through its
+// debounce and its delayed saves. Counted, not timed: pending timers, abort listeners on the
+// tree's long-lived signal, change listeners, the redactor's secrets (an expired JWT must not stay
+// in it), the index's backlog, the heap after collection.
 import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createConsoleClient, type ConsoleClient } from '../../../src/core/console/index';
 import { Redactor } from '../../../src/core/http/redact';
+import { DEFAULT_SEARCH_SETTINGS, INDEX_FILE, LexicalIndex, NodeFileSystem, NodeIndexStorage, SearchEngine } from '../../../src/core/search';
 import { UsageMeter } from '../../../src/core/usage/meter';
 import { UsageStore } from '../../../src/core/usage/store';
 import { captureLogger } from '../console/helpers';
@@ -30,6 +33,55 @@ function heapMB(): number {
 const MINUTE = 60_000;
 const HOURS = 8;
 
+/** A word made of letters only (one token), unique to `n`: what a file holds at one moment. */
+function wordFor(n: number): string {
+  const syllables = ['ka', 'zu', 'mi', 'ro', 'te', 'vo', 'ni', 'sa'];
+  let word = 'soak';
+  for (let k = n + 1; k > 0; k = Math.floor(k / 8)) word += syllables[k % 8];
+  return `${word}qx`;
+}
+
+/**
+ * The workspace the search index watches, and what each file should answer to: an edit replaces a
+ * file's word, a create adds one, a delete takes one away (the words that must answer no more).
+ */
+class Workspace {
+  readonly live = new Map<string, string>();
+  readonly dead: string[] = [];
+  private made = 0;
+  constructor(readonly root: string) {
+    mkdirSync(join(root, 'src'), { recursive: true });
+    for (let i = 0; i < 8; i++) this.write(`src/file${i}.ts`);
+  }
+  private write(path: string): string {
+    const old = this.live.get(path);
+    if (old) this.dead.push(old);
+    const word = wordFor(this.made++);
+    writeFileSync(join(this.root, path), `export function ${word}(input: string): number {\n  return input.length;\n}\n`);
+    this.live.set(path, word);
+    return word;
+  }
+  /** The step's file event, applied on disk; returns what the engine is told. */
+  step(n: number): { path: string; event: 'changed' | 'deleted' } {
+    const paths = [...this.live.keys()];
+    const kind = n % 3 === 2 && paths.length <= 5 ? 0 : n % 3;
+    if (kind === 1) {
+      const path = `src/new${n}.ts`;
+      this.write(path);
+      return { path, event: 'changed' };
+    }
+    const path = paths[n % paths.length] ?? '';
+    if (kind === 0) {
+      this.write(path);
+      return { path, event: 'changed' };
+    }
+    unlinkSync(join(this.root, path));
+    this.dead.push(this.live.get(path) ?? '');
+    this.live.delete(path);
+    return { path, event: 'deleted' };
+  }
+}
+
 describe('soak: an 8-hour session on a fake clock', function () {
   this.timeout(120_000);
   let world: World | undefined;
@@ -47,7 +99,7 @@ describe('soak: an 8-hour session on a fake clock', function () {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('refreshes the JWT ~100 times while trees expand and usage rolls: no growth of timers, listeners, secrets or memory', async () => {
+  it('refreshes the JWT ~100 times while trees expand, usage rolls and the search index updates: no growth of timers, listeners, secrets, backlog or memory', async () => {
     const w = world;
     assert.ok(w);
     const { sandbox, clock } = w;
@@ -69,6 +121,15 @@ describe('soak: an 8-hour session on a fake clock', function () {
     const sessionWatch = c.auth.onDidChangeSession(() => undefined);
     // The view's long-lived signal: every expansion passes it, none may leave a listener on it.
     const view = new AbortController();
+    // The search index over a small workspace, on the same fake clock (its debounce and its saves).
+    const workspace = new Workspace(join(dir, 'ws'));
+    const settings = { ...DEFAULT_SEARCH_SETTINGS };
+    const engine = new SearchEngine({ fs: new NodeFileSystem(workspace.root), storage: new NodeIndexStorage(join(dir, 'index')), logger, settings: () => settings });
+    let indexUpdates = 0;
+    engine.onDidUpdate = () => (indexUpdates += 1);
+    await engine.open();
+    await engine.persisted();
+    const stale: string[] = [];
 
     const samples: Array<{ minute: number; timers: number; abortListeners: number; heap?: number }> = [];
     let baselineHeap = 0;
@@ -90,6 +151,18 @@ describe('soak: an 8-hour session on a fake clock', function () {
       for (let k = 0; k < 5; k++) meter.record({ kind: 'chat', at: started + k * MINUTE, model: 'gpt-oss:120b', promptTokens: 100, completionTokens: 50, reasoningTokens: 0, estimated: false });
       if (minute % 15 === 0) await meter.refresh({ compact: minute % 60 === 0 });
       hourUsed.push(meter.snapshot().hour.used);
+      // A file event, applied when its debounce fires on the fake clock; earlier saves are done.
+      const step = minute / 5;
+      const event = workspace.step(step);
+      if (event.event === 'deleted') engine.notifyDeleted(event.path);
+      else engine.notifyChanged(event.path);
+      await clock.tickAsync(settings.debounceMs);
+      await engine.flush();
+      await engine.persisted();
+      const expected = workspace.live.get(event.path);
+      const answered = expected ? engine.lexical(expected).map((h) => h.path) : [];
+      if (expected && answered[0] !== event.path) stale.push(`step ${step}: ${expected} -> ${JSON.stringify(answered)}`);
+      if (engine.stats.files !== workspace.live.size) stale.push(`step ${step}: ${engine.stats.files} files indexed, ${workspace.live.size} on disk`);
       await quiet(w);
       samples.push({ minute, timers: ownTimers(clock).length, abortListeners: getEventListeners(view.signal, 'abort').length });
       if (minute === 60) baselineHeap = heapMB();
@@ -97,6 +170,10 @@ describe('soak: an 8-hour session on a fake clock', function () {
     }
     await meter.flush();
     const endHeap = heapMB();
+    // The last event's save is due 10 s after it: it runs out, then nothing of the index is pending.
+    await clock.tickAsync(10_000);
+    await engine.persisted();
+    const timersLeft = ownTimers(clock).length;
 
     // JWT: about one exchange per 270 s (5 min lifetime, refreshed 30 s early).
     const exchanges = sandbox.control.requests({ pathPrefix: '/api/iam/v2/auth/personal_access_token' }).length;
@@ -129,9 +206,23 @@ describe('soak: an 8-hour session on a fake clock', function () {
     assert.deepEqual(reloaded.ledger.total(-Infinity, Infinity), meter.ledgerCopy().total(-Infinity, Infinity));
     assert.equal(reloaded.ledger.total(-Infinity, Infinity).requests, HOURS * 60);
     assert.ok(changes > 0);
+    // Search index: every event applied right after its debounce, none left over; at the end it
+    // answers each file's latest word, none of the replaced or deleted ones, and so does the saved copy.
+    assert.deepEqual(stale, []);
+    assert.equal(indexUpdates, HOURS * 12);
+    await engine.flush();
+    assert.equal(ownTimers(clock).length, timersLeft, 'a flush with nothing queued schedules nothing');
+    for (const [path, word] of workspace.live) assert.deepEqual(engine.lexical(word).map((h) => h.path), [path], word);
+    assert.deepEqual(workspace.dead.filter((word) => engine.lexical(word).length > 0), [], 'replaced or deleted words still answer');
+    assert.ok(workspace.dead.length >= HOURS * 12 * (2 / 3) - 1, `${workspace.dead.length} words retired`);
+    const saved = LexicalIndex.deserialize(readFileSync(join(dir, 'index', INDEX_FILE)), engine.settingsKey());
+    assert.ok(saved instanceof LexicalIndex, 'the saved index loads');
+    assert.deepEqual([...saved.paths()].sort(), [...workspace.live.keys()].sort());
+    engine.dispose();
+    await engine.persisted();
     watching.dispose();
     sessionWatch.dispose();
     assert.ok(sessions.size >= 90, `${sessions.size} sessions seen`);
-    console.log(`      soak: ${jwts.length} JWTs over ${HOURS} h, ${exchanges} exchanges, timers max ${Math.max(...samples.map((s) => s.timers))}, heap ${baselineHeap.toFixed(1)} -> ${endHeap.toFixed(1)} MB`);
+    console.log(`      soak: ${jwts.length} JWTs over ${HOURS} h, ${exchanges} exchanges, timers max ${Math.max(...samples.map((s) => s.timers))}, heap ${baselineHeap.toFixed(1)} -> ${endHeap.toFixed(1)} MB, index ${indexUpdates} updates, ${workspace.live.size} files`);
   });
 });
