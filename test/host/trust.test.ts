@@ -216,8 +216,8 @@ describe('trust (issue 22): webviews, confirmations, plain http and TLS', functi
 
     it('http.proxyStrictSSL off does not relax it: VS Code\'s fetch still verifies, so the key never reaches an unverified host', async () => {
       // Measured in code-server 1.139 and 1.104: the extension host's fetch patch builds its own
-      // undici agents with the system CAs and no rejectUnauthorized, so proxyStrictSSL (which
-      // VS Code applies to its Node http/https patch) does not reach fetch. Should a VS Code
+      // undici agents with the system CAs and no rejectUnauthorized, so proxyStrictSSL (read only by
+      // VS Code's own request service, which extensions cannot use) does not reach fetch. Should a VS Code
       // release change that, this test fails and the choice (follow the setting or not) is made again.
       assert.ok(server, 'openssl made a certificate');
       if (!server.listening) await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
