@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { webviewPageHtml } from '../../platform/webviewPage';
 import type { Logger } from '../../core/log';
 import { parseFromWebview, type FromWebview, type ToWebview } from '../../core/documents/protocol';
 import { DOCUMENT_VIEW_TYPE } from './ids';
@@ -61,32 +61,14 @@ export class DocumentPanel implements vscode.Disposable {
   }
 
   private html(webview: vscode.Webview, root: vscode.Uri): string {
-    const nonce = randomBytes(16).toString('base64');
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(root, 'documents.js'));
-    const style = webview.asWebviewUri(vscode.Uri.joinPath(root, 'documents.css'));
-    const csp = ["default-src 'none'", `style-src ${webview.cspSource} 'nonce-${nonce}'`, `script-src 'nonce-${nonce}'`, `img-src ${webview.cspSource} data:`, `font-src ${webview.cspSource}`].join('; ');
     const lang = vscode.env.language.startsWith('fr') ? 'fr' : 'en';
-    return `<!DOCTYPE html>
-<html lang="${lang}">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" nonce="${nonce}" href="${style.toString()}">
-<title>Stratus Document</title>
-</head>
-<body>
-<main id="root" aria-busy="true" data-labels="${encodeURIComponent(JSON.stringify(labels()))}"></main>
-<script nonce="${nonce}" src="${script.toString()}"></script>
-</body>
-</html>`;
+    return webviewPageHtml({ webview, root, name: 'documents', title: 'Stratus Document', lang, mainAttributes: `data-labels="${encodeURIComponent(JSON.stringify(labels()))}"` });
   }
 
   private receive(raw: unknown): void {
     const message = parseFromWebview(raw, this.session.pageCount);
     if (!message) {
-      this.ignoredMessages++;
-      this.logger.debug('Document view: ignored an unknown message.');
+      if (this.ignoredMessages++ === 0) this.logger.warn('Document view: ignored a message that is not part of its protocol (further ones are ignored silently).');
       return;
     }
     this.handle(message);

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { webviewPageHtml } from '../../platform/webviewPage';
 import type { Logger } from '../../core/log';
 import type { UsageMeter } from '../../core/usage/meter';
 import { parseFromWebview, type FromWebview, type ToWebview } from '../../core/usage/protocol';
@@ -74,30 +74,7 @@ export class UsageViewProvider implements vscode.WebviewViewProvider, vscode.Dis
   }
 
   private html(webview: vscode.Webview, root: vscode.Uri): string {
-    const nonce = randomBytes(16).toString('base64');
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(root, 'usage.js'));
-    const style = webview.asWebviewUri(vscode.Uri.joinPath(root, 'usage.css'));
-    const csp = [
-      "default-src 'none'",
-      `style-src ${webview.cspSource} 'nonce-${nonce}'`,
-      `script-src 'nonce-${nonce}'`,
-      `img-src ${webview.cspSource} data:`,
-      `font-src ${webview.cspSource}`,
-    ].join('; ');
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" nonce="${nonce}" href="${style.toString()}">
-<title>Stratus Usage</title>
-</head>
-<body>
-<main id="root" aria-busy="true"><p class="muted">Loading usage…</p></main>
-<script nonce="${nonce}" src="${script.toString()}"></script>
-</body>
-</html>`;
+    return webviewPageHtml({ webview, root, name: 'usage', title: 'Stratus Usage', mainContent: '<p class="muted">Loading usage…</p>' });
   }
 
   private receive(raw: unknown): void {
