@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { EditOutcome, ReviewOutcome } from '../../src/features/edit/register';
-import { startSandbox, type Sandbox } from '../sandbox/index';
+import type { Sandbox } from '../sandbox/index';
+import { useProductionSandbox } from './productionSandbox';
 import { control, eventually, requests, sandbox } from './sandbox';
 
 const FUNCTION = [
@@ -40,15 +41,10 @@ function suite(profile: 'contract' | 'production'): void {
   describe(`Edit with Instruction (${profile} sandbox)`, function () {
     this.timeout(60_000);
     let production: Sandbox | undefined;
-    let previousUrl: string | undefined;
+    let restoreProfile: (() => Promise<void>) | undefined;
 
     before(async () => {
-      if (profile === 'production') {
-        production = await startSandbox({ profile: 'production' });
-        const config = vscode.workspace.getConfiguration('stratus');
-        previousUrl = config.inspect<string>('inference.baseUrl')?.globalValue;
-        await config.update('inference.baseUrl', production.inferenceUrl, vscode.ConfigurationTarget.Global);
-      }
+      if (profile === 'production') ({ sandbox: production, restore: restoreProfile } = await useProductionSandbox());
     });
     beforeEach(async () => {
       await control('/reset', {});
@@ -62,10 +58,7 @@ function suite(profile: 'contract' | 'production'): void {
     });
     after(async () => {
       await control('/reset', {});
-      if (production) {
-        await vscode.workspace.getConfiguration('stratus').update('inference.baseUrl', previousUrl, vscode.ConfigurationTarget.Global);
-        await production.close();
-      }
+      await restoreProfile?.();
       await vscode.workspace.getConfiguration('stratus').update('chat.model', undefined, vscode.ConfigurationTarget.Global);
       await vscode.commands.executeCommand('stratus.removeApiKey');
       await closeEditors();

@@ -4,7 +4,8 @@ import type { ChatOutcome } from '../../src/features/quickFix/register';
 import type { EditArgs, ExplainDiagnosticArgs } from '../../src/features/quickFix/provider';
 import type { EditOutcome, ReviewOutcome } from '../../src/features/edit/register';
 import { DOCUMENTATION_INSTRUCTION } from '../../src/features/quickFix/prompts';
-import { startSandbox, type Sandbox } from '../sandbox/index';
+import type { Sandbox } from '../sandbox/index';
+import { useProductionSandbox } from './productionSandbox';
 import { control, eventually, requests, sandbox } from './sandbox';
 
 const SOURCE = `function total(items) {
@@ -142,7 +143,7 @@ function endToEnd(profile: 'contract' | 'production'): void {
   describe(`Quick fixes end to end: through Edit with Instruction (${profile} sandbox)`, function () {
     this.timeout(60_000);
     let production: Sandbox | undefined;
-    let previousUrl: string | undefined;
+    let restoreProfile: (() => Promise<void>) | undefined;
     let diagnostics: vscode.DiagnosticCollection;
     let symbols: vscode.Disposable;
     let editor: vscode.TextEditor;
@@ -151,12 +152,7 @@ function endToEnd(profile: 'contract' | 'production'): void {
     const lastChatSeq = async (): Promise<number> => Math.max(0, ...(await list()).map((r) => r.seq));
 
     before(async () => {
-      if (profile === 'production') {
-        production = await startSandbox({ profile: 'production' });
-        const config = vscode.workspace.getConfiguration('stratus');
-        previousUrl = config.inspect<string>('inference.baseUrl')?.globalValue;
-        await config.update('inference.baseUrl', production.inferenceUrl, vscode.ConfigurationTarget.Global);
-      }
+      if (profile === 'production') ({ sandbox: production, restore: restoreProfile } = await useProductionSandbox());
     });
     beforeEach(async () => {
       await control('/reset', {});
@@ -182,10 +178,7 @@ function endToEnd(profile: 'contract' | 'production'): void {
     });
     after(async () => {
       await control('/reset', {});
-      if (production) {
-        await vscode.workspace.getConfiguration('stratus').update('inference.baseUrl', previousUrl, vscode.ConfigurationTarget.Global);
-        await production.close();
-      }
+      await restoreProfile?.();
       await vscode.workspace.getConfiguration('stratus').update('chat.model', undefined, vscode.ConfigurationTarget.Global);
       await vscode.commands.executeCommand('stratus.removeApiKey');
     });
