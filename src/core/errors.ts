@@ -157,15 +157,20 @@ export class StreamStalledError extends StratusError {
   }
 }
 
-/** The connection failed: refused, reset, DNS, TLS, proxy. `code` is the system/undici code. */
+/**
+ * The connection failed: refused, reset, DNS, TLS, proxy. `code` is the system/undici code;
+ * `phase` says whether it broke before the response began or while its body was arriving.
+ */
 export class NetworkError extends StratusError {
   readonly kind = 'network' as const;
+  readonly phase: 'connect' | 'response';
   constructor(
     message: string,
     readonly code: string | undefined,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; phase?: 'connect' | 'response' },
   ) {
     super(message, options);
+    this.phase = options?.phase ?? 'connect';
   }
 }
 

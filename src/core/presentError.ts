@@ -70,6 +70,9 @@ export function presentError(error: unknown, now: number = Date.now()): Presente
       // A stall after part of an answer is an InterruptedError: here nothing of the answer came.
       return plain(`The service stopped sending before any of the answer arrived (nothing for ${seconds(error.idleMs)}). Retry; if it keeps happening, the service may be overloaded.`, ['retry', 'showLog']);
     case 'network':
+      if (error.phase === 'response') {
+        return plain(`The connection to the service broke while its answer was arriving${error.code ? ` (${error.code})` : ''}. Retry; if it keeps happening, check the proxy and the network.`, ['retry', 'showLog']);
+      }
       return plain(`Cannot reach the service${error.code ? ` (${error.code})` : ''}. Check the base URL, the proxy and the network.`, ['openSettings', 'retry', 'showLog']);
     case 'validation':
       return plain(`Invalid request: ${error.message}`, error.param === 'model' ? ['pickModel'] : error.param.startsWith('stratus.') ? ['openSettings'] : ['showLog']);

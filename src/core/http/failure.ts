@@ -40,6 +40,16 @@ function errorMessage(error: unknown): string {
 }
 
 /**
+ * A failure while a 2xx response's body was being read: a broken connection says so (the service
+ * was reached; "cannot reach" would send the user to the wrong settings).
+ */
+export function toBodyReadError(error: unknown, ctx: FailureContext, fired: AttemptAbort): AnyStratusError {
+  const err = toStratusError(error, ctx, fired);
+  if (err.kind !== 'network' || err.phase === 'response') return err;
+  return new NetworkError(`${ctx.target}: the connection broke while the response was read: ${ctx.redact(errorMessage(error))}${err.code ? ` (${err.code})` : ''}`, err.code, { phase: 'response' });
+}
+
+/**
  * Maps an engine failure (fetch's TypeError and its cause, an abort, a timer of ours) to a typed
  * error with a redacted message. `fired` says whether one of the attempt's own timers aborted it.
  */

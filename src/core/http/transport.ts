@@ -1,9 +1,9 @@
-import { AuthError, CancelledError, MalformedResponseError, StratusError } from '../errors';
+import { AuthError, CancelledError, MalformedResponseError, StratusError, type AnyStratusError } from '../errors';
 import { silentLogger, type Logger } from '../log';
 import { toApiError } from './apiError';
 import { checkedRetry, checkedTimeout, fullJitterDelay } from './backoff';
 import { AttemptControl, headerRecord, timedBody } from './body';
-import { toStratusError, type FailureContext } from './failure';
+import { toBodyReadError, toStratusError, type FailureContext } from './failure';
 import { encodePayload, fetchBody } from './payload';
 import { firstHeader } from './headers';
 import { Redactor } from './redact';
@@ -153,7 +153,24 @@ export class HttpTransport {
       const status = res.status;
       const headers = headerRecord(res.headers);
       if (this.logging) this.logger.debug(`${where()} ${status} in ${elapsed(started)} ms`);
-      if (status >= 200 && status < 300) return this.wrap(res, headers, control, ctx);
+      if (status >= 200 && status < 300) {
+        const response = this.wrap(res, headers, control, ctx);
+        // A read (idempotent, not streamed) is read whole here while a retry is left, so a
+        // connection that breaks in its body is sent again like one that broke before the headers.
+        if (!policy.idempotent || req.streaming === true || attempt >= attempts) return response;
+        let text: string;
+        try {
+          text = await response.text();
+        } catch (error) {
+          const err = error instanceof StratusError ? (error as AnyStratusError) : response.toError(error);
+          if (err.kind !== 'network' || req.signal?.aborted) throw err;
+          const wait = fullJitterDelay(attempt - 1, retry.baseDelayMs, retry.maxDelayMs, this.options.random);
+          if (this.logging) this.logger.debug(`${where()}: the response broke (${err.code ?? 'network'}), retry ${attempt}/${attempts - 1} in ${wait} ms`);
+          await sleep(wait, req.signal);
+          continue;
+        }
+        return bufferedResponse(response, text, ctx.target);
+      }
 
       const bodyText = await readErrorBody(timedBody(res.body, control, ctx.idleMs));
       this.inFlight.delete(control);
@@ -253,7 +270,7 @@ export class HttpTransport {
     };
     const toError = (error: unknown): ReturnType<typeof toStratusError> => {
       done();
-      return toStratusError(error, ctx, control.fired);
+      return toBodyReadError(error, ctx, control.fired);
     };
     const text = async (): Promise<string> => {
       let out = '';
@@ -281,6 +298,27 @@ export class HttpTransport {
       },
     };
   }
+}
+
+/** A response whose body was read whole: the same reads, from memory. */
+function bufferedResponse(response: HttpResponse, text: string, target: string): HttpResponse {
+  let used = false;
+  return {
+    status: response.status,
+    headers: response.headers,
+    requestId: response.requestId,
+    body: {
+      async *[Symbol.asyncIterator]() {
+        if (used) throw new Error('The response body can be read once');
+        used = true;
+        yield new TextEncoder().encode(text);
+      },
+    },
+    text: () => Promise.resolve(text),
+    json: async () => parseJsonBody(text, target),
+    toError: response.toError,
+    dispose: () => undefined,
+  };
 }
 
 function parseJsonBody(text: string, target: string): unknown {
