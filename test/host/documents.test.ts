@@ -8,7 +8,8 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { registerOcrChatCommand } from '../../src/features/documents/chat';
 import type { ExtractResult } from '../../src/features/documents/extract';
-import { startSandbox, type Sandbox } from '../sandbox/index';
+import type { Sandbox } from '../sandbox/index';
+import { useProductionSandbox } from './productionSandbox';
 import { corruptPdf, imagePdf, INVOICE_MARKDOWN, INVOICE_TABLE, scanPng, textPdf } from '../unit/documents/fixtures';
 import { stratus } from './extension';
 import { RecordingStream, testDeps } from './fakes';
@@ -268,19 +269,15 @@ describe('Documents: PDFs, scans and images to Markdown (against the sandbox)', 
 
   describe('against the production profile', () => {
     let production: Sandbox;
-    let previousUrl: string | undefined;
+    let restoreProfile: () => Promise<void> = () => Promise.resolve();
 
     before(async () => {
-      production = await startSandbox({ profile: 'production' });
-      const stratusConfig = vscode.workspace.getConfiguration('stratus');
-      previousUrl = stratusConfig.inspect<string>('inference.baseUrl')?.globalValue;
-      await stratusConfig.update('inference.baseUrl', production.inferenceUrl, vscode.ConfigurationTarget.Global);
+      ({ sandbox: production, restore: restoreProfile } = await useProductionSandbox());
       await vscode.commands.executeCommand('stratus.setApiKey', production.credentials.apiKey);
     });
     after(async () => {
-      await vscode.workspace.getConfiguration('stratus').update('inference.baseUrl', previousUrl, vscode.ConfigurationTarget.Global);
       await vscode.commands.executeCommand('stratus.setApiKey', sandbox().apiKey);
-      await production.close();
+      await restoreProfile();
     });
 
     it('strips the grounding tags of production answers (one request per page)', async () => {
