@@ -2,7 +2,9 @@ import { describeLoadFailure, searchSettingsKey } from './indexFormat';
 import { Indexer, yieldToEventLoop } from './indexer';
 import { isLoadFailure, LexicalIndex } from './lexical';
 import { PathFilter } from './filter';
-import type { LoadFailure } from './indexTypes';
+import { IndexCorruptError } from './indexBounds';
+import type { LexicalHit, LoadFailure } from './indexTypes';
+import { INDEX_FILE, LIVE_FILE, loadStoredIndex, storeIndex } from './storedIndex';
 import { embeddingsFile, Ranker, toHit } from './ranking';
 import type { LocalCandidates } from './rerankStage';
 import type { IndexProgress, IndexStats, SearchEngineOptions, SearchHit, SearchResult, WorkspaceIndex } from './searchTypes';
@@ -12,7 +14,7 @@ export { describeLoadFailure } from './indexFormat';
 export { DEFAULT_SEARCH_SETTINGS } from './searchTypes';
 export type { IndexProgress, IndexStats, SearchEngineOptions, SearchHit, SearchInference, SearchNote, SearchResult, SearchSettings, WorkspaceIndex } from './searchTypes';
 
-export const INDEX_FILE = 'search-index.bin';
+export { INDEX_FILE } from './storedIndex';
 const SAVE_DELAY_MS = 10_000;
 
 const defaultTimer = (ms: number, fire: () => void): (() => void) => {
@@ -46,6 +48,8 @@ export class SearchEngine implements WorkspaceIndex {
   private saving: Promise<void> = Promise.resolve();
   /** The last write failed: the next failures are not warned about again (a full disk fails every 10 s). */
   private saveFailing = false;
+  /** The generation of the segment in storage (a live file is written only beside the index's own). */
+  private segmentOnDisk: number | undefined;
   /** Fires after the index changed through file events (tests and the status bar listen). */
   onDidUpdate: ((paths: string[]) => void) | undefined;
 
@@ -56,6 +60,7 @@ export class SearchEngine implements WorkspaceIndex {
     this.ranker = new Ranker({
       ...options,
       index: () => this.index,
+      lexical: (query, limit) => this.searchIndex(query, limit),
       ready: () => this.ready,
       setTimer: this.setTimer,
       save: () => this.save(),
@@ -88,8 +93,10 @@ export class SearchEngine implements WorkspaceIndex {
     await this.opened?.catch(() => undefined);
     await this.saving;
     this.ready = false;
-    this.index = new LexicalIndex();
+    this.replaceIndex(new LexicalIndex());
+    this.segmentOnDisk = undefined;
     await this.options.storage?.delete(INDEX_FILE);
+    await this.options.storage?.delete(LIVE_FILE);
     return this.open(options);
   }
 
@@ -102,8 +109,9 @@ export class SearchEngine implements WorkspaceIndex {
       let markLoaded = (): void => undefined;
       this.loadedGate = new Promise<void>((resolve) => (markLoaded = resolve));
       try {
-        const stored = await this.options.storage?.read(INDEX_FILE);
-        this.readStored(stored, key, (r) => (rejected = r), () => (source = 'loaded'));
+        const storage = this.options.storage;
+        const stored = storage ? await loadStoredIndex(storage, key) : undefined;
+        this.readStored(stored, (r) => (rejected = r), () => (source = 'loaded'));
       } finally {
         markLoaded();
       }
@@ -127,17 +135,47 @@ export class SearchEngine implements WorkspaceIndex {
   }
 
   /** Takes the stored index when it can be used (else starts from an empty one, saying why). */
-  private readStored(stored: Uint8Array | undefined, key: string, reject: (r: LoadFailure) => void, accept: () => void): void {
+  private readStored(stored: Awaited<ReturnType<typeof loadStoredIndex>>, reject: (r: LoadFailure) => void, accept: () => void): void {
     if (!stored) return;
-    const loaded = LexicalIndex.deserialize(stored, key);
+    const loaded = stored.index;
     if (isLoadFailure(loaded)) {
       reject(loaded);
       this.options.logger.warn(`Search index in storage not used (${describeLoadFailure(loaded)}); rebuilding.`);
-      this.index = new LexicalIndex();
+      this.replaceIndex(new LexicalIndex());
     } else {
-      this.index = loaded;
+      if (stored.liveRefused) this.options.logger.info(`Search index: the changes saved beside it were not used (${stored.liveRefused}); the files changed since are re-read.`);
+      this.replaceIndex(loaded);
+      this.segmentOnDisk = loaded.segment?.generation;
       accept();
     }
+  }
+
+  /** Swaps the index (closing the segment file of the one replaced). */
+  private replaceIndex(next: LexicalIndex): void {
+    if (this.index !== next) this.index.close();
+    this.index = next;
+  }
+
+  /**
+   * The lexical search, guarded: a segment list that cannot be read or is damaged is reported once,
+   * the index rebuilt, and nothing answered from it (an empty answer marked not ready meanwhile).
+   */
+  private searchIndex(query: string, limit: number): LexicalHit[] {
+    try {
+      return this.index.search(query, limit);
+    } catch (error) {
+      if (!(error instanceof IndexCorruptError)) throw error;
+      this.damaged(error);
+      return [];
+    }
+  }
+
+  private damaged(error: IndexCorruptError): void {
+    this.options.logger.warn(`Search index in storage is damaged (${error.message}); rebuilding.`);
+    this.ready = false;
+    this.replaceIndex(new LexicalIndex());
+    this.segmentOnDisk = undefined;
+    void this.rebuild().catch((e: unknown) => this.options.logger.warn(`Search index rebuild failed: ${e instanceof Error ? e.message : String(e)}`));
   }
 
   /**
@@ -164,7 +202,6 @@ export class SearchEngine implements WorkspaceIndex {
     return this.saving;
   }
 
-
   private logStats(stats: IndexStats): void {
     const s = stats.skipped;
     const skippedTotal = Object.values(s).reduce((a, b) => a + b, 0);
@@ -188,11 +225,12 @@ export class SearchEngine implements WorkspaceIndex {
     const storage = this.options.storage;
     if (!storage) return;
     try {
-      await storage.write(INDEX_FILE, this.index.serialize(this.settingsKey()));
+      await this.store(storage);
       if (this.ranker.embeddings && this.ranker.embeddings.size > 0) await storage.write(embeddingsFile(this.ranker.embeddings.model), this.ranker.embeddings.serialize());
       if (this.saveFailing) this.options.logger.info('Search index saved again.');
       this.saveFailing = false;
     } catch (error) {
+      if (error instanceof IndexCorruptError) return this.damaged(error);
       const why = `Search index not saved: ${error instanceof Error ? error.message : String(error)}`;
       if (this.saveFailing) this.options.logger.debug(why);
       else this.options.logger.warn(`${why} (searches go on from memory; not said again until a save succeeds)`);
@@ -200,6 +238,30 @@ export class SearchEngine implements WorkspaceIndex {
     }
   }
 
+  /**
+   * Writes the live file beside the segment, or a new segment (the first save after a build, or a
+   * merge); then a new segment replaces the index in memory (postings back on disk), unless the
+   * index changed while it was written (the next save writes a whole segment again).
+   */
+  private async store(storage: NonNullable<SearchEngineOptions['storage']>): Promise<void> {
+    const index = this.index;
+    const version = index.version;
+    const key = this.settingsKey();
+    const written = await storeIndex(storage, index, key, this.segmentOnDisk);
+    if (written === undefined) return;
+    this.segmentOnDisk = written;
+    if (this.index !== index || index.version !== version) {
+      this.segmentOnDisk = undefined;
+      return;
+    }
+    const reopened = await loadStoredIndex(storage, key);
+    const next = reopened?.index;
+    if (this.index === index && index.version === version && next && !isLoadFailure(next) && next.segment?.generation === written) {
+      this.replaceIndex(next);
+    } else if (next && !isLoadFailure(next)) {
+      next.close();
+    }
+  }
 
   // ---- incremental updates -------------------------------------------------------------------
 
@@ -277,7 +339,6 @@ export class SearchEngine implements WorkspaceIndex {
     this.onDidUpdate?.(touched);
   }
 
-
   /** Writing a large index costs a moment: after file events it is written at most every 10 s. */
   private scheduleSave(): void {
     if (this.cancelSave || this.disposed) return;
@@ -297,7 +358,7 @@ export class SearchEngine implements WorkspaceIndex {
 
   /** The local (lexical) order at once, from memory. */
   lexical(query: string, limit = this.options.settings().candidates): SearchHit[] {
-    return this.index.search(query, limit).map((h, i) => toHit(h, i));
+    return this.searchIndex(query, limit).map((h, i) => toHit(h, i));
   }
 
   /**

@@ -20,9 +20,12 @@ export interface LexicalHit extends ChunkMeta {
 }
 
 
-/** What the index keeps per file: its size and time when indexed, and its chunks' ids. */
+/** What the index keeps per file: its size and time when indexed, and its chunks' ids (consecutive: first .. first + count - 1). */
 export interface FileRecord extends FileStat {
-  chunks: number[];
+  first: number;
+  count: number;
+  /** Its index in the segment when the segment holds it (not changed since). */
+  seg?: number;
 }
 
 /** An index built elsewhere (a worker thread), as transferable arrays: see `LexicalIndex.toPartial`. */
@@ -41,4 +44,3 @@ export interface PartialIndex {
 
 /** Why a persisted index was not used. */
 export type LoadFailure = { reason: 'corrupt'; detail: string } | { reason: 'old_version'; found: unknown } | { reason: 'settings_changed' };
-
