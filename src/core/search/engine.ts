@@ -4,6 +4,7 @@ import { isLoadFailure, LexicalIndex } from './lexical';
 import { PathFilter } from './filter';
 import { IndexCorruptError } from './indexBounds';
 import type { LexicalHit, LoadFailure } from './indexTypes';
+import { logIndexStats } from './statsLog';
 import { INDEX_FILE, LIVE_FILE, loadStoredIndex, storeIndex } from './storedIndex';
 import { embeddingsFile, Ranker, toHit } from './ranking';
 import type { LocalCandidates } from './rerankStage';
@@ -50,6 +51,9 @@ export class SearchEngine implements WorkspaceIndex {
   private saveFailing = false;
   /** The generation of the segment in storage (a live file is written only beside the index's own). */
   private segmentOnDisk: number | undefined;
+  private discardStored = false;
+  private damagedBefore = false;
+  private keepInMemory = false;
   /** Fires after the index changed through file events (tests and the status bar listen). */
   onDidUpdate: ((paths: string[]) => void) | undefined;
 
@@ -110,7 +114,11 @@ export class SearchEngine implements WorkspaceIndex {
       this.loadedGate = new Promise<void>((resolve) => (markLoaded = resolve));
       try {
         const storage = this.options.storage;
-        const stored = storage ? await loadStoredIndex(storage, key) : undefined;
+        // After a damaged segment was found: not read again, rebuilt.
+        const discard = this.discardStored;
+        this.discardStored = false;
+        if (discard) await Promise.all([storage?.delete(INDEX_FILE), storage?.delete(LIVE_FILE)]);
+        const stored = storage && !discard ? await loadStoredIndex(storage, key) : undefined;
         this.readStored(stored, (r) => (rejected = r), () => (source = 'loaded'));
       } finally {
         markLoaded();
@@ -118,8 +126,10 @@ export class SearchEngine implements WorkspaceIndex {
     } else {
       source = 'loaded';
     }
-    const { stats, filter } = await this.indexer.reconcile(this.index, options);
-
+    const index = this.index;
+    const { stats, filter } = await this.indexer.reconcile(index, options);
+    // A damaged segment found meanwhile replaced the index: the open that follows builds it.
+    if (index !== this.index) return { ...stats, source };
     this.filter = filter;
     this.rescanNeeded = false;
     stats.source = source;
@@ -127,7 +137,7 @@ export class SearchEngine implements WorkspaceIndex {
     this.index.settle();
     stats.ms = this.now() - started;
     this.ready = true;
-    this.logStats(stats);
+    logIndexStats(this.options.logger, stats, this.options.settings().maxFileSizeBytes);
     // Ready to query now; the index is written right after, off the path to the first query
     // (`persisted()` says when it is on disk). A loaded index nothing changed in is not rewritten.
     if (source === 'built' || stats.indexed > 0 || stats.removed > 0) void this.persistSoon();
@@ -171,11 +181,19 @@ export class SearchEngine implements WorkspaceIndex {
   }
 
   private damaged(error: IndexCorruptError): void {
-    this.options.logger.warn(`Search index in storage is damaged (${error.message}); rebuilding.`);
+    // Twice in a session (a fault of the disk or of this code): the index stays in memory from then on.
+    if (this.damagedBefore) this.keepInMemory = true;
+    this.options.logger.warn(`Search index in storage is damaged (${error.message}); rebuilding${this.keepInMemory ? ', and keeping it in memory from now on' : ''}.`);
+    this.damagedBefore = true;
     this.ready = false;
+    this.discardStored = true;
     this.replaceIndex(new LexicalIndex());
     this.segmentOnDisk = undefined;
-    void this.rebuild().catch((e: unknown) => this.options.logger.warn(`Search index rebuild failed: ${e instanceof Error ? e.message : String(e)}`));
+    const rebuilt = async (): Promise<unknown> => {
+      await this.opened?.catch(() => undefined);
+      return this.open();
+    };
+    void rebuilt().catch((e: unknown) => this.options.logger.warn(`Search index rebuild failed: ${e instanceof Error ? e.message : String(e)}`));
   }
 
   /**
@@ -202,18 +220,6 @@ export class SearchEngine implements WorkspaceIndex {
     return this.saving;
   }
 
-  private logStats(stats: IndexStats): void {
-    const s = stats.skipped;
-    const skippedTotal = Object.values(s).reduce((a, b) => a + b, 0);
-    this.options.logger.info(
-      `Search index ${stats.source === 'loaded' ? 'loaded and updated' : 'built'}: ${stats.files} files, ${stats.chunks} chunks ` +
-        `(${stats.indexed} indexed now${stats.removed ? `, ${stats.removed} removed` : ''}); skipped ${skippedTotal}: ` +
-        `${s.excluded} excluded by files.exclude/search.exclude, ${s.gitignored} by .gitignore, ${s.binary} binary, ` +
-        `${s.too_large} over ${Math.round(this.options.settings().maxFileSizeBytes / 1024)} KB, ${s.unreadable} unreadable; ${stats.ms.toFixed(0)} ms.`,
-    );
-    for (const { path, reason } of stats.skippedSample) this.options.logger.debug(`Search index skipped ${path || '(root)'}: ${reason}`);
-  }
-
   /** Persists the index now (best effort: a failed write only costs a rebuild next time). */
   save(): Promise<void> {
     this.saving = this.saving.then(() => this.saveNow());
@@ -238,29 +244,13 @@ export class SearchEngine implements WorkspaceIndex {
     }
   }
 
-  /**
-   * Writes the live file beside the segment, or a new segment (the first save after a build, or a
-   * merge); then a new segment replaces the index in memory (postings back on disk), unless the
-   * index changed while it was written (the next save writes a whole segment again).
-   */
+  /** Writes the index (see `storeIndex`); a new segment written replaces the index in memory unless it changed meanwhile. */
   private async store(storage: NonNullable<SearchEngineOptions['storage']>): Promise<void> {
     const index = this.index;
     const version = index.version;
-    const key = this.settingsKey();
-    const written = await storeIndex(storage, index, key, this.segmentOnDisk);
-    if (written === undefined) return;
-    this.segmentOnDisk = written;
-    if (this.index !== index || index.version !== version) {
-      this.segmentOnDisk = undefined;
-      return;
-    }
-    const reopened = await loadStoredIndex(storage, key);
-    const next = reopened?.index;
-    if (this.index === index && index.version === version && next && !isLoadFailure(next) && next.segment?.generation === written) {
-      this.replaceIndex(next);
-    } else if (next && !isLoadFailure(next)) {
-      next.close();
-    }
+    const written = await storeIndex(storage, index, this.settingsKey(), this.segmentOnDisk, () => !this.keepInMemory && this.index === index && index.version === version);
+    if (written.generation !== undefined) this.segmentOnDisk = written.reopened || (this.index === index && index.version === version) ? written.generation : undefined;
+    if (written.reopened) this.replaceIndex(written.reopened);
   }
 
   // ---- incremental updates -------------------------------------------------------------------

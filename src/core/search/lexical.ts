@@ -354,7 +354,7 @@ export class LexicalIndex {
   /** What a merge or the live file reads (the log settled into the live tier first). */
   parts(): IndexParts {
     this.settle();
-    return { seg: this.seg, segPaths: this.segPaths, segRemoved: this.segRemoved, files: this.files, chunks: this.chunks, lengths: this.lengths, termNames: this.live.termNames, base: this.live.base, extra: this.live.extra };
+    return { seg: this.seg, segPaths: this.segPaths, segRemoved: this.segRemoved, files: this.files, chunks: this.chunks, lengths: this.lengths, termNames: this.live.termNames, sortedTermIds: () => this.live.sortedTermIds(), base: this.live.base, extra: this.live.extra };
   }
 
   /** Adds a file of the live tier read back from the live file; returns its first chunk id. */

@@ -12,6 +12,8 @@ export interface IndexParts {
   chunks: ReadonlyMap<number, ChunkMeta>;
   lengths: readonly number[];
   termNames: readonly string[];
+  /** The live tier's term ids in the sorted order of their strings. */
+  sortedTermIds: () => Int32Array;
   base: PostingTable;
   extra: ReadonlyArray<readonly number[] | undefined>;
 }
@@ -46,7 +48,7 @@ export function writeMerged(parts: IndexParts, settingsKey: string): Uint8Array[
   }
   // The live tier's terms in sorted order, merged with the segment's (sorted already).
   const names = parts.termNames;
-  const order = Array.from(names.keys()).sort((a, b) => ((names[a] ?? '') < (names[b] ?? '') ? -1 : (names[a] ?? '') > (names[b] ?? '') ? 1 : 0));
+  const order = parts.sortedTermIds();
   let list = new Uint32Array(1 << 12);
   let n = 0;
   const add = (values: ArrayLike<number> | undefined): void => {

@@ -32,20 +32,27 @@ export async function loadStoredIndex(storage: IndexStorage, settingsKey: string
 
 /**
  * Writes the index: a whole new segment (merged) when the index has none on disk yet or its live
- * tier passed the merge threshold, else only the live file beside the segment. Returns the
- * generation of a new segment written, undefined when only the live file was.
+ * tier passed the merge threshold, else only the live file beside the segment. A new segment is
+ * opened back (`reopened`: postings on disk, the memory of the one written from freed) when
+ * `stillCurrent` says nothing changed while it was written; `generation` is the new segment's.
  */
-export async function storeIndex(storage: IndexStorage, index: LexicalIndex, settingsKey: string, segmentOnDisk: number | undefined): Promise<number | undefined> {
+export async function storeIndex(storage: IndexStorage, index: LexicalIndex, settingsKey: string, segmentOnDisk: number | undefined, stillCurrent: () => boolean): Promise<{ generation?: number; reopened?: LexicalIndex }> {
   const seg = index.segment;
   if (seg && seg.generation === segmentOnDisk && !index.needsMerge()) {
     await storage.write(LIVE_FILE, encodeLive(index.parts(), settingsKey));
-    return undefined;
+    return {};
   }
   const pieces = writeMerged(index.parts(), settingsKey);
-  const generation = new DataView(pieces[0]?.buffer ?? new ArrayBuffer(12), pieces[0]?.byteOffset ?? 0).getUint32(8, true);
+  const head = pieces[0] ?? new Uint8Array(12);
+  const generation = new DataView(head.buffer, head.byteOffset, head.byteLength).getUint32(8, true);
   await storage.write(INDEX_FILE, pieces);
   await storage.delete(LIVE_FILE);
-  return generation;
+  if (!stillCurrent()) return { generation };
+  const reopened = (await loadStoredIndex(storage, settingsKey))?.index;
+  if (!reopened || isLoadFailure(reopened)) return { generation };
+  if (stillCurrent() && reopened.segment?.generation === generation) return { generation, reopened };
+  reopened.close();
+  return { generation };
 }
 
 export { LIVE_FILE };
