@@ -5,7 +5,7 @@ import { PathFilter } from './filter';
 import { IndexCorruptError } from './indexBounds';
 import type { LexicalHit, LoadFailure } from './indexTypes';
 import { logIndexStats } from './statsLog';
-import { INDEX_FILE, LIVE_FILE, loadStoredIndex, storeIndex } from './storedIndex';
+import { INDEX_FILE, LIVE_FILE, loadStoredIndex, needsNewSegment, storeIndex } from './storedIndex';
 import { embeddingsFile, Ranker, toHit } from './ranking';
 import type { LocalCandidates } from './rerankStage';
 import type { IndexProgress, IndexStats, SearchEngineOptions, SearchHit, SearchResult, WorkspaceIndex } from './searchTypes';
@@ -52,6 +52,8 @@ export class SearchEngine implements WorkspaceIndex {
   /** The generation of the segment in storage (a live file is written only beside the index's own). */
   private segmentOnDisk: number | undefined;
   private discardStored = false;
+  /** A new segment being written (updates wait for it). */
+  private merging: Promise<void> | undefined;
   private damagedBefore = false;
   private keepInMemory = false;
   /** Fires after the index changed through file events (tests and the status bar listen). */
@@ -247,7 +249,14 @@ export class SearchEngine implements WorkspaceIndex {
   /** Writes the index (see `storeIndex`); a new segment written replaces the index in memory unless it changed meanwhile. */
   private async store(storage: NonNullable<SearchEngineOptions['storage']>): Promise<void> {
     const index = this.index;
-    const version = index.version;
+    const merge = needsNewSegment(index, this.segmentOnDisk);
+    const writing = this.writeIndex(storage, index, index.version);
+    // Updates wait for a new segment (written in slices from the index as it is now); queries do not.
+    if (merge) this.merging = writing.catch(() => undefined).finally(() => (this.merging = undefined));
+    await writing;
+  }
+
+  private async writeIndex(storage: NonNullable<SearchEngineOptions['storage']>, index: LexicalIndex, version: number): Promise<void> {
     const written = await storeIndex(storage, index, this.settingsKey(), this.segmentOnDisk, () => !this.keepInMemory && this.index === index && index.version === version);
     if (written.generation !== undefined) this.segmentOnDisk = written.reopened || (this.index === index && index.version === version) ? written.generation : undefined;
     if (written.reopened) this.replaceIndex(written.reopened);
@@ -295,6 +304,7 @@ export class SearchEngine implements WorkspaceIndex {
 
   private async drain(): Promise<void> {
     if (this.opened) await this.opened.catch(() => undefined);
+    while (this.merging) await this.merging;
     if (!this.ready) return; // the build in progress or to come reads the files anyway
     if (this.rescanNeeded) {
       this.pending.clear();

@@ -189,7 +189,7 @@ export class LexicalIndex {
   /**
    * What this index holds, as plain arrays (transferable between threads): for an index built
    * from nothing (no removal, not settled yet), the bulk build's worker sends it to the main
-   * thread, which `absorb`s it.
+   * thread, which `absorb`s it. The postings are views of this index's own log.
    */
   toPartial(): PartialIndex {
     if (this.seg || this.dead > 0 || !this.live.fresh) throw new Error('toPartial needs a fresh, unsettled index');
@@ -210,11 +210,16 @@ export class LexicalIndex {
         previews.push(c.preview);
       }
     }
+    // Views of the log, not copies (a build's share can be twice the size of its copy): the
+    // build worker transfers their buffers and drops this index; other callers must not change it.
     const log = this.live.log;
-    return { terms: this.live.termNames, postingTerms: log.terms.slice(0, log.length), postingValues: log.values.slice(0, log.length), files, lines, lengths, previews };
+    return { terms: this.live.termNames, postingTerms: log.terms.subarray(0, log.length), postingValues: log.values.subarray(0, log.length), files, lines, lengths, previews };
   }
 
-  /** Adds what another index built (`toPartial`): its chunks get ids after this index's. */
+  /**
+   * Adds what another index built (`toPartial`): its chunks get ids after this index's. Takes its
+   * postings arrays over (changed in place, not copied: a build's share is hundreds of MB at 50k files).
+   */
   absorb(p: PartialIndex): void {
     const offset = this.nextId - 1;
     let local = 0;
@@ -235,7 +240,7 @@ export class LexicalIndex {
     this.nextId = offset + local + 1;
     const termMap = new Int32Array(p.terms.length);
     for (let t = 0; t < p.terms.length; t++) termMap[t] = this.live.termId(p.terms[t] ?? '');
-    this.live.log.appendMapped(p.postingTerms, p.postingValues, termMap, offset << TF_BITS);
+    this.live.adopt(p.postingTerms, p.postingValues, termMap, offset << TF_BITS);
   }
 
   removeFile(path: string): boolean {

@@ -14,20 +14,44 @@ export class LiveTier {
   termNames: string[] = [];
   base: PostingTable = { offsets: new Uint32Array(1), data: new Uint32Array(0) };
   extra: Array<number[] | undefined> = [];
-  readonly log = new PostingLog();
+  /** Logs in id order: the one indexing appends to is the last (a build worker's share is one before it). */
+  private logs = [new PostingLog()];
   private extraCount = 0;
 
   /** `renumbered` is told when the terms got new ids (a compaction dropped some). */
   constructor(private readonly renumbered: (termCount: number) => void) {}
 
-  /** Postings held, settled or not. */
-  get postingCount(): number {
-    return this.base.data.length + this.log.length + this.extraCount;
+  /** The log indexing appends to. */
+  get log(): PostingLog {
+    return this.logs[this.logs.length - 1] ?? new PostingLog();
   }
 
-  /** Nothing laid out yet (a build's share not settled: `toPartial` takes the log as it is). */
+  private get logged(): number {
+    let n = 0;
+    for (const log of this.logs) n += log.length;
+    return n;
+  }
+
+  /** Postings held, settled or not. */
+  get postingCount(): number {
+    return this.base.data.length + this.logged + this.extraCount;
+  }
+
+  /** Nothing laid out yet, one log (a build's share not settled: `toPartial` takes the log as it is). */
   get fresh(): boolean {
-    return this.base.data.length === 0 && this.extraCount === 0;
+    return this.base.data.length === 0 && this.extraCount === 0 && this.logs.length === 1;
+  }
+
+  /**
+   * Takes over another index's log (a build worker's share: its arrays, no copy; term ids mapped
+   * through `termMap` and `shift` added to every posting, in place). Indexing goes on in a new log.
+   */
+  adopt(terms: Int32Array, values: Uint32Array, termMap: Int32Array, shift: number): void {
+    for (let i = 0; i < terms.length; i++) {
+      terms[i] = termMap[terms[i] ?? 0] ?? 0;
+      values[i] = (values[i] ?? 0) + shift;
+    }
+    this.logs.push(PostingLog.of(terms, values), new PostingLog());
   }
 
   termId(term: string): number {
@@ -61,28 +85,36 @@ export class LiveTier {
 
   /** Distributes the log: into the base when it is large, else per term. Returns whether removed chunks' postings were dropped. */
   settle(lengths: readonly number[], dropDead: boolean): boolean {
-    const log = this.log;
-    if (log.length === 0) return false;
-    if (log.length * 8 >= this.base.data.length) {
+    const logged = this.logged;
+    if (logged === 0) return false;
+    if (logged * 8 >= this.base.data.length) {
       this.layOut(lengths, dropDead);
       return dropDead;
     }
-    for (let i = 0; i < log.length; i++) {
-      const t = log.terms[i] ?? 0;
-      const list = this.extra[t];
-      if (list) list.push(log.values[i] ?? 0);
-      else this.extra[t] = [log.values[i] ?? 0];
+    for (const log of this.logs) {
+      for (let i = 0; i < log.length; i++) {
+        const t = log.terms[i] ?? 0;
+        const list = this.extra[t];
+        if (list) list.push(log.values[i] ?? 0);
+        else this.extra[t] = [log.values[i] ?? 0];
+      }
     }
-    this.extraCount += log.length;
-    log.clear();
+    this.extraCount += logged;
+    this.clearLogs();
     return false;
+  }
+
+  private clearLogs(): void {
+    const current = this.log;
+    current.clear();
+    this.logs = [current];
   }
 
   /** Lays every posting out in one base (see `layOutPostings`); with `dropDead`, removed chunks' postings and terms left without any go. */
   layOut(lengths: readonly number[], dropDead: boolean): void {
     const termCount = this.termNames.length;
-    const { offsets, data, renumber, kept } = layOutPostings(termCount, this.base, this.extra, this.log, lengths, dropDead, TF_BITS);
-    this.log.clear();
+    const { offsets, data, renumber, kept } = layOutPostings(termCount, this.base, this.extra, this.logs, lengths, dropDead, TF_BITS);
+    this.clearLogs();
     this.extraCount = 0;
     this.base = { offsets, data };
     if (kept !== termCount) {

@@ -26,8 +26,26 @@ export interface IndexParts {
  * its file (not into its query cache).
  */
 export function writeMerged(parts: IndexParts, settingsKey: string): Uint8Array[] {
+  const steps = mergeSteps(parts, settingsKey);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** Terms merged between two yields of `mergeSteps`. */
+const TERMS_PER_STEP = 2048;
+
+/**
+ * `writeMerged` in steps: yields every few thousand terms, so its caller can let queries run
+ * between them (they read the index as it was: the caller holds updates back until it is done).
+ */
+export function* mergeSteps(parts: IndexParts, settingsKey: string): Generator<void, Uint8Array[]> {
   const { seg, lengths } = parts;
   const writer = new SegmentWriter();
+  let bound = (seg?.postingCount ?? 0) + parts.base.data.length;
+  for (const list of parts.extra) bound += list?.length ?? 0;
+  writer.reservePostings(bound);
   const records = [...parts.files].sort((a, b) => a[1].first - b[1].first);
   const remap = new Int32Array(lengths.length + 1);
   const segPreviews = seg && seg.header.previewBytes > 0 ? seg.readPreviews() : undefined;
@@ -94,6 +112,7 @@ export function writeMerged(parts: IndexParts, settingsKey: string): Uint8Array[
       j++;
     }
     writer.addTerm(term, list, n);
+    if ((k + j) % TERMS_PER_STEP === 0) yield;
   }
   return writer.finish(settingsKey);
 }

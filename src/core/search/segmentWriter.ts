@@ -36,6 +36,11 @@ export class SegmentWriter {
     return this.chunks;
   }
 
+  /** Room for `n` postings at once (a merge knows its upper bound: no growth by doubling, no copy). */
+  reservePostings(n: number): void {
+    this.postings.reserve(n);
+  }
+
   addFile(path: string, mtime: number, size: number): void {
     this.pathOffsets.push(this.paths.append(path));
     this.mtime.push(mtime);

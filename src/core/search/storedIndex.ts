@@ -2,7 +2,7 @@ import { BytesFile, type IndexStorage, type RandomAccessFile } from './files';
 import type { LoadFailure } from './indexTypes';
 import { isLoadFailure, LexicalIndex } from './lexical';
 import { applyLive, encodeLive, LIVE_FILE } from './liveFile';
-import { writeMerged } from './segmentMerge';
+import { mergeSteps } from './segmentMerge';
 
 /** The segment's name in storage (the service checks it exists to know a first build from a reload). */
 export const INDEX_FILE = 'search-index.bin';
@@ -30,6 +30,12 @@ export async function loadStoredIndex(storage: IndexStorage, settingsKey: string
   return refused ? { index, liveRefused: refused } : { index };
 }
 
+/** Whether a save writes a whole new segment (none on disk for this index yet, or past the merge threshold) rather than the live file. */
+export function needsNewSegment(index: LexicalIndex, segmentOnDisk: number | undefined): boolean {
+  const seg = index.segment;
+  return !seg || seg.generation !== segmentOnDisk || index.needsMerge();
+}
+
 /**
  * Writes the index: a whole new segment (merged) when the index has none on disk yet or its live
  * tier passed the merge threshold, else only the live file beside the segment. A new segment is
@@ -37,12 +43,22 @@ export async function loadStoredIndex(storage: IndexStorage, settingsKey: string
  * `stillCurrent` says nothing changed while it was written; `generation` is the new segment's.
  */
 export async function storeIndex(storage: IndexStorage, index: LexicalIndex, settingsKey: string, segmentOnDisk: number | undefined, stillCurrent: () => boolean): Promise<{ generation?: number; reopened?: LexicalIndex }> {
-  const seg = index.segment;
-  if (seg && seg.generation === segmentOnDisk && !index.needsMerge()) {
+  if (!needsNewSegment(index, segmentOnDisk)) {
     await storage.write(LIVE_FILE, encodeLive(index.parts(), settingsKey));
     return {};
   }
-  const pieces = writeMerged(index.parts(), settingsKey);
+  // In slices of ~15 ms: queries run between them, on the index as it was.
+  const steps = mergeSteps(index.parts(), settingsKey);
+  let pieces: Uint8Array[] | undefined;
+  let slice = performance.now();
+  while (!pieces) {
+    const step = steps.next();
+    if (step.done) pieces = step.value;
+    else if (performance.now() - slice > 15) {
+      await new Promise((resolve) => setImmediate(resolve));
+      slice = performance.now();
+    }
+  }
   const head = pieces[0] ?? new Uint8Array(12);
   const generation = new DataView(head.buffer, head.byteOffset, head.byteLength).getUint32(8, true);
   await storage.write(INDEX_FILE, pieces);
