@@ -2,7 +2,7 @@ import type { RandomAccessFile } from './files';
 import { INDEX_FORMAT_VERSION } from './indexFormat';
 import { IndexCorruptError } from './indexBounds';
 import { TF_BITS, TF_MAX, type ChunkMeta, type FileRecord, type LoadFailure } from './indexTypes';
-import { checkTables, HEADER_BYTES, littleEndian, readHeader, SEGMENT_MAGIC, segmentLayout, tablesCrc, viewTables, type SegmentHeader, type SegmentLayout, type SegmentTables } from './segmentFormat';
+import { checkTables, HEADER_BYTES, listChecksum, littleEndian, readHeader, SEGMENT_MAGIC, segmentLayout, tablesCrc, viewTables, type SegmentHeader, type SegmentLayout, type SegmentTables } from './segmentFormat';
 
 /** Postings lists kept after a read (the terms of recent queries): at most this many entries in all. */
 const CACHE_POSTINGS = 1 << 20;
@@ -107,7 +107,7 @@ export class Segment {
   }
 
   /**
-   * Term `k`'s postings, read from the file and checked (ids in 1..chunks, ascending, tf >= 1);
+   * Term `k`'s postings, read from the file and checked (its checksum; ids in 1..chunks, ascending, tf >= 1);
    * throws IndexCorruptError on a short read or a bad list: the caller rebuilds, never answers from it.
    */
   postings(k: number, cache = true): Uint32Array {
@@ -122,6 +122,7 @@ export class Segment {
     const list = new Uint32Array(n);
     const bytes = new Uint8Array(list.buffer);
     if (this.file.read(bytes, this.layout.postings + 4 * from) !== bytes.length) throw new IndexCorruptError('short read of a postings list');
+    if (listChecksum(list) !== this.tables.termSum[k]) throw new IndexCorruptError(`a postings list does not match its checksum (term ${k})`);
     const chunks = this.header.chunks;
     let previous = 0;
     for (let i = 0; i < n; i++) {

@@ -13,7 +13,8 @@ import { IndexCorruptError } from './indexBounds';
  *   chunk start line, end line, BM25 length (uint32 x chunks each), content hash offsets (uint32 x
  *   chunks + 1), content hashes (UTF-8), preview offsets (uint32 x chunks + 1)
  *   term offsets (uint32 x terms + 1), terms (UTF-8, sorted by JS string order), term postings
- *   start (uint32 x terms + 1, an index into the postings)
+ *   start (uint32 x terms + 1, an index into the postings), each list's checksum (uint32 x terms,
+ *   `listChecksum`: a damaged list is refused when read, even one whose entries look valid)
  *   --- read on demand ---
  *   previews (UTF-8), postings (uint32 `id << TF_BITS | tf`, each term's list ascending by id)
  *
@@ -58,6 +59,7 @@ export interface SegmentLayout {
   termOffsets: number;
   terms: number;
   termStart: number;
+  termSum: number;
   tablesEnd: number;
   previews: number;
   postings: number;
@@ -88,10 +90,11 @@ export function segmentLayout(h: SegmentHeader): SegmentLayout {
   const termOffsets = take(4 * (h.terms + 1));
   const terms = take(h.termBytes);
   const termStart = take(4 * (h.terms + 1));
+  const termSum = take(4 * h.terms);
   const tablesEnd = at;
   const previews = take(h.previewBytes);
   const postings = take(4 * h.postings);
-  return { key, pathOffsets, paths, mtime, size, fileFirst, startLine, endLine, length, hashOffsets, hashes, previewOffsets, termOffsets, terms, termStart, tablesEnd, previews, postings, total: postings + 4 * h.postings };
+  return { key, pathOffsets, paths, mtime, size, fileFirst, startLine, endLine, length, hashOffsets, hashes, previewOffsets, termOffsets, terms, termStart, termSum, tablesEnd, previews, postings, total: postings + 4 * h.postings };
 }
 
 export function readHeader(bytes: Uint8Array): SegmentHeader {
@@ -126,6 +129,7 @@ export interface SegmentTables {
   termOffsets: Uint32Array;
   terms: Uint8Array;
   termStart: Uint32Array;
+  termSum: Uint32Array;
 }
 
 export function viewTables(tables: Uint8Array, h: SegmentHeader, l: SegmentLayout): SegmentTables {
@@ -149,6 +153,7 @@ export function viewTables(tables: Uint8Array, h: SegmentHeader, l: SegmentLayou
     termOffsets: u32(l.termOffsets, h.terms + 1),
     terms: new Uint8Array(b, o + l.terms, h.termBytes),
     termStart: u32(l.termStart, h.terms + 1),
+    termSum: u32(l.termSum, h.terms),
   };
 }
 
@@ -221,6 +226,13 @@ export class WordBlock {
   view(): Uint32Array {
     return this.words.subarray(0, this.length);
   }
+}
+
+/** A postings list's checksum (multiplicative hashing: ~1 ns a posting, to write and to check). */
+export function listChecksum(list: ArrayLike<number>, n = list.length): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < n; i++) h = Math.imul(h ^ (list[i] ?? 0), 0x01000193) ^ (h >>> 15);
+  return h >>> 0;
 }
 
 export function littleEndian(): boolean {

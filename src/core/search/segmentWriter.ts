@@ -1,4 +1,4 @@
-import { ByteBlock, HEADER_BYTES, segmentLayout, tablesCrc, WordBlock, writeHeader, type SegmentHeader } from './segmentFormat';
+import { ByteBlock, HEADER_BYTES, listChecksum, segmentLayout, tablesCrc, WordBlock, writeHeader, type SegmentHeader } from './segmentFormat';
 import { INDEX_FORMAT_VERSION } from './indexFormat';
 
 /**
@@ -23,6 +23,7 @@ export class SegmentWriter {
   private readonly termOffsets = new WordBlock();
   private readonly terms = new ByteBlock();
   private readonly termStart = new WordBlock();
+  private readonly termSum = new WordBlock();
   private readonly postings = new WordBlock();
   private chunks = 0;
   private lastTerm: string | undefined;
@@ -73,6 +74,7 @@ export class SegmentWriter {
     for (let i = 0; i < n; i++) words[at++] = list[i] ?? 0;
     postings.length = at;
     this.termStart.push(at);
+    this.termSum.push(listChecksum(list, n));
   }
 
   finish(settingsKey: string, generation = randomGeneration()): Uint8Array[] {
@@ -110,6 +112,7 @@ export class SegmentWriter {
     put(l.termOffsets, words(this.termOffsets));
     put(l.terms, this.terms.view());
     put(l.termStart, words(this.termStart));
+    put(l.termSum, words(this.termSum));
     header.crc = tablesCrc(tables, l);
     writeHeader(tables, header);
     const previews = new Uint8Array(l.postings - l.previews);

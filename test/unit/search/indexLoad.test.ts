@@ -112,6 +112,25 @@ describe('search index: loading a damaged or crafted file', function () {
     }
   });
 
+  it('one bit flipped in any postings entry is refused when its list is read (the list checksum)', () => {
+    const l = segmentLayout(readHeader(good));
+    for (let at = l.postings; at < l.total; at += 4) {
+      const bad = Buffer.from(good);
+      bad[at] = (bad[at] ?? 0) ^ 0x10; // the lowest bit of the chunk id: still in range, still plausible
+      const r = LexicalIndex.deserialize(bad, KEY);
+      assert.ok(r instanceof LexicalIndex);
+      const everyTerm = r.segment ? Array.from({ length: r.segment.termCount }, (_, k) => k) : [];
+      assert.ok(everyTerm.some((k) => {
+        try {
+          r.segment?.postings(k);
+          return false;
+        } catch (error) {
+          return error instanceof IndexCorruptError;
+        }
+      }), `entry at ${at}`);
+    }
+  });
+
   it('a short read of a list (the file cut after it was opened) is a typed error', () => {
     const bytes = Buffer.from(good);
     const r = LexicalIndex.open({ size: bytes.length, read: (into, pos) => (pos >= segmentLayout(readHeader(good)).postings ? 0 : (bytes.copy(into, 0, pos, pos + into.length), Math.min(into.length, bytes.length - pos))), close: () => undefined }, KEY);

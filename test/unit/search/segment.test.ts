@@ -129,6 +129,17 @@ describe('search index v6: segment, live tier and merge', () => {
     assert.deepEqual(refused.index.search('wombat', 5), []);
   });
 
+  it('a path term new to the index that the content repeats gives its chunk one posting, not two', () => {
+    // Files whose paths bring the new terms (their content repeats them): past the term counter's
+    // first tables (1,024 terms) a new path term used to lose its mark, and the content listed it again.
+    const index = build(Array.from({ length: 1100 }, (_, i) => [`lib/g${i}.ts`, `export const g${i} = ${i};\n`] as const));
+    const back = opened(index.serialize(KEY));
+    const seg = back.segment;
+    assert.ok(seg);
+    for (let k = 0; k < seg.termCount; k++) assert.doesNotThrow(() => seg.postings(k), seg.term(k));
+    assert.deepEqual(back.search('g1099', 5).map((h) => h.path), ['lib/g1099.ts']);
+  });
+
   it('a query reads each term\'s list from the file once, then from its small cache', () => {
     const bytes = build(files).serialize(KEY);
     let reads = 0;
