@@ -31,9 +31,9 @@ export interface FileRecord extends FileStat {
 /** An index built elsewhere (a worker thread), as transferable arrays: see `LexicalIndex.toPartial`. */
 export interface PartialIndex {
   terms: string[];
-  /** The postings in chunk order: term id (into `terms`) and packed value (local ids from 1). */
-  postingTerms: Int32Array;
-  postingValues: Uint32Array;
+  /** The postings in chunk order, in blocks: term id (into `terms`) and packed value (local ids from 1). */
+  postingTerms: Int32Array[];
+  postingValues: Uint32Array[];
   /** Per file: path, mtime, size, number of chunks (chunks are numbered in file order). */
   files: Array<[string, number, number, number]>;
   /** Per chunk: start and end line. */

@@ -165,9 +165,8 @@ export class LexicalIndex {
     scanSpan(text, span, counter);
     const terms = counter.terms;
     const tf = counter.tf;
-    const log = this.live.log;
     const distinct = counter.distinct;
-    log.reserve(distinct);
+    const log = this.live.room(distinct);
     const logTerms = log.terms;
     const logValues = log.values;
     const at = log.length;
@@ -210,10 +209,10 @@ export class LexicalIndex {
         previews.push(c.preview);
       }
     }
-    // Views of the log, not copies (a build's share can be twice the size of its copy): the
-    // build worker transfers their buffers and drops this index; other callers must not change it.
-    const log = this.live.log;
-    return { terms: this.live.termNames, postingTerms: log.terms.subarray(0, log.length), postingValues: log.values.subarray(0, log.length), files, lines, lengths, previews };
+    // Views of the log's blocks, not copies: the build worker transfers their buffers and drops
+    // this index; other callers must not change it.
+    const log = this.live.logViews();
+    return { terms: this.live.termNames, postingTerms: log.terms, postingValues: log.values, files, lines, lengths, previews };
   }
 
   /**
@@ -240,7 +239,8 @@ export class LexicalIndex {
     this.nextId = offset + local + 1;
     const termMap = new Int32Array(p.terms.length);
     for (let t = 0; t < p.terms.length; t++) termMap[t] = this.live.termId(p.terms[t] ?? '');
-    this.live.adopt(p.postingTerms, p.postingValues, termMap, offset << TF_BITS);
+    if (p.postingTerms.length !== p.postingValues.length) throw new Error('inconsistent partial index');
+    this.live.adopt(p.postingTerms.map((terms, i) => [terms, p.postingValues[i] ?? new Uint32Array(0)] as const), termMap, offset << TF_BITS);
   }
 
   removeFile(path: string): boolean {

@@ -1,5 +1,5 @@
 import { TF_BITS } from './indexTypes';
-import { layOutPostings, PostingLog, type PostingTable } from './postings';
+import { layOutPostings, LOG_BLOCK, PostingLog, type PostingTable } from './postings';
 
 /**
  * The postings of the chunks indexed in memory (everything before a first save; the files changed
@@ -14,16 +14,29 @@ export class LiveTier {
   termNames: string[] = [];
   base: PostingTable = { offsets: new Uint32Array(1), data: new Uint32Array(0) };
   extra: Array<number[] | undefined> = [];
-  /** Logs in id order: the one indexing appends to is the last (a build worker's share is one before it). */
+  /**
+   * Logs in id order: the one indexing appends to is the last. A large build fills blocks of
+   * LOG_BLOCK postings (no copy of what is there to grow, no capacity doubled for nothing); a
+   * build worker's share is taken over as its blocks.
+   */
   private logs = [new PostingLog()];
   private extraCount = 0;
 
   /** `renumbered` is told when the terms got new ids (a compaction dropped some). */
   constructor(private readonly renumbered: (termCount: number) => void) {}
 
-  /** The log indexing appends to. */
-  get log(): PostingLog {
-    return this.logs[this.logs.length - 1] ?? new PostingLog();
+  /** The log to append `n` postings to. */
+  room(n: number): PostingLog {
+    const log = this.logs[this.logs.length - 1];
+    if (log && log.reserve(n, LOG_BLOCK)) return log;
+    const block = new PostingLog(Math.max(n, LOG_BLOCK));
+    this.logs.push(block);
+    return block;
+  }
+
+  /** The logged postings, block by block (views: no copy). */
+  logViews(): { terms: Int32Array[]; values: Uint32Array[] } {
+    return { terms: this.logs.map((l) => l.terms.subarray(0, l.length)), values: this.logs.map((l) => l.values.subarray(0, l.length)) };
   }
 
   private get logged(): number {
@@ -37,21 +50,25 @@ export class LiveTier {
     return this.base.data.length + this.logged + this.extraCount;
   }
 
-  /** Nothing laid out yet, one log (a build's share not settled: `toPartial` takes the log as it is). */
+  /** Nothing laid out yet (a build's share not settled: `toPartial` takes the log as it is). */
   get fresh(): boolean {
-    return this.base.data.length === 0 && this.extraCount === 0 && this.logs.length === 1;
+    return this.base.data.length === 0 && this.extraCount === 0;
   }
 
   /**
-   * Takes over another index's log (a build worker's share: its arrays, no copy; term ids mapped
-   * through `termMap` and `shift` added to every posting, in place). Indexing goes on in a new log.
+   * Takes over another index's log blocks (a build worker's share: its arrays, no copy; term ids
+   * mapped through `termMap` and `shift` added to every posting, in place). Indexing goes on in a new log.
    */
-  adopt(terms: Int32Array, values: Uint32Array, termMap: Int32Array, shift: number): void {
-    for (let i = 0; i < terms.length; i++) {
-      terms[i] = termMap[terms[i] ?? 0] ?? 0;
-      values[i] = (values[i] ?? 0) + shift;
+  adopt(blocks: ReadonlyArray<readonly [Int32Array, Uint32Array]>, termMap: Int32Array, shift: number): void {
+    for (const [terms, values] of blocks) {
+      if (terms.length !== values.length) throw new Error('inconsistent partial index');
+      for (let i = 0; i < terms.length; i++) {
+        terms[i] = termMap[terms[i] ?? 0] ?? 0;
+        values[i] = (values[i] ?? 0) + shift;
+      }
+      this.logs.push(PostingLog.of(terms, values));
     }
-    this.logs.push(PostingLog.of(terms, values), new PostingLog());
+    this.logs.push(new PostingLog());
   }
 
   termId(term: string): number {
@@ -105,9 +122,7 @@ export class LiveTier {
   }
 
   private clearLogs(): void {
-    const current = this.log;
-    current.clear();
-    this.logs = [current];
+    this.logs = [new PostingLog()];
   }
 
   /** Lays every posting out in one base (see `layOutPostings`); with `dropDead`, removed chunks' postings and terms left without any go. */
@@ -131,8 +146,7 @@ export class LiveTier {
   /** Appends a term's postings (ids ascending, after any it has) to the log. */
   append(term: string, values: ArrayLike<number>): void {
     const t = this.termId(term);
-    const log = this.log;
-    log.reserve(values.length);
+    const log = this.room(values.length);
     for (let i = 0; i < values.length; i++) {
       log.terms[log.length] = t;
       log.values[log.length++] = values[i] ?? 0;

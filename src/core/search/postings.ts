@@ -1,36 +1,38 @@
-/** A growable Int32Array / Uint32Array pair: (term id, packed posting) appended in chunk order. */
+/** Postings per block of a large log: past it a log grows by new blocks, not by copies. */
+export const LOG_BLOCK = 1 << 20;
+
+/** An Int32Array / Uint32Array pair: (term id, packed posting) appended in chunk order. */
 export class PostingLog {
-  terms: Int32Array = new Int32Array(1 << 16);
-  values: Uint32Array = new Uint32Array(1 << 16);
+  terms: Int32Array;
+  values: Uint32Array;
   length = 0;
 
-  /** Makes room for `n` more postings. */
-  reserve(n: number): void {
-    if (this.length + n <= this.terms.length) return;
-    const cap = Math.max(this.length + n, this.terms.length * 2);
+  constructor(capacity = 1 << 16) {
+    this.terms = new Int32Array(capacity);
+    this.values = new Uint32Array(capacity);
+  }
+
+  /** Room for `n` more postings, growing by doubling up to `max` entries; false when that is not enough. */
+  reserve(n: number, max = Infinity): boolean {
+    if (this.length + n <= this.terms.length) return true;
+    const cap = Math.max(this.length + n, Math.min(max, this.terms.length * 2));
+    if (cap > max) return false;
     const terms = new Int32Array(cap);
     terms.set(this.terms.subarray(0, this.length));
     this.terms = terms;
     const values = new Uint32Array(cap);
     values.set(this.values.subarray(0, this.length));
     this.values = values;
+    return true;
   }
 
   /** A log over arrays given (a build worker's share, taken over without a copy). */
   static of(terms: Int32Array, values: Uint32Array): PostingLog {
-    const log = new PostingLog();
+    const log = new PostingLog(0);
     log.terms = terms;
     log.values = values;
     log.length = terms.length;
     return log;
-  }
-
-  clear(): void {
-    this.length = 0;
-    if (this.terms.length > 1 << 16) {
-      this.terms = new Int32Array(1 << 16);
-      this.values = new Uint32Array(1 << 16);
-    }
   }
 }
 
