@@ -191,11 +191,8 @@ export class SearchEngine implements WorkspaceIndex {
     this.discardStored = true;
     this.replaceIndex(new LexicalIndex());
     this.segmentOnDisk = undefined;
-    const rebuilt = async (): Promise<unknown> => {
-      await this.opened?.catch(() => undefined);
-      return this.open();
-    };
-    void rebuilt().catch((e: unknown) => this.options.logger.warn(`Search index rebuild failed: ${e instanceof Error ? e.message : String(e)}`));
+    const rebuilt = (this.opened ?? Promise.resolve()).catch(() => undefined).then(() => this.open());
+    void rebuilt.catch((e: unknown) => this.options.logger.warn(`Search index rebuild failed: ${e instanceof Error ? e.message : String(e)}`));
   }
 
   /**
@@ -385,7 +382,7 @@ export class SearchEngine implements WorkspaceIndex {
     return this.ranker.documentsFor(hits);
   }
 
-  /** Stops listening; an index changed since its last save is written one last time. */
+  /** Stops listening; an index changed since its last save is written one last time, then closed. */
   dispose(): void {
     this.disposed = true;
     this.cancelDebounce?.();
@@ -395,6 +392,8 @@ export class SearchEngine implements WorkspaceIndex {
       this.cancelSave = undefined;
       void this.save();
     }
+    // Then the segment's file is closed (a query after this answers nothing).
+    this.saving = this.saving.then(() => this.replaceIndex(new LexicalIndex()));
   }
 }
 

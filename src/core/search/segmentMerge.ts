@@ -91,6 +91,7 @@ export function* mergeSteps(parts: IndexParts, settingsKey: string): Generator<v
   const segTerms = seg?.termCount ?? 0;
   let k = 0;
   let j = 0;
+  let steps = 0;
   let segTerm = seg && segTerms > 0 ? seg.term(0) : undefined;
   while (k < segTerms || j < order.length) {
     const t = order[j];
@@ -112,7 +113,7 @@ export function* mergeSteps(parts: IndexParts, settingsKey: string): Generator<v
       j++;
     }
     writer.addTerm(term, list, n);
-    if ((k + j) % TERMS_PER_STEP === 0) yield;
+    if (++steps % TERMS_PER_STEP === 0) yield;
   }
   return writer.finish(settingsKey);
 }

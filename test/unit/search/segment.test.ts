@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { chunkText, LexicalIndex, loadStoredIndex, MemoryIndexStorage, type LoadFailure } from '../../../src/core/search';
 import { applyLive, encodeLive } from '../../../src/core/search/liveFile';
+import { mergeSteps } from '../../../src/core/search/segmentMerge';
 
 // The v6 segment on its own: a round trip through the binary format, the live tier beside it
 // (tombstones and new files), and the merge of both into a new segment.
@@ -127,6 +128,21 @@ describe('search index v6: segment, live tier and merge', () => {
     assert.ok(refused?.index instanceof LexicalIndex);
     assert.match(refused.liveRefused ?? '', /not a live file/);
     assert.deepEqual(refused.index.search('wombat', 5), []);
+  });
+
+  it('a merge runs in steps (its caller lets queries run between them) and writes what one call writes', () => {
+    const index = build(Array.from({ length: 3000 }, (_, i) => [`lib/g${i}.ts`, `export const g${i} = ${i};\n`] as const));
+    const steps = mergeSteps(index.parts(), KEY);
+    let yields = 0;
+    let result: IteratorResult<void, Uint8Array[]>;
+    while (!(result = steps.next()).done) {
+      yields++;
+      assert.deepEqual(index.search('g42', 1).map((h) => h.path), ['lib/g42.ts'], 'queries between steps');
+    }
+    assert.ok(yields >= 1, `${yields} steps`);
+    const stepped = opened(Buffer.concat(result.value));
+    const whole = opened(index.serialize(KEY));
+    for (const q of ['g42', 'g2999', 'export const']) assert.deepEqual(answers(stepped, q), answers(whole, q), q);
   });
 
   it('a path term new to the index that the content repeats gives its chunk one posting, not two', () => {
