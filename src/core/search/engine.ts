@@ -392,8 +392,8 @@ export class SearchEngine implements WorkspaceIndex {
       this.cancelSave = undefined;
       void this.save();
     }
-    // Then the segment's file is closed (a query after this answers nothing).
-    this.saving = this.saving.then(() => this.replaceIndex(new LexicalIndex()));
+    // Then the segment's file is closed (stats stay; a query after this answers nothing).
+    this.saving = this.saving.then(() => this.index.close());
   }
 }
 

@@ -285,7 +285,7 @@ export class LexicalIndex {
     const terms = new Set<string>();
     forEachTerm(query, (t) => terms.add(t));
     const n = this.chunkCount;
-    if (terms.size === 0 || n === 0 || limit <= 0) return [];
+    if (terms.size === 0 || n === 0 || limit <= 0 || this.seg?.closed) return [];
     const scores = this.scores;
     scores.begin(this.nextId);
     const avg = this.totalLength / n || 1;

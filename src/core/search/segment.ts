@@ -72,8 +72,12 @@ export class Segment {
     return this.header.generation;
   }
 
+  /** Closed: queries answer nothing, previews are empty (the engine was disposed, or the segment replaced). */
+  closed = false;
+
   close(): void {
     this.cache.clear();
+    this.closed = true;
     this.file.close();
   }
 
@@ -150,6 +154,7 @@ export class Segment {
   }
 
   preview(id: number): string {
+    if (this.closed) return '';
     const o = this.tables.previewOffsets;
     const from = o[id - 1] ?? 0;
     const bytes = new Uint8Array((o[id] ?? 0) - from);

@@ -99,6 +99,22 @@ describe('search engine: the segmented index on storage', function () {
     assert.deepEqual(paths(stored.index.search('add item cart', 5)), ['src/cart.ts'], 'the rebuilt index replaced the damaged file');
   });
 
+  it('dispose writes the last changes, then closes the segment\'s file: stats stay, queries answer nothing, no throw', async () => {
+    const rig = engineFor(ws.root);
+    await rig.engine.open();
+    await rig.engine.persisted();
+    ws.write('src/cart.ts', `${CART}// gift wrapping\n`);
+    rig.engine.notifyChanged('src/cart.ts');
+    await rig.engine.flush();
+    rig.engine.dispose();
+    await rig.engine.persisted();
+    assert.equal(rig.engine.stats.files, 3);
+    assert.deepEqual(rig.engine.lexical('refresh auth token'), []);
+    const stored = await loadStoredIndex(rig.storage, rig.engine.settingsKey());
+    assert.ok(stored?.index instanceof LexicalIndex);
+    assert.deepEqual(paths(stored.index.search('gift wrapping', 5)), ['src/cart.ts']);
+  });
+
   it('an index file of format v5 is reported old_version and rebuilt', async () => {
     const json = Buffer.from(JSON.stringify({ format: 'stratus-search-index', key: 'k', nextId: 1, files: [], chunks: [] }));
     const head = Buffer.alloc(12);
