@@ -79,14 +79,16 @@ export class LexicalIndex {
   }
 
   /**
-   * Whether the live tier or the tombstones have grown past what a merge into a new segment
-   * pays for (like the compaction rule: a quarter of the segment's chunks, or an eighth of its postings).
+   * Whether the live tier, the tombstones or the hashes set since have grown past what a merge into
+   * a new segment pays for (like the compaction rule: a quarter of the segment's chunks, an eighth
+   * of its postings or of its chunks' hashes).
    */
   needsMerge(): boolean {
     const seg = this.seg;
     if (!seg) return false;
     const live = this.live.postingCount;
-    return (this.segDead > 1000 && this.segDead > seg.chunkCount / 4) || (live > 1 << 18 && live > seg.postingCount / 8);
+    const hashes = seg.hashEdits.size; // content hashes set since (an embedding pass): the live file lists each
+    return (this.segDead > 1000 && this.segDead > seg.chunkCount / 4) || (live > 1 << 18 && live > seg.postingCount / 8) || (hashes > 1000 && hashes > seg.chunkCount / 8);
   }
 
   /** One past the highest chunk id: the length of the tables kept per id. */

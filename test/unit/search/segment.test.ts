@@ -130,6 +130,17 @@ describe('search index v6: segment, live tier and merge', () => {
     assert.deepEqual(refused.index.search('wombat', 5), []);
   });
 
+  it('content hashes set on many segment chunks (an embedding pass) call for a merge, which writes them into the segment', () => {
+    const loaded = opened(build(Array.from({ length: 1200 }, (_, i) => [`lib/h${i}.ts`, `export const h${i} = ${i};\n`] as const)).serialize(KEY));
+    assert.equal(loaded.needsMerge(), false);
+    for (const [id] of [...loaded.allChunks()].slice(0, 1100)) loaded.setHash(id, `${'0'.repeat(36)}${String(id).padStart(4, '0')}`);
+    assert.equal(loaded.needsMerge(), true);
+    const merged = opened(loaded.serialize(KEY));
+    assert.equal(merged.segment?.hashEdits.size, 0);
+    assert.equal([...merged.allChunks()].filter(([, c]) => c.hash !== '').length, 1100);
+    assert.equal(merged.chunk(7)?.hash, `${'0'.repeat(36)}0007`);
+  });
+
   it('a merge runs in steps (its caller lets queries run between them) and writes what one call writes', () => {
     const index = build(Array.from({ length: 3000 }, (_, i) => [`lib/g${i}.ts`, `export const g${i} = ${i};\n`] as const));
     const steps = mergeSteps(index.parts(), KEY);
