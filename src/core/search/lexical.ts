@@ -4,6 +4,7 @@ import { forEachTerm } from './identifiers';
 import { previewOf, scanSpan, type ChunkSpan } from './chunkScan';
 import { TF_BITS, TF_MAX, type ChunkMeta, type FileRecord, type LexicalHit, type LoadFailure, type PartialIndex } from './indexTypes';
 import { Bm25Scores } from './bm25';
+import { ChunkColumns } from './chunkColumns';
 import { LiveTier } from './liveTier';
 import { writeMerged, type IndexParts } from './segmentMerge';
 import { readSegmentFiles, Segment, SegmentChunk } from './segment';
@@ -42,7 +43,7 @@ const PATH_WEIGHT = 2;
 
 export class LexicalIndex {
   /** The live tier's chunks (the segment's are read from its tables). */
-  private chunks = new Map<number, ChunkMeta>();
+  private readonly chunks = new ChunkColumns();
   private files = new Map<string, FileRecord>();
   /** The segment this index was loaded from (ids 1..its chunk count), if any. */
   private seg: Segment | undefined;

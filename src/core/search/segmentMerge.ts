@@ -9,7 +9,7 @@ export interface IndexParts {
   segPaths: readonly string[];
   segRemoved: Uint8Array;
   files: ReadonlyMap<string, FileRecord>;
-  chunks: ReadonlyMap<number, ChunkMeta>;
+  chunks: { get(id: number): ChunkMeta | undefined };
   lengths: readonly number[];
   termNames: readonly string[];
   /** The live tier's term ids in the sorted order of their strings. */
