@@ -1,6 +1,6 @@
 // Storage options for the search index, side by side on the same generated corpus and the same
-// chunks and terms (Stratus's chunker and tokenizer): (a) today's format (LexicalIndex: postings
-// in one file, loaded whole) and (b) SQLite FTS5 through Node's built-in `node:sqlite`, fed the
+// chunks and terms (Stratus's chunker and tokenizer): (a) today's format (LexicalIndex, format v6:
+// one segment of binary tables, the postings read from the file per query term) and (b) SQLite FTS5 through Node's built-in `node:sqlite`, fed the
 // same terms (so recall is comparable), ranked by its bm25(). For each: build time, size on disk,
 // reopen until the first answer, warm query median and p95, RSS growth, and the agreement of the
 // top 10 with today's ranking. Run it with a Node that has `node:sqlite` (22.5+; the bench's

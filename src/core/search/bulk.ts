@@ -86,5 +86,5 @@ export function buildPartial(request: BuildRequest, onProgress?: (done: number) 
 /** The transferable buffers of a result (moved, not copied, to the main thread). */
 export function transferList(result: BuildResult): ArrayBuffer[] {
   const p = result.partial;
-  return [p.postingTerms.buffer, p.postingValues.buffer, p.lines.buffer, p.lengths.buffer].filter((b): b is ArrayBuffer => b instanceof ArrayBuffer);
+  return [...p.postingTerms.map((a) => a.buffer), ...p.postingValues.map((a) => a.buffer), p.lines.buffer, p.lengths.buffer].filter((b): b is ArrayBuffer => b instanceof ArrayBuffer);
 }

@@ -2,7 +2,10 @@ import { describeLoadFailure, searchSettingsKey } from './indexFormat';
 import { Indexer, yieldToEventLoop } from './indexer';
 import { isLoadFailure, LexicalIndex } from './lexical';
 import { PathFilter } from './filter';
-import type { LoadFailure } from './indexTypes';
+import { IndexCorruptError } from './indexBounds';
+import type { LexicalHit, LoadFailure } from './indexTypes';
+import { logIndexStats } from './statsLog';
+import { INDEX_FILE, LIVE_FILE, loadStoredIndex, needsNewSegment, storeIndex } from './storedIndex';
 import { embeddingsFile, Ranker, toHit } from './ranking';
 import type { LocalCandidates } from './rerankStage';
 import type { IndexProgress, IndexStats, SearchEngineOptions, SearchHit, SearchResult, WorkspaceIndex } from './searchTypes';
@@ -12,7 +15,7 @@ export { describeLoadFailure } from './indexFormat';
 export { DEFAULT_SEARCH_SETTINGS } from './searchTypes';
 export type { IndexProgress, IndexStats, SearchEngineOptions, SearchHit, SearchInference, SearchNote, SearchResult, SearchSettings, WorkspaceIndex } from './searchTypes';
 
-export const INDEX_FILE = 'search-index.bin';
+export { INDEX_FILE } from './storedIndex';
 const SAVE_DELAY_MS = 10_000;
 
 const defaultTimer = (ms: number, fire: () => void): (() => void) => {
@@ -46,6 +49,13 @@ export class SearchEngine implements WorkspaceIndex {
   private saving: Promise<void> = Promise.resolve();
   /** The last write failed: the next failures are not warned about again (a full disk fails every 10 s). */
   private saveFailing = false;
+  /** The generation of the segment in storage (a live file is written only beside the index's own). */
+  private segmentOnDisk: number | undefined;
+  private discardStored = false;
+  /** A new segment being written (updates wait for it). */
+  private merging: Promise<void> | undefined;
+  private damagedBefore = false;
+  private keepInMemory = false;
   /** Fires after the index changed through file events (tests and the status bar listen). */
   onDidUpdate: ((paths: string[]) => void) | undefined;
 
@@ -56,6 +66,7 @@ export class SearchEngine implements WorkspaceIndex {
     this.ranker = new Ranker({
       ...options,
       index: () => this.index,
+      lexical: (query, limit) => this.searchIndex(query, limit),
       ready: () => this.ready,
       setTimer: this.setTimer,
       save: () => this.save(),
@@ -88,8 +99,10 @@ export class SearchEngine implements WorkspaceIndex {
     await this.opened?.catch(() => undefined);
     await this.saving;
     this.ready = false;
-    this.index = new LexicalIndex();
+    this.replaceIndex(new LexicalIndex());
+    this.segmentOnDisk = undefined;
     await this.options.storage?.delete(INDEX_FILE);
+    await this.options.storage?.delete(LIVE_FILE);
     return this.open(options);
   }
 
@@ -102,16 +115,23 @@ export class SearchEngine implements WorkspaceIndex {
       let markLoaded = (): void => undefined;
       this.loadedGate = new Promise<void>((resolve) => (markLoaded = resolve));
       try {
-        const stored = await this.options.storage?.read(INDEX_FILE);
-        this.readStored(stored, key, (r) => (rejected = r), () => (source = 'loaded'));
+        const storage = this.options.storage;
+        // After a damaged segment was found: not read again, rebuilt.
+        const discard = this.discardStored;
+        this.discardStored = false;
+        if (discard) await Promise.all([storage?.delete(INDEX_FILE), storage?.delete(LIVE_FILE)]);
+        const stored = storage && !discard ? await loadStoredIndex(storage, key) : undefined;
+        this.readStored(stored, (r) => (rejected = r), () => (source = 'loaded'));
       } finally {
         markLoaded();
       }
     } else {
       source = 'loaded';
     }
-    const { stats, filter } = await this.indexer.reconcile(this.index, options);
-
+    const index = this.index;
+    const { stats, filter } = await this.indexer.reconcile(index, options);
+    // A damaged segment found meanwhile replaced the index: the open that follows builds it.
+    if (index !== this.index) return { ...stats, source };
     this.filter = filter;
     this.rescanNeeded = false;
     stats.source = source;
@@ -119,7 +139,7 @@ export class SearchEngine implements WorkspaceIndex {
     this.index.settle();
     stats.ms = this.now() - started;
     this.ready = true;
-    this.logStats(stats);
+    logIndexStats(this.options.logger, stats, this.options.settings().maxFileSizeBytes);
     // Ready to query now; the index is written right after, off the path to the first query
     // (`persisted()` says when it is on disk). A loaded index nothing changed in is not rewritten.
     if (source === 'built' || stats.indexed > 0 || stats.removed > 0) void this.persistSoon();
@@ -127,17 +147,52 @@ export class SearchEngine implements WorkspaceIndex {
   }
 
   /** Takes the stored index when it can be used (else starts from an empty one, saying why). */
-  private readStored(stored: Uint8Array | undefined, key: string, reject: (r: LoadFailure) => void, accept: () => void): void {
+  private readStored(stored: Awaited<ReturnType<typeof loadStoredIndex>>, reject: (r: LoadFailure) => void, accept: () => void): void {
     if (!stored) return;
-    const loaded = LexicalIndex.deserialize(stored, key);
+    const loaded = stored.index;
     if (isLoadFailure(loaded)) {
       reject(loaded);
       this.options.logger.warn(`Search index in storage not used (${describeLoadFailure(loaded)}); rebuilding.`);
-      this.index = new LexicalIndex();
+      this.replaceIndex(new LexicalIndex());
     } else {
-      this.index = loaded;
+      if (stored.liveRefused) this.options.logger.info(`Search index: the changes saved beside it were not used (${stored.liveRefused}); the files changed since are re-read.`);
+      this.replaceIndex(loaded);
+      this.segmentOnDisk = loaded.segment?.generation;
       accept();
     }
+  }
+
+  /** Swaps the index (closing the segment file of the one replaced). */
+  private replaceIndex(next: LexicalIndex): void {
+    if (this.index !== next) this.index.close();
+    this.index = next;
+  }
+
+  /**
+   * The lexical search, guarded: a segment list that cannot be read or is damaged is reported once,
+   * the index rebuilt, and nothing answered from it (an empty answer marked not ready meanwhile).
+   */
+  private searchIndex(query: string, limit: number): LexicalHit[] {
+    try {
+      return this.index.search(query, limit);
+    } catch (error) {
+      if (!(error instanceof IndexCorruptError)) throw error;
+      this.damaged(error);
+      return [];
+    }
+  }
+
+  private damaged(error: IndexCorruptError): void {
+    // Twice in a session (a fault of the disk or of this code): the index stays in memory from then on.
+    if (this.damagedBefore) this.keepInMemory = true;
+    this.options.logger.warn(`Search index in storage is damaged (${error.message}); rebuilding${this.keepInMemory ? ', and keeping it in memory from now on' : ''}.`);
+    this.damagedBefore = true;
+    this.ready = false;
+    this.discardStored = true;
+    this.replaceIndex(new LexicalIndex());
+    this.segmentOnDisk = undefined;
+    const rebuilt = (this.opened ?? Promise.resolve()).catch(() => undefined).then(() => this.open());
+    void rebuilt.catch((e: unknown) => this.options.logger.warn(`Search index rebuild failed: ${e instanceof Error ? e.message : String(e)}`));
   }
 
   /**
@@ -164,19 +219,6 @@ export class SearchEngine implements WorkspaceIndex {
     return this.saving;
   }
 
-
-  private logStats(stats: IndexStats): void {
-    const s = stats.skipped;
-    const skippedTotal = Object.values(s).reduce((a, b) => a + b, 0);
-    this.options.logger.info(
-      `Search index ${stats.source === 'loaded' ? 'loaded and updated' : 'built'}: ${stats.files} files, ${stats.chunks} chunks ` +
-        `(${stats.indexed} indexed now${stats.removed ? `, ${stats.removed} removed` : ''}); skipped ${skippedTotal}: ` +
-        `${s.excluded} excluded by files.exclude/search.exclude, ${s.gitignored} by .gitignore, ${s.binary} binary, ` +
-        `${s.too_large} over ${Math.round(this.options.settings().maxFileSizeBytes / 1024)} KB, ${s.unreadable} unreadable; ${stats.ms.toFixed(0)} ms.`,
-    );
-    for (const { path, reason } of stats.skippedSample) this.options.logger.debug(`Search index skipped ${path || '(root)'}: ${reason}`);
-  }
-
   /** Persists the index now (best effort: a failed write only costs a rebuild next time). */
   save(): Promise<void> {
     this.saving = this.saving.then(() => this.saveNow());
@@ -188,11 +230,12 @@ export class SearchEngine implements WorkspaceIndex {
     const storage = this.options.storage;
     if (!storage) return;
     try {
-      await storage.write(INDEX_FILE, this.index.serialize(this.settingsKey()));
+      await this.store(storage);
       if (this.ranker.embeddings && this.ranker.embeddings.size > 0) await storage.write(embeddingsFile(this.ranker.embeddings.model), this.ranker.embeddings.serialize());
       if (this.saveFailing) this.options.logger.info('Search index saved again.');
       this.saveFailing = false;
     } catch (error) {
+      if (error instanceof IndexCorruptError) return this.damaged(error);
       const why = `Search index not saved: ${error instanceof Error ? error.message : String(error)}`;
       if (this.saveFailing) this.options.logger.debug(why);
       else this.options.logger.warn(`${why} (searches go on from memory; not said again until a save succeeds)`);
@@ -200,6 +243,21 @@ export class SearchEngine implements WorkspaceIndex {
     }
   }
 
+  /** Writes the index (see `storeIndex`); a new segment written replaces the index in memory unless it changed meanwhile. */
+  private async store(storage: NonNullable<SearchEngineOptions['storage']>): Promise<void> {
+    const index = this.index;
+    const merge = needsNewSegment(index, this.segmentOnDisk);
+    const writing = this.writeIndex(storage, index, index.version);
+    // Updates wait for a new segment (written in slices from the index as it is now); queries do not.
+    if (merge) this.merging = writing.catch(() => undefined).finally(() => (this.merging = undefined));
+    await writing;
+  }
+
+  private async writeIndex(storage: NonNullable<SearchEngineOptions['storage']>, index: LexicalIndex, version: number): Promise<void> {
+    const written = await storeIndex(storage, index, this.settingsKey(), this.segmentOnDisk, () => !this.keepInMemory && this.index === index && index.version === version);
+    if (written.generation !== undefined) this.segmentOnDisk = written.reopened || (this.index === index && index.version === version) ? written.generation : undefined;
+    if (written.reopened) this.replaceIndex(written.reopened);
+  }
 
   // ---- incremental updates -------------------------------------------------------------------
 
@@ -243,6 +301,7 @@ export class SearchEngine implements WorkspaceIndex {
 
   private async drain(): Promise<void> {
     if (this.opened) await this.opened.catch(() => undefined);
+    while (this.merging) await this.merging;
     if (!this.ready) return; // the build in progress or to come reads the files anyway
     if (this.rescanNeeded) {
       this.pending.clear();
@@ -277,7 +336,6 @@ export class SearchEngine implements WorkspaceIndex {
     this.onDidUpdate?.(touched);
   }
 
-
   /** Writing a large index costs a moment: after file events it is written at most every 10 s. */
   private scheduleSave(): void {
     if (this.cancelSave || this.disposed) return;
@@ -297,7 +355,7 @@ export class SearchEngine implements WorkspaceIndex {
 
   /** The local (lexical) order at once, from memory. */
   lexical(query: string, limit = this.options.settings().candidates): SearchHit[] {
-    return this.index.search(query, limit).map((h, i) => toHit(h, i));
+    return this.searchIndex(query, limit).map((h, i) => toHit(h, i));
   }
 
   /**
@@ -324,7 +382,7 @@ export class SearchEngine implements WorkspaceIndex {
     return this.ranker.documentsFor(hits);
   }
 
-  /** Stops listening; an index changed since its last save is written one last time. */
+  /** Stops listening; an index changed since its last save is written one last time, then closed. */
   dispose(): void {
     this.disposed = true;
     this.cancelDebounce?.();
@@ -334,6 +392,8 @@ export class SearchEngine implements WorkspaceIndex {
       this.cancelSave = undefined;
       void this.save();
     }
+    // Then the segment's file is closed (stats stay; a query after this answers nothing).
+    this.saving = this.saving.then(() => this.index.close());
   }
 }
 

@@ -1,4 +1,4 @@
-import { promises as fsp } from 'node:fs';
+import { closeSync, fstatSync, openSync, promises as fsp, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfinedReader, type ReaderFs, type ReadRefusal } from '../workspace/confinedReader';
 
@@ -41,11 +41,67 @@ export interface LoadedFile {
   bytes: Uint8Array | undefined;
 }
 
+/**
+ * A file read in pieces at given positions (a segment of the search index: its postings are read
+ * on demand, not loaded). Reads are synchronous: a query reads a few lists of a few KB.
+ */
+export interface RandomAccessFile {
+  readonly size: number;
+  /** Reads up to `into.length` bytes at `position`; returns how many were read (fewer at the end). */
+  read(into: Uint8Array, position: number): number;
+  close(): void;
+}
+
 /** Where the persisted index lives (the extension's workspace storage). */
 export interface IndexStorage {
   read(name: string): Promise<Uint8Array | undefined>;
-  write(name: string, data: Uint8Array): Promise<void>;
+  /** Replaces the file atomically (a crash leaves the old one or the new one): `data` in pieces is written in order. */
+  write(name: string, data: Uint8Array | readonly Uint8Array[]): Promise<void>;
   delete(name: string): Promise<void>;
+  /** Opens the file for positioned reads; undefined when it does not exist (absent: `read` whole). */
+  open?(name: string): Promise<RandomAccessFile | undefined>;
+}
+
+/** A file over bytes in memory (tests, and an index serialized to bytes). */
+export class BytesFile implements RandomAccessFile {
+  constructor(private readonly bytes: Uint8Array) {}
+  get size(): number {
+    return this.bytes.length;
+  }
+  read(into: Uint8Array, position: number): number {
+    const n = Math.max(0, Math.min(into.length, this.bytes.length - position));
+    into.set(this.bytes.subarray(position, position + n));
+    return n;
+  }
+  close(): void {}
+}
+
+/** A file descriptor kept open for positioned reads. */
+class NodeRandomAccessFile implements RandomAccessFile {
+  private fd: number | undefined;
+  readonly size: number;
+  constructor(path: string) {
+    this.fd = openSync(path, 'r');
+    this.size = fstatSync(this.fd).size;
+  }
+  read(into: Uint8Array, position: number): number {
+    if (this.fd === undefined) throw new Error('the index file is closed');
+    let done = 0;
+    while (done < into.length) {
+      const n = readSync(this.fd, into, done, into.length - done, position + done);
+      if (n === 0) break;
+      done += n;
+    }
+    return done;
+  }
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+}
+
+function pieces(data: Uint8Array | readonly Uint8Array[]): readonly Uint8Array[] {
+  return data instanceof Uint8Array ? [data] : data;
 }
 
 /** Why a workspace file was not read (`reason` is the confined reader's). */
@@ -121,12 +177,18 @@ export class NodeIndexStorage implements IndexStorage {
     }
   }
 
-  async write(name: string, data: Uint8Array): Promise<void> {
+  async write(name: string, data: Uint8Array | readonly Uint8Array[]): Promise<void> {
     await fsp.mkdir(this.dir, { recursive: true });
-    // Write then rename, so a crash mid-write never leaves a half file under the real name.
+    // Write then rename, so a crash mid-write never leaves a half file under the real name (an
+    // open reader of the old file keeps reading the old one).
     const tmp = join(this.dir, `${name}.${process.pid}.${++writes}.tmp`);
     try {
-      await fsp.writeFile(tmp, data);
+      const handle = await fsp.open(tmp, 'w');
+      try {
+        for (const piece of pieces(data)) await handle.write(piece);
+      } finally {
+        await handle.close();
+      }
       await fsp.rename(tmp, join(this.dir, name));
     } catch (error) {
       // A full disk leaves part of the temporary file: each failed write would add one.
@@ -138,6 +200,14 @@ export class NodeIndexStorage implements IndexStorage {
   async delete(name: string): Promise<void> {
     await fsp.rm(join(this.dir, name), { force: true });
   }
+
+  open(name: string): Promise<RandomAccessFile | undefined> {
+    try {
+      return Promise.resolve(new NodeRandomAccessFile(join(this.dir, name)));
+    } catch {
+      return Promise.resolve(undefined);
+    }
+  }
 }
 
 /** In-memory storage (tests, and a workspace without storage). */
@@ -146,12 +216,16 @@ export class MemoryIndexStorage implements IndexStorage {
   read(name: string): Promise<Uint8Array | undefined> {
     return Promise.resolve(this.files.get(name));
   }
-  write(name: string, data: Uint8Array): Promise<void> {
-    this.files.set(name, data);
+  write(name: string, data: Uint8Array | readonly Uint8Array[]): Promise<void> {
+    this.files.set(name, data instanceof Uint8Array ? data : Buffer.concat(data));
     return Promise.resolve();
   }
   delete(name: string): Promise<void> {
     this.files.delete(name);
     return Promise.resolve();
+  }
+  open(name: string): Promise<RandomAccessFile | undefined> {
+    const bytes = this.files.get(name);
+    return Promise.resolve(bytes ? new BytesFile(bytes) : undefined);
   }
 }

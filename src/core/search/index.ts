@@ -15,7 +15,7 @@ export {
   type SearchResult,
   type SearchSettings,
 } from './engine';
-export { FileNotReadError, MemoryIndexStorage, NodeFileSystem, NodeIndexStorage, type DirEntry, type FileStat, type IndexStorage, type SearchFileSystem } from './files';
+export { BytesFile, FileNotReadError, MemoryIndexStorage, NodeFileSystem, NodeIndexStorage, type DirEntry, type FileStat, type IndexStorage, type RandomAccessFile, type SearchFileSystem } from './files';
 export { enabledGlobs, expandBraces, globToGitignore, looksBinary, PathFilter, type SkipReason } from './filter';
 export { reciprocalRankFusion } from './fusion';
 export { splitIdentifier, stem, tokenize, distinctTerms } from './identifiers';
@@ -24,4 +24,5 @@ export { rerankDocuments, trimForRerank, type RerankFn, type RerankOutcome, type
 export { searchInference } from './inference';
 export { IndexClient, IndexWorkerError, type IndexClientOptions } from './indexClient';
 export { searchSettingsKey } from './indexFormat';
+export { LIVE_FILE, loadStoredIndex } from './storedIndex';
 export type { OpenOptions, WorkspaceIndex } from './searchTypes';

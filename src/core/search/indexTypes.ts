@@ -20,17 +20,20 @@ export interface LexicalHit extends ChunkMeta {
 }
 
 
-/** What the index keeps per file: its size and time when indexed, and its chunks' ids. */
+/** What the index keeps per file: its size and time when indexed, and its chunks' ids (consecutive: first .. first + count - 1). */
 export interface FileRecord extends FileStat {
-  chunks: number[];
+  first: number;
+  count: number;
+  /** Its index in the segment when the segment holds it (not changed since). */
+  seg?: number;
 }
 
 /** An index built elsewhere (a worker thread), as transferable arrays: see `LexicalIndex.toPartial`. */
 export interface PartialIndex {
   terms: string[];
-  /** The postings in chunk order: term id (into `terms`) and packed value (local ids from 1). */
-  postingTerms: Int32Array;
-  postingValues: Uint32Array;
+  /** The postings in chunk order, in blocks: term id (into `terms`) and packed value (local ids from 1). */
+  postingTerms: Int32Array[];
+  postingValues: Uint32Array[];
   /** Per file: path, mtime, size, number of chunks (chunks are numbered in file order). */
   files: Array<[string, number, number, number]>;
   /** Per chunk: start and end line. */
@@ -41,4 +44,3 @@ export interface PartialIndex {
 
 /** Why a persisted index was not used. */
 export type LoadFailure = { reason: 'corrupt'; detail: string } | { reason: 'old_version'; found: unknown } | { reason: 'settings_changed' };
-

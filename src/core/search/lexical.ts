@@ -1,9 +1,13 @@
 import type { Chunk } from './chunker';
-import type { FileStat } from './files';
-import { forEachHashedPart, forEachTerm } from './identifiers';
-import { decodeIndex, encodeIndex } from './indexFormat';
+import { BytesFile, type FileStat, type RandomAccessFile } from './files';
+import { forEachTerm } from './identifiers';
+import { previewOf, scanSpan, type ChunkSpan } from './chunkScan';
 import { TF_BITS, TF_MAX, type ChunkMeta, type FileRecord, type LexicalHit, type LoadFailure, type PartialIndex } from './indexTypes';
-import { layOutPostings, PostingLog, selectTop } from './postings';
+import { Bm25Scores } from './bm25';
+import { ChunkColumns } from './chunkColumns';
+import { LiveTier } from './liveTier';
+import { writeMerged, type IndexParts } from './segmentMerge';
+import { readSegmentFiles, Segment, SegmentChunk } from './segment';
 import { TermCounter } from './termCounter';
 
 export { INDEX_FORMAT_VERSION } from './indexFormat';
@@ -27,68 +31,65 @@ export type { ChunkMeta, LexicalHit, LoadFailure, PartialIndex } from './indexTy
  * query, this index 0.37 s and 1.8 ms (half the memory): MiniSearch's radix tree costs several
  * objects per term occurrence and scores through per-term maps; scaled to the 50 MB benchmark its
  * queries would take ~200 ms, over the 50 ms target. Prefix and fuzzy matching, what the radix tree buys, are not used by this search.
+ *
+ * Persisted (format v6), the index is an immutable segment on disk (segment.ts: tables in memory,
+ * postings read per query term) plus the live tier in memory (files indexed since, as above);
+ * the segment's chunks of files changed or deleted since are tombstones (length 0), and a merge
+ * (segmentMerge.ts) writes both into a new segment.
  */
 
-const PREVIEW_CHARS = 120;
 /** A path term counts as this many occurrences in every chunk of the file. */
 const PATH_WEIGHT = 2;
-const K1 = 1.2;
-const B = 0.75;
-
-export function previewOf(text: string): string {
-  let from = 0;
-  while (from <= text.length) {
-    const nl = text.indexOf('\n', from);
-    const end = nl < 0 ? text.length : nl;
-    const line = text.slice(from, end).trim();
-    from = end + 1;
-    if (line === '' || /^[{}()[\];,]*$/.test(line) || /^(?:\/\/|\/\*|\*|#!)\s*$/.test(line)) continue;
-    return line.length > PREVIEW_CHARS ? `${line.slice(0, PREVIEW_CHARS - 1)}…` : line;
-  }
-  return '';
-}
-
-/** Lines this long are data (base64, minified code), not words anyone searches for. */
-const DATA_LINE_CHARS = 1000;
-
-/** A chunk to index: offsets into a file's text, and its line range. */
-interface ChunkSpan {
-  startLine: number;
-  endLine: number;
-  start: number;
-  end: number;
-}
 
 export class LexicalIndex {
-  private chunks = new Map<number, ChunkMeta>();
+  /** The live tier's chunks (the segment's are read from its tables). */
+  private readonly chunks = new ChunkColumns();
   private files = new Map<string, FileRecord>();
-  /** Term string -> term id; `termNames` the reverse. */
-  private termIds = new Map<string, number>();
-  private termNames: string[] = [];
-  /**
-   * Postings (id << TF_BITS | tf, ids ascending) of each term in three tiers: the base (one
-   * Uint32Array, term t's list at baseData[baseOffsets[t], baseOffsets[t + 1])), built in one
-   * counting pass after a bulk build, a compaction or a load; per-term arrays for what was added
-   * since (small updates); and the log of postings not yet distributed (indexing appends there).
-   */
-  private baseOffsets = new Uint32Array(1);
-  private baseData = new Uint32Array(0);
-  private extra: Array<number[] | undefined> = [];
-  private readonly log = new PostingLog();
+  /** The segment this index was loaded from (ids 1..its chunk count), if any. */
+  private seg: Segment | undefined;
+  private segPaths: string[] = [];
+  /** Segment chunk id -> its file's index in the segment. */
+  private fileOf: Uint32Array = new Uint32Array(1);
+  /** Segment files removed or replaced since (their chunks are tombstones). */
+  private segRemoved = new Uint8Array(0);
+  private segLive = 0;
+  private segDead = 0;
+  /** Bumped by every change: a save knows whether what it wrote is still the whole index. */
+  version = 0;
+  /** The postings of the chunks indexed in memory (the segment's are on disk). */
+  private readonly live = new LiveTier((termCount) => this.counter.reset(termCount));
   /** Terms per chunk (the BM25 length), by id; 0 for a removed chunk. */
   private lengths: number[] = [0];
   private totalLength = 0;
   private dead = 0;
   private nextId = 1;
-  private scores = new Float64Array(0);
-  private readonly counter = new TermCounter((term) => this.termId(term));
+  private readonly scores = new Bm25Scores();
+  private readonly counter = new TermCounter((term) => this.live.termId(term));
 
   get fileCount(): number {
     return this.files.size;
   }
 
   get chunkCount(): number {
-    return this.chunks.size;
+    return this.chunks.size + this.segLive;
+  }
+
+  /** The segment the index reads from, if it was loaded or merged into one. */
+  get segment(): Segment | undefined {
+    return this.seg;
+  }
+
+  /**
+   * Whether the live tier, the tombstones or the hashes set since have grown past what a merge into
+   * a new segment pays for (like the compaction rule: a quarter of the segment's chunks, an eighth
+   * of its postings or of its chunks' hashes).
+   */
+  needsMerge(): boolean {
+    const seg = this.seg;
+    if (!seg) return false;
+    const live = this.live.postingCount;
+    const hashes = seg.hashEdits.size; // content hashes set since (an embedding pass): the live file lists each
+    return (this.segDead > 1000 && this.segDead > seg.chunkCount / 4) || (live > 1 << 18 && live > seg.postingCount / 8) || (hashes > 1000 && hashes > seg.chunkCount / 8);
   }
 
   /** One past the highest chunk id: the length of the tables kept per id. */
@@ -106,78 +107,69 @@ export class LexicalIndex {
   }
 
   chunk(id: number): ChunkMeta | undefined {
-    return this.chunks.get(id);
+    const live = this.chunks.get(id);
+    if (live) return live;
+    const seg = this.seg;
+    if (!seg || id < 1 || id > seg.chunkCount) return undefined;
+    const f = this.fileOf[id] ?? 0;
+    return this.segRemoved[f] ? undefined : new SegmentChunk(seg, id, this.segPaths[f] ?? '');
   }
 
-  allChunks(): IterableIterator<[number, ChunkMeta]> {
-    return this.chunks.entries();
+  /** Records a chunk's content hash (embeddings key by it); persisted with the index. */
+  setHash(id: number, hash: string): void {
+    const meta = this.chunk(id);
+    if (!meta || meta.hash === hash) return;
+    meta.hash = hash;
+    this.version++;
+  }
+
+  *allChunks(): IterableIterator<[number, ChunkMeta]> {
+    const seg = this.seg;
+    if (seg) {
+      for (let id = 1; id <= seg.chunkCount; id++) {
+        const f = this.fileOf[id] ?? 0;
+        if (!this.segRemoved[f]) yield [id, new SegmentChunk(seg, id, this.segPaths[f] ?? '')];
+      }
+    }
+    yield* this.chunks.entries();
   }
 
   /** Replaces whatever the index held for `path`. */
   setFile(path: string, stat: FileStat, chunks: readonly Chunk[], previews = true): void {
     this.removeFile(path);
     const pathTerms = this.pathTerms(path);
-    const ids: number[] = [];
-    for (const c of chunks) ids.push(this.addChunk(path, c.text, { startLine: c.startLine, endLine: c.endLine, start: 0, end: c.text.length }, pathTerms, previews));
-    this.files.set(path, { mtime: stat.mtime, size: stat.size, chunks: ids });
+    const first = this.nextId;
+    for (const c of chunks) this.addChunk(path, c.text, { startLine: c.startLine, endLine: c.endLine, start: 0, end: c.text.length }, pathTerms, previews);
+    this.files.set(path, { mtime: stat.mtime, size: stat.size, first, count: chunks.length });
   }
 
   /** Replaces whatever the index held for `path`, from the file's text and its chunks' offsets. */
   setFileText(path: string, stat: FileStat, text: string, chunks: readonly ChunkSpan[]): void {
     this.removeFile(path);
     const pathTerms = this.pathTerms(path);
-    const ids: number[] = [];
-    for (const c of chunks) ids.push(this.addChunk(path, text, c, pathTerms, true));
-    this.files.set(path, { mtime: stat.mtime, size: stat.size, chunks: ids });
-  }
-
-  private termId(term: string): number {
-    let t = this.termIds.get(term);
-    if (t === undefined) {
-      t = this.termNames.length;
-      this.termNames.push(term);
-      this.termIds.set(term, t);
-      this.extra.push(undefined);
-    }
-    return t;
+    const first = this.nextId;
+    for (const c of chunks) this.addChunk(path, text, c, pathTerms, true);
+    this.files.set(path, { mtime: stat.mtime, size: stat.size, first, count: chunks.length });
   }
 
   private pathTerms(path: string): number[] {
     const out = new Set<number>();
-    forEachTerm(path, (t) => out.add(this.termId(t)));
+    forEachTerm(path, (t) => out.add(this.live.termId(t)));
     return [...out];
   }
 
   /** Indexes `text[span.start, span.end)` as one chunk; returns its id. */
   private addChunk(path: string, text: string, span: ChunkSpan, pathTerms: readonly number[], previews: boolean): number {
     const id = this.nextId++;
+    this.version++;
     const counter = this.counter;
     counter.begin(text, id);
     for (const t of pathTerms) counter.add(t, PATH_WEIGHT);
-    const { start, end } = span;
-    if (end - start <= DATA_LINE_CHARS) {
-      forEachHashedPart(text, start, end, counter);
-    } else {
-      // Skip data lines: scan the runs of ordinary lines between them.
-      let from = start;
-      let runStart = start;
-      while (from < end) {
-        const nl = text.indexOf('\n', from);
-        const lineEnd = nl < 0 || nl > end ? end : nl;
-        const contentEnd = lineEnd > from && text.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd;
-        if (contentEnd - from >= DATA_LINE_CHARS) {
-          if (from > runStart) forEachHashedPart(text, runStart, from, counter);
-          runStart = lineEnd;
-        }
-        from = lineEnd + 1;
-      }
-      if (end > runStart) forEachHashedPart(text, runStart, end, counter);
-    }
+    scanSpan(text, span, counter);
     const terms = counter.terms;
     const tf = counter.tf;
-    const log = this.log;
     const distinct = counter.distinct;
-    log.reserve(distinct);
+    const log = this.live.room(distinct);
     const logTerms = log.terms;
     const logValues = log.values;
     const at = log.length;
@@ -199,10 +191,10 @@ export class LexicalIndex {
   /**
    * What this index holds, as plain arrays (transferable between threads): for an index built
    * from nothing (no removal, not settled yet), the bulk build's worker sends it to the main
-   * thread, which `absorb`s it.
+   * thread, which `absorb`s it. The postings are views of this index's own log.
    */
   toPartial(): PartialIndex {
-    if (this.dead > 0 || this.baseData.length > 0 || this.extra.some((e) => e !== undefined)) throw new Error('toPartial needs a fresh, unsettled index');
+    if (this.seg || this.dead > 0 || !this.live.fresh) throw new Error('toPartial needs a fresh, unsettled index');
     const files: PartialIndex['files'] = [];
     const n = this.nextId - 1;
     const lines = new Int32Array(2 * n);
@@ -210,8 +202,8 @@ export class LexicalIndex {
     const previews: string[] = [];
     let expected = 1;
     for (const [path, f] of this.files) {
-      files.push([path, f.mtime, f.size, f.chunks.length]);
-      for (const id of f.chunks) {
+      files.push([path, f.mtime, f.size, f.count]);
+      for (let id = f.first; id < f.first + f.count; id++) {
         const c = this.chunks.get(id);
         if (!c || id !== expected++) throw new Error('toPartial needs chunk ids in file order');
         lines[2 * (id - 1)] = c.startLine;
@@ -220,170 +212,177 @@ export class LexicalIndex {
         previews.push(c.preview);
       }
     }
-    return { terms: this.termNames, postingTerms: this.log.terms.slice(0, this.log.length), postingValues: this.log.values.slice(0, this.log.length), files, lines, lengths, previews };
+    // Views of the log's blocks, not copies: the build worker transfers their buffers and drops
+    // this index; other callers must not change it.
+    const log = this.live.logViews();
+    return { terms: this.live.termNames, postingTerms: log.terms, postingValues: log.values, files, lines, lengths, previews };
   }
 
-  /** Adds what another index built (`toPartial`): its chunks get ids after this index's. */
+  /**
+   * Adds what another index built (`toPartial`): its chunks get ids after this index's. Takes its
+   * postings arrays over (changed in place, not copied: a build's share is hundreds of MB at 50k files).
+   */
   absorb(p: PartialIndex): void {
     const offset = this.nextId - 1;
     let local = 0;
     for (const [path, mtime, size, count] of p.files) {
       this.removeFile(path);
-      const ids: number[] = [];
+      const first = offset + local + 1;
       for (let k = 0; k < count; k++, local++) {
         const id = offset + local + 1;
         const length = p.lengths[local] ?? 0;
         this.chunks.set(id, { path, startLine: p.lines[2 * local] ?? 0, endLine: p.lines[2 * local + 1] ?? 0, preview: p.previews[local] ?? '', hash: '' });
         this.lengths[id] = length;
         this.totalLength += length;
-        ids.push(id);
       }
-      this.files.set(path, { mtime, size, chunks: ids });
+      this.files.set(path, { mtime, size, first, count });
     }
+    this.version++;
     if (local !== p.lengths.length || 2 * local !== p.lines.length || local !== p.previews.length) throw new Error('inconsistent partial index');
     this.nextId = offset + local + 1;
     const termMap = new Int32Array(p.terms.length);
-    for (let t = 0; t < p.terms.length; t++) termMap[t] = this.termId(p.terms[t] ?? '');
-    this.log.appendMapped(p.postingTerms, p.postingValues, termMap, offset << TF_BITS);
+    for (let t = 0; t < p.terms.length; t++) termMap[t] = this.live.termId(p.terms[t] ?? '');
+    if (p.postingTerms.length !== p.postingValues.length) throw new Error('inconsistent partial index');
+    this.live.adopt(p.postingTerms.map((terms, i) => [terms, p.postingValues[i] ?? new Uint32Array(0)] as const), termMap, offset << TF_BITS);
   }
 
   removeFile(path: string): boolean {
     const record = this.files.get(path);
     if (!record) return false;
-    for (const id of record.chunks) {
+    const { first, count } = record;
+    for (let id = first; id < first + count; id++) {
       this.chunks.delete(id);
       this.totalLength -= this.lengths[id] ?? 0;
       this.lengths[id] = 0;
-      this.dead++;
+    }
+    if (record.seg === undefined) {
+      this.dead += count;
+    } else {
+      this.segRemoved[record.seg] = 1;
+      this.segLive -= count;
+      this.segDead += count;
     }
     this.files.delete(path);
+    this.version++;
     if (this.dead > 1000 && this.dead > this.chunks.size / 4) this.compact();
     return true;
   }
 
   /** Drops the postings of removed chunks (and the terms left without any). */
   compact(): void {
-    this.rebuildBase(true);
+    this.live.layOut(this.lengths, true);
+    this.dead = 0;
   }
 
   /** Distributes the logged postings: into the base when they are many, else per term. */
   settle(): void {
-    const log = this.log;
-    if (log.length === 0) return;
-    if (log.length * 8 >= this.baseData.length) {
-      this.rebuildBase(this.dead > 0);
-      return;
-    }
-    for (let i = 0; i < log.length; i++) {
-      const t = log.terms[i] ?? 0;
-      const list = this.extra[t];
-      if (list) list.push(log.values[i] ?? 0);
-      else this.extra[t] = [log.values[i] ?? 0];
-    }
-    log.clear();
+    if (this.live.settle(this.lengths, this.dead > 0)) this.dead = 0;
   }
 
   /**
-   * One array of every term's postings (base, then per-term additions, then the log: ids stay
-   * ascending), by a counting pass and a placing pass. With `dropDead`, postings of removed
-   * chunks and terms without postings go, and the terms are renumbered.
+   * Best chunks for the query's terms (BM25), best first. Throws IndexCorruptError when a
+   * segment's list cannot be read or is damaged (the engine rebuilds; no answer from it).
    */
-
-  /** Lays the postings out in one array (see `layOutPostings`); with `dropDead`, removed chunks' postings go. */
-  private rebuildBase(dropDead: boolean): void {
-    const termCount = this.termNames.length;
-    const { offsets, data, renumber, kept } = layOutPostings(termCount, { offsets: this.baseOffsets, data: this.baseData }, this.extra, this.log, this.lengths, dropDead, TF_BITS);
-    this.log.clear();
-    this.baseOffsets = offsets;
-    this.baseData = data;
-    if (kept !== termCount) {
-      const names: string[] = [];
-      for (let t = 0; t < termCount; t++) if ((renumber[t] ?? -1) >= 0) names.push(this.termNames[t] ?? '');
-      this.setTerms(names);
-    } else {
-      this.extra = new Array<undefined>(termCount).fill(undefined);
-    }
-    if (dropDead) this.dead = 0;
-  }
-
-  /** Replaces the term table (after a renumbering or a load); the part table starts over. */
-  private setTerms(names: string[]): void {
-    this.termNames = names;
-    this.termIds = new Map();
-    for (let t = 0; t < names.length; t++) this.termIds.set(names[t] ?? '', t);
-    this.extra = new Array<undefined>(names.length).fill(undefined);
-    this.counter.reset(names.length);
-  }
-
-  /** Best chunks for the query's terms (BM25), best first. */
   search(query: string, limit: number): LexicalHit[] {
     this.settle();
     const terms = new Set<string>();
     forEachTerm(query, (t) => terms.add(t));
-    const n = this.chunks.size;
-    if (terms.size === 0 || n === 0 || limit <= 0) return [];
-    if (this.scores.length < this.nextId) this.scores = new Float64Array(Math.max(this.nextId, this.scores.length * 2));
+    const n = this.chunkCount;
+    if (terms.size === 0 || n === 0 || limit <= 0 || this.seg?.closed) return [];
     const scores = this.scores;
-    const lengths = this.lengths;
-    const touched: number[] = [];
+    scores.begin(this.nextId);
     const avg = this.totalLength / n || 1;
-    const baseTerms = this.baseOffsets.length - 1;
-    for (const term of terms) {
-      const t = this.termIds.get(term);
-      if (t === undefined) continue;
-      const from = t < baseTerms ? (this.baseOffsets[t] ?? 0) : 0;
-      const to = t < baseTerms ? (this.baseOffsets[t + 1] ?? 0) : 0;
-      const extra = this.extra[t];
-      // Removed chunks still in the lists count in df until compaction (as they always did).
-      const df = to - from + (extra?.length ?? 0);
-      if (df === 0) continue;
-      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      const score = (p: number): void => {
-        const id = p >>> TF_BITS;
-        const len = lengths[id] ?? 0;
-        if (len === 0) return; // removed
-        const tf = p & TF_MAX;
-        if (scores[id] === 0) touched.push(id);
-        scores[id] = (scores[id] ?? 0) + (idf * (tf * (K1 + 1))) / (tf + K1 * (1 - B + (B * len) / avg));
-      };
-      const data = this.baseData;
-      for (let i = from; i < to; i++) score(data[i] ?? 0);
-      if (extra) for (const p of extra) score(p);
+    const seg = this.seg;
+    try {
+      for (const term of terms) {
+        const k = seg ? seg.lookup(term) : -1;
+        const segList = seg && k >= 0 ? seg.postings(k) : undefined;
+        const [base, extra] = this.live.lists(term);
+        const df = (segList?.length ?? 0) + (base?.length ?? 0) + (extra?.length ?? 0);
+        if (df > 0) scores.addTerm([segList, base, extra], df, n, avg, this.lengths);
+      }
+    } catch (error) {
+      scores.reset();
+      throw error;
     }
-    // Top `limit` by score, ties by id (earlier chunks first).
-    const top = touched.length <= limit ? touched : selectTop(touched, scores, limit);
-    top.sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0) || a - b);
     const hits: LexicalHit[] = [];
-    for (const id of top) {
-      const meta = this.chunks.get(id);
-      if (meta) hits.push({ id, score: scores[id] ?? 0, ...meta });
+    for (const [id, score] of scores.top(limit)) {
+      const meta = this.chunk(id);
+      if (meta) hits.push({ id, score, path: meta.path, startLine: meta.startLine, endLine: meta.endLine, preview: meta.preview, hash: meta.hash });
     }
-    for (const id of touched) scores[id] = 0;
     return hits;
   }
 
-
-  /** The index as one binary file (see `encodeIndex`). */
+  /** The index as one segment file in memory (a merge of everything, see segmentMerge.ts). */
   serialize(settingsKey: string): Uint8Array {
-    if (this.dead > 0 || this.log.length > 0 || this.extra.some((e) => e !== undefined)) this.rebuildBase(this.dead > 0);
-    return encodeIndex({ files: this.files, chunks: this.chunks, termNames: this.termNames, postings: { offsets: this.baseOffsets, data: this.baseData }, lengths: this.lengths, totalLength: this.totalLength, nextId: this.nextId }, settingsKey);
+    if (this.dead > 0) this.compact(); // as a fresh build of the same files scores
+    return Buffer.concat(writeMerged(this.parts(), settingsKey));
   }
 
-  /** Reads a persisted index; anything unexpected is reported, never trusted. */
+  /** Reads a persisted segment from bytes; anything unexpected is reported, never trusted. */
   static deserialize(bytes: Uint8Array, settingsKey: string): LexicalIndex | LoadFailure {
-    const tables = decodeIndex(bytes, settingsKey);
-    if ('reason' in tables) return tables;
+    return LexicalIndex.open(new BytesFile(bytes), settingsKey);
+  }
+
+  /** Opens a segment file (its postings stay on disk); closes the file when it is refused. */
+  static open(file: RandomAccessFile, settingsKey: string): LexicalIndex | LoadFailure {
+    const seg = Segment.open(file, settingsKey);
+    if (!(seg instanceof Segment)) {
+      file.close();
+      return seg;
+    }
+    try {
+      return LexicalIndex.fromSegment(seg);
+    } catch (error) {
+      seg.close();
+      return { reason: 'corrupt', detail: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  private static fromSegment(seg: Segment): LexicalIndex {
     const index = new LexicalIndex();
-    // The decoded tables are the index's own (no copy: a new worker loads at every start).
-    index.chunks = tables.chunks;
-    index.files = tables.files;
-    index.setTerms(tables.termNames);
-    index.baseOffsets = tables.postings.offsets;
-    index.baseData = tables.postings.data;
-    index.lengths = tables.lengths;
-    index.totalLength = tables.totalLength;
-    index.nextId = tables.nextId;
+    const state = readSegmentFiles(seg);
+    index.files = state.files;
+    index.seg = seg;
+    index.segPaths = state.paths;
+    index.fileOf = state.fileOf;
+    index.segRemoved = new Uint8Array(seg.fileCount);
+    index.segLive = seg.chunkCount;
+    index.lengths = state.lengths;
+    index.totalLength = state.totalLength;
+    index.nextId = seg.chunkCount + 1;
     return index;
+  }
+
+  /** Closes the segment's file (the index is replaced by a merged one, or dropped). */
+  close(): void {
+    this.seg?.close();
+  }
+
+  /** What a merge or the live file reads (the log settled into the live tier first). */
+  parts(): IndexParts {
+    this.settle();
+    return { seg: this.seg, segPaths: this.segPaths, segRemoved: this.segRemoved, files: this.files, chunks: this.chunks, lengths: this.lengths, termNames: this.live.termNames, sortedTermIds: () => this.live.sortedTermIds(), base: this.live.base, extra: this.live.extra };
+  }
+
+  /** Adds a file of the live tier read back from the live file; returns its first chunk id. */
+  restoreFile(path: string, stat: FileStat, chunks: ReadonlyArray<ChunkMeta & { length: number }>): number {
+    this.removeFile(path);
+    const first = this.nextId;
+    for (const c of chunks) {
+      const id = this.nextId++;
+      this.chunks.set(id, { path, startLine: c.startLine, endLine: c.endLine, preview: c.preview, hash: c.hash });
+      this.lengths[id] = c.length;
+      this.totalLength += c.length;
+    }
+    this.files.set(path, { mtime: stat.mtime, size: stat.size, first, count: chunks.length });
+    this.version++;
+    return first;
+  }
+
+  /** Adds a term's live postings read back from the live file (ids already those of this index). */
+  restorePostings(term: string, values: ArrayLike<number>): void {
+    this.live.append(term, values);
   }
 }
 

@@ -1,39 +1,38 @@
-/** A growable Int32Array / Uint32Array pair: (term id, packed posting) appended in chunk order. */
+/** Postings per block of a large log: past it a log grows by new blocks, not by copies. */
+export const LOG_BLOCK = 1 << 20;
+
+/** An Int32Array / Uint32Array pair: (term id, packed posting) appended in chunk order. */
 export class PostingLog {
-  terms = new Int32Array(1 << 16);
-  values = new Uint32Array(1 << 16);
+  terms: Int32Array;
+  values: Uint32Array;
   length = 0;
 
-  /** Makes room for `n` more postings. */
-  reserve(n: number): void {
-    if (this.length + n <= this.terms.length) return;
-    const cap = Math.max(this.length + n, this.terms.length * 2);
+  constructor(capacity = 1 << 16) {
+    this.terms = new Int32Array(capacity);
+    this.values = new Uint32Array(capacity);
+  }
+
+  /** Room for `n` more postings, growing by doubling up to `max` entries; false when that is not enough. */
+  reserve(n: number, max = Infinity): boolean {
+    if (this.length + n <= this.terms.length) return true;
+    const cap = Math.max(this.length + n, Math.min(max, this.terms.length * 2));
+    if (cap > max) return false;
     const terms = new Int32Array(cap);
     terms.set(this.terms.subarray(0, this.length));
     this.terms = terms;
     const values = new Uint32Array(cap);
     values.set(this.values.subarray(0, this.length));
     this.values = values;
+    return true;
   }
 
-  /** Appends another log's postings, term ids mapped through `termMap`, `shift` added to values. */
-  appendMapped(terms: Int32Array, values: Uint32Array, termMap: Int32Array, shift: number): void {
-    const n = terms.length;
-    this.reserve(n);
-    const at = this.length;
-    for (let i = 0; i < n; i++) {
-      this.terms[at + i] = termMap[terms[i] ?? 0] ?? 0;
-      this.values[at + i] = (values[i] ?? 0) + shift;
-    }
-    this.length += n;
-  }
-
-  clear(): void {
-    this.length = 0;
-    if (this.terms.length > 1 << 16) {
-      this.terms = new Int32Array(1 << 16);
-      this.values = new Uint32Array(1 << 16);
-    }
+  /** A log over arrays given (a build worker's share, taken over without a copy). */
+  static of(terms: Int32Array, values: Uint32Array): PostingLog {
+    const log = new PostingLog(0);
+    log.terms = terms;
+    log.values = values;
+    log.length = terms.length;
+    return log;
   }
 }
 
@@ -72,16 +71,16 @@ export interface PostingTable {
 }
 
 /**
- * One array of every term's postings (base, then per-term additions, then the log: ids stay
+ * One array of every term's postings (base, then per-term additions, then the logs in order: ids stay
  * ascending), by a counting pass and a placing pass. With `dropDead`, postings of removed chunks
  * (length 0) and terms without postings go: `renumber[t]` is term t's new id, -1 when dropped.
- * The log is left as it was (the caller clears it).
+ * The logs are left as they were (the caller drops them).
  */
 export function layOutPostings(
   termCount: number,
   base: PostingTable,
   extra: ReadonlyArray<readonly number[] | undefined>,
-  log: PostingLog,
+  logs: readonly PostingLog[],
   lengths: readonly number[],
   dropDead: boolean,
   tfBits: number,
@@ -101,7 +100,7 @@ export function layOutPostings(
     const list = extra[t];
     if (list) for (const p of list) if (live(p)) counts[t] = (counts[t] ?? 0) + 1;
   }
-  for (let i = 0; i < log.length; i++) if (live(log.values[i] ?? 0)) counts[log.terms[i] ?? 0] = (counts[log.terms[i] ?? 0] ?? 0) + 1;
+  for (const log of logs) for (let i = 0; i < log.length; i++) if (live(log.values[i] ?? 0)) counts[log.terms[i] ?? 0] = (counts[log.terms[i] ?? 0] ?? 0) + 1;
   // New numbering: with dropDead, terms without postings go.
   const renumber = new Int32Array(termCount);
   let kept = 0;
@@ -136,12 +135,14 @@ export function layOutPostings(
     for (const p of list) if (live(p)) data[c++] = p;
     cursor[n] = c;
   }
-  for (let i = 0; i < log.length; i++) {
-    const p = log.values[i] ?? 0;
-    if (!live(p)) continue;
-    const n = renumber[log.terms[i] ?? 0] ?? 0;
-    data[cursor[n] ?? 0] = p;
-    cursor[n] = (cursor[n] ?? 0) + 1;
+  for (const log of logs) {
+    for (let i = 0; i < log.length; i++) {
+      const p = log.values[i] ?? 0;
+      if (!live(p)) continue;
+      const n = renumber[log.terms[i] ?? 0] ?? 0;
+      data[cursor[n] ?? 0] = p;
+      cursor[n] = (cursor[n] ?? 0) + 1;
+    }
   }
   return { offsets, data, renumber, kept };
 }

@@ -17,6 +17,8 @@ export function toHit(h: LexicalHit, i: number): SearchHit {
 
 export interface RankerOptions {
   index: () => LexicalIndex;
+  /** The lexical search (the engine's, guarded against a damaged segment). */
+  lexical: (query: string, limit: number) => LexicalHit[];
   /** Whether the index is complete (a note says when it is not). */
   ready: () => boolean;
   fs: SearchFileSystem;
@@ -59,7 +61,7 @@ export class Ranker {
     const settings = this.options.settings();
     const notes: SearchNote[] = [];
     if (!this.options.ready()) notes.push({ kind: 'index_not_ready' });
-    const lexicalHits = this.index.search(query, settings.candidates);
+    const lexicalHits = this.options.lexical(query, settings.candidates);
     let local: LexicalHit[] = lexicalHits;
     const inference = this.options.inference?.();
     if (settings.embeddingModel && inference) {
@@ -101,7 +103,7 @@ export class Ranker {
     for (const { key, score } of fused) {
       const meta = this.index.chunk(key);
       if (!meta) continue;
-      out.push(lexicalById.get(key) ?? { id: key, score, ...meta });
+      out.push(lexicalById.get(key) ?? { id: key, score, path: meta.path, startLine: meta.startLine, endLine: meta.endLine, preview: meta.preview, hash: meta.hash });
     }
     return out;
   }
@@ -116,19 +118,22 @@ export class Ranker {
   /** Embeds the chunks whose text has no vector yet (cached by content hash, persisted). */
   async embedMissing(inference: SearchInference, cache: EmbeddingCache, maxModelLen: number, signal?: AbortSignal): Promise<number> {
     // Chunks indexed since the last embedding pass have no hash yet: read them once to get it.
+    // One index throughout (a save may swap in the merged one, whose ids differ, meanwhile).
+    const index = this.index;
     const unhashed: Array<{ id: number; meta: ChunkMeta }> = [];
-    for (const [id, meta] of this.index.allChunks()) if (meta.hash === '') unhashed.push({ id, meta });
+    for (const [id, meta] of index.allChunks()) if (meta.hash === '') unhashed.push({ id, meta });
     const texts = new Map<string, string>();
     if (unhashed.length > 0) {
       const bodies = await this.documentsFor(unhashed.map(({ id, meta }, i) => ({ id, path: meta.path, startLine: meta.startLine, endLine: meta.endLine, preview: meta.preview, localRank: i + 1 })));
-      unhashed.forEach(({ meta }, i) => {
+      unhashed.forEach(({ id }, i) => {
         const text = bodies[i] ?? '';
-        meta.hash = contentHash(text);
-        texts.set(meta.hash, text);
+        const hash = contentHash(text);
+        index.setHash(id, hash);
+        texts.set(hash, text);
       });
     }
     const missing = new Map<string, ChunkMeta>();
-    for (const [, meta] of this.index.allChunks()) if (!cache.get(meta.hash) && !missing.has(meta.hash)) missing.set(meta.hash, meta);
+    for (const [, meta] of index.allChunks()) if (!cache.get(meta.hash) && !missing.has(meta.hash)) missing.set(meta.hash, meta);
     if (missing.size === 0) return 0;
     const entries = [...missing];
     const absent = entries.filter(([hash]) => !texts.has(hash));
@@ -141,7 +146,7 @@ export class Ranker {
       const v = vectors[i];
       if (v) cache.set(hash, v);
     });
-    cache.retain(new Set([...this.index.allChunks()].map(([, c]) => c.hash)));
+    cache.retain(new Set([...index.allChunks()].map(([, c]) => c.hash)));
     await this.options.save();
     return entries.length;
   }

@@ -124,6 +124,12 @@ export class TermCounter implements PartSink {
 
   add(t: number, weight: number): void {
     this.length += weight;
+    // A path term can be new (an id past the tables): grow them, or its mark would be lost and
+    // the chunk's content would list the term a second time (a duplicate posting).
+    if (t >= this.seen.length) {
+      this.seen = grownInt32(this.seen, Math.max(t + 1, this.seen.length * 2));
+      this.tf = grownInt32(this.tf, this.seen.length);
+    }
     if (this.seen[t] === this.id) {
       this.tf[t] = (this.tf[t] ?? 0) + weight;
       return;

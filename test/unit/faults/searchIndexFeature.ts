@@ -5,7 +5,7 @@
 // be created (a file in the way: unwritable even for root, which ignores permission bits).
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_SEARCH_SETTINGS, INDEX_FILE, LexicalIndex, NodeFileSystem, NodeIndexStorage, SearchEngine, type IndexStorage } from '../../../src/core/search';
+import { DEFAULT_SEARCH_SETTINGS, INDEX_FILE, LexicalIndex, loadStoredIndex, NodeFileSystem, NodeIndexStorage, SearchEngine, type IndexStorage, type RandomAccessFile } from '../../../src/core/search';
 import { logged, type Feature, type Outcome } from './features';
 
 /** NodeIndexStorage whose writes fail like a full disk while `full` is set. */
@@ -15,12 +15,16 @@ class FullDiskStorage implements IndexStorage {
   read(name: string): Promise<Uint8Array | undefined> {
     return this.disk.read(name);
   }
-  write(name: string, data: Uint8Array): Promise<void> {
+  write(name: string, data: Uint8Array | readonly Uint8Array[]): Promise<void> {
     if (!this.full) return this.disk.write(name, data);
     return Promise.reject(Object.assign(new Error(`ENOSPC: no space left on device, write '${name}'`), { code: 'ENOSPC', errno: -28, syscall: 'write' }));
   }
   delete(name: string): Promise<void> {
-    return this.disk.delete(name);
+    if (!this.full) return this.disk.delete(name);
+    return Promise.reject(Object.assign(new Error(`ENOSPC: no space left on device, unlink '${name}'`), { code: 'ENOSPC', errno: -28, syscall: 'unlink' }));
+  }
+  open(name: string): Promise<RandomAccessFile | undefined> {
+    return this.disk.open(name);
   }
 }
 
@@ -81,7 +85,8 @@ export const searchIndex: Feature = {
     storage.full = false;
     if (ctx.disk === 'unwritable') rmSync(join(root, 'blocker'));
     await engine.save();
-    const saved = existsSync(join(folder, INDEX_FILE)) ? LexicalIndex.deserialize(readFileSync(join(folder, INDEX_FILE)), engine.settingsKey()) : undefined;
+    // The stored index: the segment and the live file beside it (the changes since; format v6).
+    const saved = (await loadStoredIndex(new NodeIndexStorage(folder), engine.settingsKey()))?.index;
     if (!(saved instanceof LexicalIndex) || !saved.paths().includes('src/ledger.ts')) violations.push('the index saved once storage came back lacks the new file');
     if (!logged(ctx.logger, /Search index not saved/)) violations.push('no warning logged');
     engine.dispose();

@@ -7,14 +7,14 @@
 // in it), the index's backlog, the heap after collection.
 import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createConsoleClient, type ConsoleClient } from '../../../src/core/console/index';
 import { Redactor } from '../../../src/core/http/redact';
-import { DEFAULT_SEARCH_SETTINGS, INDEX_FILE, LexicalIndex, NodeFileSystem, NodeIndexStorage, SearchEngine } from '../../../src/core/search';
+import { DEFAULT_SEARCH_SETTINGS, LexicalIndex, loadStoredIndex, NodeFileSystem, NodeIndexStorage, SearchEngine } from '../../../src/core/search';
 import { UsageMeter } from '../../../src/core/usage/meter';
 import { UsageStore } from '../../../src/core/usage/store';
 import { captureLogger } from '../console/helpers';
@@ -215,7 +215,8 @@ describe('soak: an 8-hour session on a fake clock', function () {
     for (const [path, word] of workspace.live) assert.deepEqual(engine.lexical(word).map((h) => h.path), [path], word);
     assert.deepEqual(workspace.dead.filter((word) => engine.lexical(word).length > 0), [], 'replaced or deleted words still answer');
     assert.ok(workspace.dead.length >= HOURS * 12 * (2 / 3) - 1, `${workspace.dead.length} words retired`);
-    const saved = LexicalIndex.deserialize(readFileSync(join(dir, 'index', INDEX_FILE)), engine.settingsKey());
+    // The saved copy: the segment and the live file of the changes since (format v6).
+    const saved = (await loadStoredIndex(new NodeIndexStorage(join(dir, 'index')), engine.settingsKey()))?.index;
     assert.ok(saved instanceof LexicalIndex, 'the saved index loads');
     assert.deepEqual([...saved.paths()].sort(), [...workspace.live.keys()].sort());
     engine.dispose();

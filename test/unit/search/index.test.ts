@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { INDEX_FILE, INDEX_FORMAT_VERSION, LexicalIndex } from '../../../src/core/search';
+import { INDEX_FILE, INDEX_FORMAT_VERSION, LexicalIndex, loadStoredIndex } from '../../../src/core/search';
 import { engineFor, paths, TempWorkspace } from './helpers';
 
 const AUTH = 'export async function refreshAuthToken(session) {\n  const token = await exchange(session.refreshToken);\n  session.accessToken = token;\n}\n';
@@ -192,34 +192,26 @@ describe('search: persistence', () => {
     return Buffer.from((await good.storage.read(INDEX_FILE)) ?? new Uint8Array());
   };
 
-  /** Rewrites the JSON header of a stored index. */
-  const withHeader = (buf: Buffer, edit: (h: Record<string, unknown>) => void): Buffer => {
-    const length = buf.readUInt32LE(8);
-    const header = JSON.parse(buf.toString('utf8', 12, 12 + length)) as Record<string, unknown>;
-    edit(header);
-    const json = Buffer.from(JSON.stringify(header));
-    const head = Buffer.alloc(12);
-    buf.copy(head, 0, 0, 8);
-    head.writeUInt32LE(json.length, 8);
-    return Buffer.concat([head, json, buf.subarray(12 + length)]);
-  };
-
-  it('a corrupt file (foreign bytes, truncated, inconsistent tables, trailing bytes) is rebuilt, never trusted', async () => {
+  it('a corrupt file (foreign bytes, truncated, flipped table bytes, trailing bytes) is rebuilt, never trusted', async () => {
     const good = await stored();
     assert.ok(LexicalIndex.deserialize(good, engineFor(ws.root).engine.settingsKey()) instanceof LexicalIndex, 'the intact file loads');
     await rejectedWith(new TextEncoder().encode('garbage'), 'corrupt');
     await rejectedWith(good.subarray(0, good.length - 5), 'corrupt');
     await rejectedWith(Buffer.concat([good, Buffer.from([1, 2, 3, 4])]), 'corrupt');
-    await rejectedWith(withHeader(good, (h) => void (h.chunks = [])), 'corrupt');
-    await rejectedWith(withHeader(good, (h) => void (h.files = [['x.ts', 1, 1, [99999]]])), 'corrupt');
+    const flipped = Buffer.from(good);
+    flipped[200] = (flipped[200] ?? 0) ^ 0xff; // inside the tables: the checksum fails
+    await rejectedWith(flipped, 'corrupt');
   });
 
-  it('an older format version or other settings are rebuilt', async () => {
+  it('an older format version (v5 included) or other settings are rebuilt', async () => {
     const good = await stored();
     const old = Buffer.from(good);
     old.writeUInt32LE(INDEX_FORMAT_VERSION - 1, 4);
     await rejectedWith(old, 'old_version');
-    await rejectedWith(withHeader(good, (h) => void (h.key = 'other settings')), 'settings_changed');
+    const other = engineFor(ws.root, { settings: { maxFileSizeBytes: 12_345 } });
+    await other.engine.open();
+    await other.engine.persisted();
+    await rejectedWith((await other.storage.read(INDEX_FILE)) ?? new Uint8Array(), 'settings_changed');
   });
 
   it('after file events the index is written once the save delay passes, and on dispose', async () => {
@@ -229,8 +221,9 @@ describe('search: persistence', () => {
     rig.engine.notifyChanged('src/cart.ts');
     rig.timers.fire(); // the debounce
     await rig.engine.flush();
+    // The stored index is the segment and the live file beside it (the changes since).
     const reload = async (): Promise<string[]> => {
-      const idx = LexicalIndex.deserialize((await rig.storage.read(INDEX_FILE)) ?? new Uint8Array(), rig.engine.settingsKey());
+      const idx = (await loadStoredIndex(rig.storage, rig.engine.settingsKey()))?.index;
       return idx instanceof LexicalIndex ? paths(idx.search('gift wrapping', 5)) : [];
     };
     assert.deepEqual(await reload(), [], 'not written yet');
