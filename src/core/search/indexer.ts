@@ -1,14 +1,20 @@
 import { CancelledError } from '../errors';
 import type { Logger } from '../log';
 import type { Worker } from 'node:worker_threads';
-import { indexBytes, indexLoaded, type BuildMessage, type BuildRequest, type BuildResult, type IndexOutcome } from './bulk';
+import { FileClaims, indexBytes, indexLoaded, type BuildMessage, type BuildRequest, type BuildResult, type IndexOutcome } from './bulk';
 import { NodeFileSystem, type SearchFileSystem } from './files';
 import { PathFilter, type SkipReason } from './filter';
+import type { PartialIndex } from './indexTypes';
 import type { LexicalIndex } from './lexical';
+import { unpackPartial } from './packedPartial';
 import type { IndexProgress, IndexStats, SearchSettings } from './searchTypes';
 
 /** Below this many files a build worker costs more (start-up, merge) than it saves. */
 export const WORKER_MIN_FILES = 400;
+/** Files each thread takes at a time from the shared list (small: the two finish within a batch). */
+const SHARE_BATCH = 16;
+/** The worker leaves the last 1/Nth of the files to the index worker, which indexes them while the worker's result is packed and sent. */
+const SHARE_LEAVE_DIVISOR = 20;
 const SAMPLE = 50;
 
 function emptySkips(): Record<SkipReason, number> {
@@ -89,51 +95,55 @@ export class Indexer {
     if (load) {
       // Local disk: one synchronous open, stat and read per file into a reused buffer, slices of
       // ~15 ms of work between turns of the event loop. A build from nothing of many files shares
-      // the work with a worker thread when one is configured.
-      let mine = files;
-      let remote: Promise<BuildResult | undefined> | undefined;
-      let theirs: string[] = [];
-      let remoteDone = 0;
-      if (helper && fs instanceof NodeFileSystem && files.length >= WORKER_MIN_FILES) {
-        mine = files.filter((_, i) => i % 2 === 0);
-        theirs = files.filter((_, i) => i % 2 === 1);
-        remote = helper.run({ root: fs.root, paths: theirs, maxBytes: settings.maxFileSizeBytes, chunk: settings.chunk }, signal, (n) => {
+      // the list with a worker thread when one is configured: this thread takes files from the
+      // front, the worker from the back (FileClaims), and the worker's share is absorbed after.
+      const decoder = this.decoder;
+      const indexRange = async (from: number, to: number): Promise<void> => {
+        for (let i = from; i < to; i++) {
+          if (performance.now() - sliceStart > 15) {
+            await yieldToEventLoop();
+            sliceStart = performance.now();
+          }
+          if (signal?.aborted) throw new CancelledError('Indexing cancelled');
+          const path = files[i] ?? '';
+          count(path, indexLoaded(index, load, path, settings.maxFileSizeBytes, settings.chunk, decoder));
+        }
+      };
+      if (helper && fs instanceof NodeFileSystem && total >= WORKER_MIN_FILES) {
+        const claims = FileClaims.create(total);
+        let remoteDone = 0;
+        const request = { root: fs.root, paths: files.join('\0'), maxBytes: settings.maxFileSizeBytes, chunk: settings.chunk, claims: claims.buffer, batch: SHARE_BATCH, leave: Math.floor(total / SHARE_LEAVE_DIVISOR) };
+        const remote = helper.run(request, signal, (n) => {
           done += n - remoteDone;
           remoteDone = n;
           onProgress?.({ done, total });
         });
-      }
-      const decoder = this.decoder;
-      const local = (paths: readonly string[]): Promise<void> =>
-        (async () => {
-          for (const path of paths) {
-            if (performance.now() - sliceStart > 15) {
-              await yieldToEventLoop();
-              sliceStart = performance.now();
-            }
-            if (signal?.aborted) throw new CancelledError('Indexing cancelled');
-            count(path, indexLoaded(index, load, path, settings.maxFileSizeBytes, settings.chunk, decoder));
+        let front = 0;
+        try {
+          for (let k = claims.take(SHARE_BATCH); k > 0; k = claims.take(SHARE_BATCH)) {
+            await indexRange(front, front + k);
+            front += k;
           }
-        })();
-      try {
-        await local(mine);
-      } catch (error) {
-        await remote; // terminated by the signal
-        throw error;
-      }
-      if (remote) {
+        } catch (error) {
+          await remote; // terminated by the signal
+          throw error;
+        }
         const result = await remote;
         if (signal?.aborted) throw new CancelledError('Indexing cancelled');
-        if (result) {
-          index.absorb(result.partial);
-          done += theirs.length - remoteDone;
+        const partial = result && this.checkShare(result, front, total);
+        if (result && partial) {
+          index.absorb(partial);
+          done += total - front - remoteDone;
           indexed += result.indexed;
           for (const [path, outcome] of result.skipped) if (outcome !== 'gone' && outcome !== 'unchanged' && outcome !== 'indexed') skip(path, outcome);
           if (onProgress) onProgress({ done, total });
         } else {
+          // The worker failed (it said so) or stopped: this thread indexes what it had not taken.
           done -= remoteDone;
-          await local(theirs);
+          await indexRange(front, total);
         }
+      } else {
+        await indexRange(0, total);
       }
     } else {
       const worker = async (): Promise<void> => {
@@ -152,6 +162,19 @@ export class Indexer {
       await Promise.all(Array.from({ length: Math.max(1, this.options.readConcurrency ?? 8) }, () => worker()));
     }
     return { stats: { source: 'built', files: index.fileCount, chunks: index.chunkCount, indexed, removed, skipped, skippedSample: sample, ms: 0 }, filter };
+  }
+
+  /** The worker's share as a partial index, when it is whole and well-formed (else undefined, with a warning). */
+  private checkShare(result: BuildResult, from: number, total: number): PartialIndex | undefined {
+    try {
+      if (result.from !== from) throw new Error(`it indexed from file ${result.from}, not ${from}`);
+      const partial = unpackPartial(result.partial);
+      if (partial.files.length !== result.indexed || result.indexed + result.skipped.length !== total - from) throw new Error('its counts do not add up');
+      return partial;
+    } catch (error) {
+      this.options.logger.warn(`Search index: the build worker's share was not used (${error instanceof Error ? error.message : String(error)}); the main thread indexes it.`);
+      return undefined;
+    }
   }
 
   async walk(filter: PathFilter, useGitignore: boolean, skip: (path: string, reason: SkipReason) => void, signal: AbortSignal | undefined, from = ''): Promise<string[]> {
