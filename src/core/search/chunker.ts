@@ -87,10 +87,18 @@ export interface ChunkRange {
   end: number;
 }
 
-/** Line starts and ends (a `\r` before the `\n` excluded) of a text, as one array: [s0, e0, s1, e1, ...]. */
+/** The array `lineBounds` fills (reused: one file after another, no allocation per file)... */
+let lineScratch = new Int32Array(2 * 4096);
+/** ...grown up to this many lines and kept (512 KB); a longer file's array is its own. */
+const KEPT_LINES = 1 << 16;
+
+/**
+ * Line starts and ends (a `\r` before the `\n` excluded) of a text, as one array: [s0, e0, s1, e1, ...].
+ * The array is shared: valid until the next call.
+ */
 function lineBounds(text: string): { bounds: Int32Array; count: number } {
-  let cap = 1024;
-  let bounds = new Int32Array(cap * 2);
+  let bounds = lineScratch;
+  let cap = bounds.length / 2;
   let count = 0;
   let from = 0;
   const n = text.length;
@@ -103,6 +111,7 @@ function lineBounds(text: string): { bounds: Int32Array; count: number } {
       const grown = new Int32Array(cap * 2);
       grown.set(bounds);
       bounds = grown;
+      if (cap <= KEPT_LINES) lineScratch = grown;
     }
     bounds[2 * count] = from;
     bounds[2 * count + 1] = end;
