@@ -1,6 +1,8 @@
 import { chunkRanges, type ChunkOptions } from './chunker';
 import { NodeFileSystem, type LoadedFile } from './files';
 import type { SkipReason } from './filter';
+import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { FileClaims } from './fileClaims';
 import { LexicalIndex } from './lexical';
 import { batchesInListOrder, packedTransferList, packPartial, type PackedPartial } from './packedPartial';
 
@@ -59,50 +61,19 @@ export function indexBytes(index: LexicalIndex, path: string, stat: { size: numb
   return 'indexed';
 }
 
-/**
- * One list of files indexed by two threads from its two ends, in batches, through one shared
- * counter of the files taken: the index worker takes from the front, the build worker from the
- * back, until they meet. Neither idles while files are left, whatever the files' sizes, and each
- * end stays in list order (the index ends up numbered as one thread reading the list would).
- */
-export class FileClaims {
-  private readonly taken: Int32Array;
-
-  constructor(
-    readonly buffer: SharedArrayBuffer,
-    readonly total: number,
-  ) {
-    this.taken = new Int32Array(buffer, 0, 1);
-  }
-
-  static create(total: number): FileClaims {
-    return new FileClaims(new SharedArrayBuffer(4), total);
-  }
-
-  /** Takes up to `n` files, leaving at least `leave` to the other thread; how many were taken (0: none). */
-  take(n: number, leave = 0): number {
-    for (;;) {
-      const taken = Atomics.load(this.taken, 0);
-      const k = Math.min(n, this.total - leave - taken);
-      if (k <= 0) return 0;
-      if (Atomics.compareExchange(this.taken, 0, taken, taken + k) === taken) return k;
-    }
-  }
-}
-
-/** The build worker's part of a bulk build. */
+/** The build worker's part of a bulk build (see FileClaims). */
 export interface BuildRequest {
   root: string;
-  /** Every file of the build, in list order, joined by NUL (no path holds one). */
-  paths: string;
+  /** Where the walk sends the files, from the end of the list: each message a batch joined by NUL (no path holds one), in descending list order. */
+  paths: MessagePort;
   maxBytes: number;
   chunk: ChunkOptions;
-  /** The shared counter of files taken (see FileClaims). */
+  /** The shared counters of FileClaims. */
   claims: SharedArrayBuffer;
   /** Files taken at a time. */
   batch: number;
-  /** Files left to the index worker at the end: it indexes them while this result is packed and sent. */
-  leave: number;
+  /** 1/N of the list is left to the index worker at the end: it indexes those files while this result is packed and sent. */
+  leaveDivisor: number;
 }
 
 export interface BuildResult {
@@ -117,10 +88,22 @@ export interface BuildResult {
 /** Messages from the build worker. */
 export type BuildMessage = { kind: 'progress'; done: number } | { kind: 'done'; result: BuildResult } | { kind: 'failed'; message: string };
 
-/** Indexes batches of files from the end of the request's list (see FileClaims) into a fresh index; returns it packed, in list order. */
+/** How long the build worker waits for files before it looks again (it is woken when some come). */
+const WAIT_MS = 50;
+
+/**
+ * Indexes batches of files from the end of the list (see FileClaims) into a fresh index, from
+ * the first files the walk sends until the two ends meet; returns the index packed, in list order.
+ */
 export function buildShare(request: BuildRequest, onProgress?: (done: number) => void): BuildResult {
-  const paths = request.paths === '' ? [] : request.paths.split('\0');
-  const claims = new FileClaims(request.claims, paths.length);
+  const claims = new FileClaims(request.claims);
+  /** The files sent so far, the end of the list first. */
+  const sent: string[] = [];
+  const receive = (): void => {
+    for (let m = receiveMessageOnPort(request.paths); m; m = receiveMessageOnPort(request.paths)) {
+      if (typeof m.message === 'string' && m.message !== '') for (const path of m.message.split('\0')) sent.push(path);
+    }
+  };
   const fs = new NodeFileSystem(request.root);
   const load = fs.loadSync.bind(fs);
   const index = new LexicalIndex();
@@ -128,21 +111,32 @@ export function buildShare(request: BuildRequest, onProgress?: (done: number) =>
   const skipped: Array<[string, IndexOutcome]> = [];
   const batches: number[] = [];
   let indexed = 0;
-  let done = 0;
-  let from = paths.length;
-  for (let k = claims.take(request.batch, request.leave); k > 0; k = claims.take(request.batch, request.leave)) {
+  let taken = 0;
+  for (;;) {
+    const published = claims.published;
+    const ended = claims.total >= 0;
+    receive();
+    const k = claims.take(request.batch, ended ? Math.floor(claims.total / request.leaveDivisor) : 0, sent.length);
+    if (k === 0) {
+      if (ended) break;
+      claims.waitForMore(published, WAIT_MS);
+      continue;
+    }
+    // sent[taken, taken + k) is a run of the list in descending order: indexed in list order.
     const before = index.fileCount;
-    for (let i = from - k; i < from; i++) {
-      const path = paths[i] ?? '';
+    for (let i = taken + k - 1; i >= taken; i--) {
+      const path = sent[i] ?? '';
       const outcome = indexLoaded(index, load, path, request.maxBytes, request.chunk, decoder);
       if (outcome === 'indexed') indexed++;
       else skipped.push([path, outcome]);
-      if (++done % 100 === 0) onProgress?.(done);
     }
-    from -= k;
+    const done = taken + k;
+    if (Math.floor(done / 100) > Math.floor(taken / 100)) onProgress?.(done);
+    taken = done;
     batches.push(index.fileCount - before);
   }
-  return { partial: packPartial(batchesInListOrder(index.toPartial(), batches)), skipped, indexed, from };
+  request.paths.close();
+  return { partial: packPartial(batchesInListOrder(index.toPartial(), batches)), skipped, indexed, from: claims.total - taken };
 }
 
 /** The transferable buffers of a result (moved, not copied, to the index worker). */

@@ -150,7 +150,9 @@ describe('search: the build worker', function () {
     const script = `
       const { parentPort } = require('node:worker_threads');
       parentPort.once('message', (r) => {
-        const total = r.paths.split('\\0').length;
+        const shared = new Int32Array(r.claims, 0, 3);
+        while (Atomics.load(shared, 1) < 0) Atomics.wait(shared, 2, Atomics.load(shared, 2), 1000);
+        const total = Atomics.load(shared, 1);
         const text = (list) => ({ text: list.join(''), lengths: Int32Array.from(list, (s) => s.length) });
         const partial = { terms: text(['refund']), paths: text([]), fileNumbers: new Float64Array(0), previews: text([]),
           postingTerms: new Int32Array([0]), postingValues: new Uint32Array([7 << 4 | 1]), lines: new Int32Array(0), lengths: new Int32Array(0) };

@@ -4,12 +4,17 @@
 import * as assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
 import { chunkText, LexicalIndex, looksBinary } from '../../../src/core/search';
-import { warmUp } from '../../../src/core/search/buildWarmUp';
-import { buildShare, FileClaims, indexLoaded, nulInProbe, type BuildRequest } from '../../../src/core/search/bulk';
+import { MessageChannel } from 'node:worker_threads';
+import { buildShare, indexLoaded, nulInProbe } from '../../../src/core/search/bulk';
+import { FileClaims } from '../../../src/core/search/fileClaims';
 import { NodeFileSystem } from '../../../src/core/search/files';
+import { PathFilter } from '../../../src/core/search/filter';
+import { Indexer } from '../../../src/core/search/indexer';
 import type { PartialIndex } from '../../../src/core/search/indexTypes';
 import { batchesInListOrder, MalformedPartialError, packPartial, packStrings, unpackPartial, unpackStrings, type PackedPartial } from '../../../src/core/search/packedPartial';
 import { TempWorkspace } from './helpers';
+import { silentLogger } from '../../../src/core/log';
+import { DEFAULT_SEARCH_SETTINGS } from '../../../src/core/search';
 
 const stat = { mtime: 1, size: 1 };
 
@@ -36,13 +41,21 @@ const describeIndex = (index: LexicalIndex): unknown => ({
 
 describe('search: the cold build share (front and back of one file list)', () => {
   it('two takers from the two ends never take the same file and leave none, the back leaving its `leave`', () => {
-    const claims = FileClaims.create(103);
-    const other = new FileClaims(claims.buffer, 103);
+    const claims = FileClaims.create();
+    const other = new FileClaims(claims.buffer);
+    // While the list is being walked, only the back takes, and only what it was sent.
+    assert.equal(claims.total, -1);
+    assert.equal(other.take(11, 20, 8), 8);
+    assert.equal(other.take(11, 20, 8), 0);
+    claims.publish(30);
+    assert.equal(other.published, 30);
+    let back = 8 + other.take(11, 20, 30);
+    claims.end(103);
+    assert.equal(other.total, 103);
     let front = 0;
-    let back = 0;
     for (let round = 0; ; round++) {
       const a = claims.take(7);
-      const b = other.take(round % 2 ? 5 : 11, 20);
+      const b = other.take(round % 2 ? 5 : 11, 20, 103);
       front += a;
       back += b;
       if (a === 0 && b === 0) break;
@@ -50,21 +63,51 @@ describe('search: the cold build share (front and back of one file list)', () =>
     assert.equal(front + back, 103);
     assert.ok(front >= 20, `the front got ${front}`);
     assert.equal(claims.take(7), 0);
-    assert.equal(FileClaims.create(0).take(4), 0);
+    const empty = FileClaims.create();
+    empty.end(0);
+    assert.equal(empty.take(4), 0);
+  });
+
+  it('a worker waiting for files wakes up when they are published, and does not wait once the list ended', async () => {
+    const claims = FileClaims.create();
+    // The worker reads the count, says so, then waits (60 s: a missed wake-up fails by the test's timeout).
+    const script = `
+      const { parentPort, workerData } = require('node:worker_threads');
+      const shared = new Int32Array(workerData, 0, 3);
+      const seen = Atomics.load(shared, 2);
+      parentPort.postMessage('waiting');
+      parentPort.postMessage(Atomics.wait(shared, 2, seen, 60000));`;
+    const worker = new Worker(script, { eval: true, workerData: claims.buffer });
+    const answers: unknown[] = [];
+    const woken = new Promise<void>((resolve) =>
+      worker.on('message', (m: unknown) => {
+        answers.push(m);
+        if (m === 'waiting') claims.publish(64);
+        else resolve();
+      }),
+    );
+    await woken;
+    assert.ok(answers[1] === 'ok' || answers[1] === 'not-equal', String(answers[1]));
+    await worker.terminate();
+    // On this thread: no wait once the count moved, nor once the list ended.
+    claims.waitForMore(0, 60_000);
+    claims.end(64);
+    claims.waitForMore(64, 60_000);
   });
 
   it('threads taking at once through the shared counter: every file taken exactly once', async () => {
     const total = 20_000;
-    const claims = FileClaims.create(total);
+    const claims = FileClaims.create();
+    claims.end(total);
     const script = `
       const { parentPort, workerData } = require('node:worker_threads');
-      const taken = new Int32Array(workerData.buffer, 0, 1);
+      const shared = new Int32Array(workerData.buffer, 0, 3);
       let got = 0;
       for (;;) {
-        const before = Atomics.load(taken, 0);
+        const before = Atomics.load(shared, 0);
         const k = Math.min(3, workerData.total - before);
         if (k <= 0) break;
-        if (Atomics.compareExchange(taken, 0, before, before + k) === before) got += k;
+        if (Atomics.compareExchange(shared, 0, before, before + k) === before) got += k;
       }
       parentPort.postMessage(got);`;
     const worker = new Worker(script, { eval: true, workerData: { buffer: claims.buffer, total } });
@@ -99,7 +142,7 @@ describe('search: the cold build share (front and back of one file list)', () =>
     assert.deepEqual(main.paths(), whole.paths());
   });
 
-  it('buildShare takes batches from the back, leaves the last files to the front, and sends its share in list order', () => {
+  it('buildShare indexes the files sent from the end of the list, leaves the last ones to the front, and sends its share in list order', () => {
     const ws = new TempWorkspace();
     try {
       const files = corpus(90);
@@ -110,21 +153,47 @@ describe('search: the cold build share (front and back of one file list)', () =>
       const decoder = new TextDecoder();
       const one = new LexicalIndex();
       for (const path of list) indexLoaded(one, fs.loadSync.bind(fs), path, 1 << 20, {}, decoder);
-      // The front takes 10 files first; the worker takes batches of 7 from the back, leaving 12.
-      const claims = FileClaims.create(list.length);
+      // The walk sent the whole list, from its end, in three messages; the front took 10 files
+      // first; the worker takes batches of 7 from the back and leaves 1/7 of the list (13 files).
+      const claims = FileClaims.create();
+      const { port1, port2 } = new MessageChannel();
+      const reversed = [...list].reverse();
+      for (const part of [reversed.slice(0, 30), reversed.slice(30, 31), reversed.slice(31)]) {
+        port1.postMessage(part.join('\0'));
+        claims.publish(part.length);
+      }
+      claims.end(list.length);
       assert.equal(claims.take(10), 10);
-      const request: BuildRequest = { root: ws.root, paths: list.join('\0'), maxBytes: 1 << 20, chunk: {}, claims: claims.buffer, batch: 7, leave: 12 };
       const progress: number[] = [];
-      const result = buildShare(request, (n) => progress.push(n));
-      assert.equal(result.from, 22);
+      const result = buildShare({ root: ws.root, paths: port2, maxBytes: 1 << 20, chunk: {}, claims: claims.buffer, batch: 7, leaveDivisor: 7 }, (n) => progress.push(n));
+      port1.close();
+      assert.equal(result.from, 23);
       assert.deepEqual(progress, [], 'a report every 100 files: it indexed fewer');
       assert.deepEqual(result.skipped, [['src/zz/logo.png', 'binary']]);
-      assert.equal(result.indexed + result.skipped.length, list.length - 22);
-      assert.equal(claims.take(100), 12);
+      assert.equal(result.indexed + result.skipped.length, list.length - 23);
+      assert.equal(claims.take(100), 13);
       const main = new LexicalIndex();
-      for (const path of list.slice(0, 22)) indexLoaded(main, fs.loadSync.bind(fs), path, 1 << 20, {}, decoder);
+      for (const path of list.slice(0, 23)) indexLoaded(main, fs.loadSync.bind(fs), path, 1 << 20, {}, decoder);
       main.absorb(unpackPartial(result.partial));
       assert.deepEqual(describeIndex(main), describeIndex(one));
+    } finally {
+      ws.dispose();
+    }
+  });
+
+  it('the walk lists files in sorted order and finds them from the end of that list (what the worker is sent first)', async () => {
+    const ws = new TempWorkspace();
+    try {
+      const names = ['a/x.ts', 'a.b.ts', 'a-b.ts', 'a0.ts', 'ab/y.ts', 'A.ts', 'é.ts', 'Z/deep/er/f.ts', 'Z/deep.ts', '.hidden.ts', 'b/.gitignore', 'b/kept.ts', 'b/skipped.log', 'a/z/w.ts', 'a/z.ts'];
+      for (const name of names) ws.write(name, name.endsWith('.gitignore') ? '*.log\n' : 'const x = 1;\n');
+      const indexer = new Indexer({ fs: new NodeFileSystem(ws.root), logger: silentLogger, settings: () => DEFAULT_SEARCH_SETTINGS });
+      const found: string[] = [];
+      const skipped: string[] = [];
+      const files = await indexer.walk(new PathFilter([]), true, (path) => skipped.push(path), undefined, '', (path) => found.push(path));
+      const expected = names.filter((n) => n !== 'b/skipped.log').sort();
+      assert.deepEqual(files, expected);
+      assert.deepEqual(found, [...expected].reverse());
+      assert.deepEqual(skipped, ['b/skipped.log']);
     } finally {
       ws.dispose();
     }
@@ -201,12 +270,5 @@ describe('search: the build helpers', () => {
     cases.push(big.subarray(200, 9000), big.subarray(50, 150));
     for (const bytes of cases) assert.equal(nulInProbe(bytes), looksBinary(bytes), `${bytes.length} bytes`);
     assert.deepEqual(cases.map(nulInProbe), [false, true, true, false, false, true, false, true]);
-  });
-
-  it('the warm-up indexes generated files until its clock says stop', () => {
-    let t = 0;
-    const files = warmUp(10, () => (t += 1));
-    assert.equal(files, 9);
-    assert.equal(warmUp(0, () => 5), 0);
   });
 });
