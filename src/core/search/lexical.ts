@@ -220,7 +220,8 @@ export class LexicalIndex {
         previews.push(c.preview);
       }
     }
-    return { terms: this.termNames, postingTerms: this.log.terms.slice(0, this.log.length), postingValues: this.log.values.slice(0, this.log.length), files, lines, lengths, previews };
+    // Views of the log, not copies: the build worker sends them (its buffers moved) and is done.
+    return { terms: this.termNames, postingTerms: this.log.terms.subarray(0, this.log.length), postingValues: this.log.values.subarray(0, this.log.length), files, lines, lengths, previews };
   }
 
   /** Adds what another index built (`toPartial`): its chunks get ids after this index's. */

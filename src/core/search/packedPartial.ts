@@ -134,6 +134,11 @@ function firstBadPosting(terms: Int32Array, values: Uint32Array, termCount: numb
   return -1;
 }
 
+/** `dst[at..] = src[from, to) + shift` (its own small function: optimised after a few calls). */
+function copyShifted(src: Uint32Array, from: number, to: number, dst: Uint32Array, at: number, shift: number): void {
+  for (let i = from, j = at; i < to; i++, j++) dst[j] = (src[i] ?? 0) + shift;
+}
+
 /** Index of the first posting whose chunk id is above `id` (ids ascending). */
 function postingsUpTo(values: Uint32Array, id: number): number {
   let lo = 0;
@@ -184,7 +189,8 @@ export function batchesInListOrder(p: PartialIndex, batches: readonly number[]):
     const from = postingsUpTo(values, first);
     const to = postingsUpTo(values, end);
     postingTerms.set(p.postingTerms.subarray(from, to), out);
-    for (let i = from; i < to; i++) postingValues[out++] = (values[i] ?? 0) + shift;
+    copyShifted(values, from, to, postingValues, out, shift);
+    out += to - from;
     lines.set(p.lines.subarray(2 * first, 2 * end), 2 * chunkOut);
     lengths.set(p.lengths.subarray(first, end), chunkOut);
     for (let k = first; k < end; k++) previews.push(p.previews[k] ?? '');
