@@ -12,7 +12,7 @@ export { WORKER_MIN_FILES } from './buildHelper';
 /** Files each thread takes at a time from the shared list (small: the two finish within a batch). */
 const SHARE_BATCH = 16;
 /** The worker leaves the last 1/Nth of the files to the index worker, which indexes them while the worker's result is packed and sent. */
-const SHARE_LEAVE_DIVISOR = 16;
+const SHARE_LEAVE_DIVISOR = 24;
 const SAMPLE = 50;
 
 function emptySkips(): Record<SkipReason, number> {
