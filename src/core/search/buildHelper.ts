@@ -36,6 +36,7 @@ export class BuildHelper {
   ) {
     this.result = new Promise<BuildResult | undefined>((resolve) => (this.resolveResult = resolve));
     worker.on('message', (message: BuildMessage) => {
+      if (this.settled) return; // a report sent before it was stopped
       if (message.kind === 'progress') this.progress(message.done);
       else if (message.kind === 'done') this.finish(message.result);
       else this.finish(undefined, message.message);
