@@ -75,6 +75,35 @@ function mayStartDeclaration(text: string, from: number, to: number, markdown: b
   return c >= 128 || (c >= 11 && c <= 13);
 }
 
+/** First words a CODE_START or ASSIGNED_FUNCTION line can begin with. */
+const DECLARATION_WORDS = new Set(['export', 'default', 'declare', 'abstract', 'async', 'pub', 'function', 'class', 'interface', 'type', 'enum', 'def', 'fn', 'func', 'impl', 'struct', 'trait', 'module', 'namespace', 'package', 'const', 'let', 'var']);
+
+const isWordChar = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36;
+
+/**
+ * Whether a code line that passed `mayStartDeclaration` can match the boundary regexes at all:
+ * CODE_START and ASSIGNED_FUNCTION need one of DECLARATION_WORDS first (a `const`, `let` or `var`
+ * line also needs `=>` or `function`), MEMBER_START a `{` last. Most lines (statements, calls,
+ * comments) are then decided without running the three regexes. Anything unusual says yes.
+ */
+function mayMatchCodeBoundary(text: string, from: number, to: number): boolean {
+  let i = from;
+  while (i < to && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
+  let j = i;
+  while (j < to && isWordChar(text.charCodeAt(j))) j++;
+  if (j === i) return true;
+  const word = text.slice(i, j);
+  if (DECLARATION_WORDS.has(word)) {
+    if (word !== 'const' && word !== 'let' && word !== 'var') return true;
+    const rest = text.slice(j, to);
+    if (rest.includes('=>') || rest.includes('function')) return true;
+  }
+  let k = to - 1;
+  while (k > j && (text.charCodeAt(k) === 32 || text.charCodeAt(k) === 9)) k--;
+  const last = text.charCodeAt(k);
+  return last === 123 || last >= 128 || (last >= 10 && last <= 13);
+}
+
 /** A chunk as offsets into the file's text (what the indexer reads, without copying the text). */
 export interface ChunkRange {
   /** 1-based first line. */
@@ -87,10 +116,18 @@ export interface ChunkRange {
   end: number;
 }
 
-/** Line starts and ends (a `\r` before the `\n` excluded) of a text, as one array: [s0, e0, s1, e1, ...]. */
+/** The array `lineBounds` fills (reused: one file after another, no allocation per file)... */
+let lineScratch = new Int32Array(2 * 4096);
+/** ...grown up to this many lines and kept (512 KB); a longer file's array is its own. */
+const KEPT_LINES = 1 << 16;
+
+/**
+ * Line starts and ends (a `\r` before the `\n` excluded) of a text, as one array: [s0, e0, s1, e1, ...].
+ * The array is shared: valid until the next call.
+ */
 function lineBounds(text: string): { bounds: Int32Array; count: number } {
-  let cap = 1024;
-  let bounds = new Int32Array(cap * 2);
+  let bounds = lineScratch;
+  let cap = bounds.length / 2;
   let count = 0;
   let from = 0;
   const n = text.length;
@@ -103,6 +140,7 @@ function lineBounds(text: string): { bounds: Int32Array; count: number } {
       const grown = new Int32Array(cap * 2);
       grown.set(bounds);
       bounds = grown;
+      if (cap <= KEPT_LINES) lineScratch = grown;
     }
     bounds[2 * count] = from;
     bounds[2 * count + 1] = end;
@@ -154,7 +192,7 @@ export function chunkRanges(path: string, text: string, options: ChunkOptions = 
     let cut: { at: number; overlap: boolean } | undefined;
     while (end < count) {
       const length = le(end) - ls(end);
-      if (end > start && end - start >= minLines && mayStartDeclaration(text, ls(end), le(end), markdown) && strongBoundary(line(end), markdown)) {
+      if (end > start && end - start >= minLines && mayStartDeclaration(text, ls(end), le(end), markdown) && (markdown || mayMatchCodeBoundary(text, ls(end), le(end))) && strongBoundary(line(end), markdown)) {
         // A doc comment or decorator right above a declaration goes with it.
         let at = end;
         if (!markdown) while (at - 1 > start && at - start > minLines / 2 && LEADING.test(line(at - 1))) at--;

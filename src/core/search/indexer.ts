@@ -1,14 +1,18 @@
 import { CancelledError } from '../errors';
 import type { Logger } from '../log';
 import type { Worker } from 'node:worker_threads';
-import { indexBytes, indexLoaded, type BuildMessage, type BuildRequest, type BuildResult, type IndexOutcome } from './bulk';
+import { BuildHelper, WORKER_MIN_FILES } from './buildHelper';
+import { indexBytes, indexLoaded, type IndexOutcome } from './bulk';
 import { NodeFileSystem, type SearchFileSystem } from './files';
 import { PathFilter, type SkipReason } from './filter';
 import type { LexicalIndex } from './lexical';
 import type { IndexProgress, IndexStats, SearchSettings } from './searchTypes';
 
-/** Below this many files a build worker costs more (start-up, merge) than it saves. */
-export const WORKER_MIN_FILES = 400;
+export { WORKER_MIN_FILES } from './buildHelper';
+/** Files each thread takes at a time from the shared list (small: the two finish within a batch). */
+const SHARE_BATCH = 16;
+/** The worker leaves the last 1/Nth of the files to the index worker, which indexes them while the worker's result is packed and sent. */
+const SHARE_LEAVE_DIVISOR = 24;
 const SAMPLE = 50;
 
 function emptySkips(): Record<SkipReason, number> {
@@ -54,18 +58,29 @@ export class Indexer {
     const filter = new PathFilter(settings.excludeGlobs);
     const fs = this.options.fs;
     const load = fs.loadSync?.bind(fs);
-    // A build from nothing may share the files with a build worker: it is started before the walk,
-    // so its start-up (tens of ms: a thread and the bundle) overlaps the walk instead of following it.
+    // A build from nothing may share the files with a build worker. It is started before the walk
+    // and sent the files as the walk finds them (the end of the list first): its start-up and its
+    // first files overlap the walk instead of following it.
     const makeWorker = this.options.buildWorker;
-    const helper = makeWorker && load && fs instanceof NodeFileSystem && index.fileCount === 0 ? this.launchWorker(makeWorker) : undefined;
+    const helper = makeWorker && load && fs instanceof NodeFileSystem && index.fileCount === 0 ? BuildHelper.launch(makeWorker, this.options.logger) : undefined;
+    let done = 0;
+    let remoteDone = 0;
+    let total = -1;
+    helper?.start({ root: fs instanceof NodeFileSystem ? fs.root : '', maxBytes: settings.maxFileSizeBytes, chunk: settings.chunk, batch: SHARE_BATCH, leaveDivisor: SHARE_LEAVE_DIVISOR }, signal, (n) => {
+      done += n - remoteDone;
+      remoteDone = n;
+      if (total >= 0) onProgress?.({ done, total });
+    });
     let files: string[];
     try {
-      files = await this.walk(filter, settings.useGitignore, skip, signal);
+      files = await this.walk(filter, settings.useGitignore, skip, signal, '', helper ? (path) => helper.add(path) : undefined);
     } catch (error) {
       helper?.cancel();
       throw error;
     }
-    if (helper && files.length < WORKER_MIN_FILES) helper.cancel();
+    total = files.length;
+    if (helper && total < WORKER_MIN_FILES) helper.cancel();
+    else helper?.end(total);
 
     const present = new Set(files);
     let removed = 0;
@@ -75,10 +90,8 @@ export class Indexer {
         removed++;
       }
     }
-    let done = 0;
     let indexed = 0;
     let next = 0;
-    const total = files.length;
     let sliceStart = performance.now();
     const count = (path: string, outcome: IndexOutcome): void => {
       if (outcome === 'indexed') indexed++;
@@ -89,51 +102,48 @@ export class Indexer {
     if (load) {
       // Local disk: one synchronous open, stat and read per file into a reused buffer, slices of
       // ~15 ms of work between turns of the event loop. A build from nothing of many files shares
-      // the work with a worker thread when one is configured.
-      let mine = files;
-      let remote: Promise<BuildResult | undefined> | undefined;
-      let theirs: string[] = [];
-      let remoteDone = 0;
-      if (helper && fs instanceof NodeFileSystem && files.length >= WORKER_MIN_FILES) {
-        mine = files.filter((_, i) => i % 2 === 0);
-        theirs = files.filter((_, i) => i % 2 === 1);
-        remote = helper.run({ root: fs.root, paths: theirs, maxBytes: settings.maxFileSizeBytes, chunk: settings.chunk }, signal, (n) => {
-          done += n - remoteDone;
-          remoteDone = n;
-          onProgress?.({ done, total });
-        });
-      }
+      // the list with a worker thread when one is configured: this thread takes files from the
+      // front, the worker from the back (FileClaims), and the worker's share is absorbed after.
       const decoder = this.decoder;
-      const local = (paths: readonly string[]): Promise<void> =>
-        (async () => {
-          for (const path of paths) {
-            if (performance.now() - sliceStart > 15) {
-              await yieldToEventLoop();
-              sliceStart = performance.now();
-            }
-            if (signal?.aborted) throw new CancelledError('Indexing cancelled');
-            count(path, indexLoaded(index, load, path, settings.maxFileSizeBytes, settings.chunk, decoder));
+      const indexRange = async (from: number, to: number): Promise<void> => {
+        for (let i = from; i < to; i++) {
+          if (performance.now() - sliceStart > 15) {
+            await yieldToEventLoop();
+            sliceStart = performance.now();
           }
-        })();
-      try {
-        await local(mine);
-      } catch (error) {
-        await remote; // terminated by the signal
-        throw error;
-      }
-      if (remote) {
-        const result = await remote;
+          if (signal?.aborted) throw new CancelledError('Indexing cancelled');
+          const path = files[i] ?? '';
+          count(path, indexLoaded(index, load, path, settings.maxFileSizeBytes, settings.chunk, decoder));
+        }
+      };
+      if (helper && total >= WORKER_MIN_FILES) {
+        let front = 0;
+        try {
+          for (let k = helper.claims.take(SHARE_BATCH); k > 0; k = helper.claims.take(SHARE_BATCH)) {
+            await indexRange(front, front + k);
+            front += k;
+          }
+        } catch (error) {
+          helper.cancel();
+          throw error;
+        }
+        const result = await helper.result;
         if (signal?.aborted) throw new CancelledError('Indexing cancelled');
-        if (result) {
-          index.absorb(result.partial);
-          done += theirs.length - remoteDone;
+        const partial = result && helper.check(result, front, total);
+        if (result && partial) {
+          index.absorb(partial);
+          done += total - front - remoteDone;
           indexed += result.indexed;
           for (const [path, outcome] of result.skipped) if (outcome !== 'gone' && outcome !== 'unchanged' && outcome !== 'indexed') skip(path, outcome);
           if (onProgress) onProgress({ done, total });
         } else {
+          // The worker failed (it said so) or stopped: this thread indexes what it had not taken.
           done -= remoteDone;
-          await local(theirs);
+          remoteDone = 0;
+          await indexRange(front, total);
         }
+      } else {
+        await indexRange(0, total);
       }
     } else {
       const worker = async (): Promise<void> => {
@@ -154,12 +164,26 @@ export class Indexer {
     return { stats: { source: 'built', files: index.fileCount, chunks: index.chunkCount, indexed, removed, skipped, skippedSample: sample, ms: 0 }, filter };
   }
 
-  async walk(filter: PathFilter, useGitignore: boolean, skip: (path: string, reason: SkipReason) => void, signal: AbortSignal | undefined, from = ''): Promise<string[]> {
+  /**
+   * The files below `from` that pass the filters, in ascending order (as `sort()` orders them).
+   * Depth first, each folder's entries in descending order of name (`name/` for a folder, so
+   * that `a.b` comes before `a/x` as in the sorted paths): the files are found, and given to
+   * `found`, from the end of the list to its start.
+   */
+  async walk(filter: PathFilter, useGitignore: boolean, skip: (path: string, reason: SkipReason) => void, signal: AbortSignal | undefined, from = '', found?: (path: string) => void): Promise<string[]> {
     const files: string[] = [];
-    const dirs: string[] = [from];
-    while (dirs.length > 0) {
+    /** Entries still to visit: path, whether a folder (the top is the next in descending order). */
+    const stack: Array<[string, boolean]> = [[from, true]];
+    const children: Array<[string, string, boolean]> = [];
+    const byKey = (a: [string, string, boolean], b: [string, string, boolean]): number => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+    for (let top = stack.pop(); top; top = stack.pop()) {
+      const [dir, isDirectory] = top;
+      if (!isDirectory) {
+        files.push(dir);
+        found?.(dir);
+        continue;
+      }
       if (signal?.aborted) throw new CancelledError('Indexing cancelled');
-      const dir = dirs.pop() ?? '';
       let entries;
       try {
         entries = await this.options.fs.list(dir);
@@ -174,19 +198,22 @@ export class Indexer {
           // An unreadable .gitignore ignores nothing.
         }
       }
+      children.length = 0;
       for (const e of entries) {
         const path = join(dir, e.name);
         if (e.kind === 'other') continue;
-        const reason = filter.check(path, e.kind === 'directory');
+        const folder = e.kind === 'directory';
+        const reason = filter.check(path, folder);
         if (reason) {
           skip(path, reason);
           continue;
         }
-        if (e.kind === 'directory') dirs.push(path);
-        else files.push(path);
+        children.push([folder ? `${e.name}/` : e.name, path, folder]);
       }
+      children.sort(byKey);
+      for (const [, path, folder] of children) stack.push([path, folder]);
     }
-    return files.sort();
+    return files.reverse();
   }
 
   /** (Re)indexes one file when its size or time changed (or always with `onlyIfChanged` false). */
@@ -210,54 +237,6 @@ export class Indexer {
       return 'unreadable';
     }
     return indexBytes(index, path, stat, bytes, settings.chunk, this.decoder);
-  }
-
-  /**
-   * Starts a build worker (listening at once: a failure during the walk is kept, not thrown);
-   * `run` sends it one share of the build and resolves with its result, undefined when it failed;
-   * `cancel` terminates it quietly (too few files, or the walk failed).
-   */
-  private launchWorker(make: () => Worker): { run(request: BuildRequest, signal: AbortSignal | undefined, onProgress: (done: number) => void): Promise<BuildResult | undefined>; cancel(): void } | undefined {
-    let worker: Worker;
-    try {
-      worker = make();
-    } catch (error) {
-      this.options.logger.warn(`Search index: no build worker (${error instanceof Error ? error.message : String(error)}); one thread.`);
-      return undefined;
-    }
-    let settled = false;
-    let progress: (done: number) => void = () => undefined;
-    let detach = (): void => undefined;
-    let resolveResult: (result: BuildResult | undefined) => void = () => undefined;
-    const result = new Promise<BuildResult | undefined>((resolve) => (resolveResult = resolve));
-    const finish = (value: BuildResult | undefined, why?: string): void => {
-      if (settled) return;
-      settled = true;
-      detach();
-      if (why) this.options.logger.warn(`Search index: the build worker failed (${why}); the main thread indexes its share.`);
-      void worker.terminate().catch(() => undefined);
-      resolveResult(value);
-    };
-    worker.on('message', (message: BuildMessage) => {
-      if (message.kind === 'progress') progress(message.done);
-      else if (message.kind === 'done') finish(message.result);
-      else finish(undefined, message.message);
-    });
-    worker.on('error', (error: Error) => finish(undefined, error.message));
-    worker.on('exit', (code: number) => finish(undefined, `exited with code ${code}`));
-    return {
-      run: (request, signal, onProgress) => {
-        if (signal?.aborted) finish(undefined);
-        if (settled) return result;
-        const abort = (): void => finish(undefined);
-        signal?.addEventListener('abort', abort);
-        detach = () => signal?.removeEventListener('abort', abort);
-        progress = onProgress;
-        worker.postMessage(request);
-        return result;
-      },
-      cancel: () => finish(undefined),
-    };
   }
 
   /** Indexes every file below `folder` (filters and .gitignore rules applied); [] when it is not a folder. */
