@@ -100,7 +100,13 @@ export function layOutPostings(
     const list = extra[t];
     if (list) for (const p of list) if (live(p)) counts[t] = (counts[t] ?? 0) + 1;
   }
-  for (const log of logs) for (let i = 0; i < log.length; i++) if (live(log.values[i] ?? 0)) counts[log.terms[i] ?? 0] = (counts[log.terms[i] ?? 0] ?? 0) + 1;
+  for (const log of logs) {
+    if (dropDead) {
+      for (let i = 0; i < log.length; i++) if (live(log.values[i] ?? 0)) counts[log.terms[i] ?? 0] = (counts[log.terms[i] ?? 0] ?? 0) + 1;
+    } else {
+      countLog(log.terms, log.length, counts);
+    }
+  }
   // New numbering: with dropDead, terms without postings go.
   const renumber = new Int32Array(termCount);
   let kept = 0;
@@ -136,6 +142,10 @@ export function layOutPostings(
     cursor[n] = c;
   }
   for (const log of logs) {
+    if (!dropDead) {
+      placeLog(log.terms, log.values, log.length, cursor, data);
+      continue;
+    }
     for (let i = 0; i < log.length; i++) {
       const p = log.values[i] ?? 0;
       if (!live(p)) continue;
@@ -145,4 +155,24 @@ export function layOutPostings(
     }
   }
   return { offsets, data, renumber, kept };
+}
+
+// The two passes over a log when nothing is dropped (term ids kept: a build's first layout),
+// each a small function of its own so it is optimised at once; about half the time of the
+// general loop with its liveness test and renumbering.
+
+function countLog(terms: Int32Array, length: number, counts: Uint32Array): void {
+  for (let i = 0; i < length; i++) {
+    const t = terms[i] ?? 0;
+    counts[t] = (counts[t] ?? 0) + 1;
+  }
+}
+
+function placeLog(terms: Int32Array, values: Uint32Array, length: number, cursor: Uint32Array, data: Uint32Array): void {
+  for (let i = 0; i < length; i++) {
+    const t = terms[i] ?? 0;
+    const c = cursor[t] ?? 0;
+    data[c] = values[i] ?? 0;
+    cursor[t] = c + 1;
+  }
 }
