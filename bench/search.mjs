@@ -69,7 +69,8 @@ const REPEATS = int(env.BENCH_SEARCH_REPEATS, 5);
 const RG = env.BENCH_RG ?? (existsSync('/usr/bin/rg') ? '/usr/bin/rg' : 'rg');
 const WORKER = env.BENCH_SEARCH_WORKER !== '0';
 const coldRunsFor = (files) => int(env.BENCH_SEARCH_COLD_RUNS, files <= 20_000 ? 3 : 1);
-const TARGETS = { warmQueryRatio: 20, coldIndexRatio: 3, warmLexicalMs: 50, hostHeapGrowthMB: 50, maxLoopBlockMs: 50, reloadToFirstQueryMs: 1000, warmQueryP95Ms: 50, editSearchableMs: 300, coldIndexRatio5k: 8 };
+// coldIndexRatio: the first bench aimed at 3; issue 21 set the bar at <= 8 (at 5k), which both lines now show.
+const TARGETS = { warmQueryRatio: 20, coldIndexRatio: 8, warmLexicalMs: 50, hostHeapGrowthMB: 50, maxLoopBlockMs: 50, reloadToFirstQueryMs: 1000, warmQueryP95Ms: 50, editSearchableMs: 300, coldIndexRatio5k: 8 };
 
 const log = (s = '') => process.stdout.write(`${s}\n`);
 const median = (xs) => {
