@@ -2,27 +2,20 @@ import assert from 'node:assert/strict';
 import { NetworkError, OutcomeUnknownError } from '../../../src/core/errors';
 import { HttpTransport } from '../../../src/core/http/transport';
 import { presentError } from '../../../src/core/presentError';
-import { startServer, type Handler, type TestServer } from './helpers/server';
+import { serverForSuite, type Handler } from './helpers/server';
 
 // A 200 whose body breaks half-way: the service was reached, so the error must not say it could not
 // be; a read (GET, or a request marked idempotent) is sent again, a write never.
 describe('http/transport: a connection that breaks in the response body', () => {
-  let server: TestServer;
+  const suite = serverForSuite();
   let transport: HttpTransport | undefined;
-  let handler: Handler;
-
-  before(async () => {
-    server = await startServer((req, res, body, n) => handler(req, res, body, n));
-  });
-  after(() => server.close());
   afterEach(async () => {
     await transport?.close();
     transport = undefined;
-    server.requests.length = 0;
   });
 
   const make = (attempts = 4): HttpTransport =>
-    (transport = new HttpTransport({ baseUrl: server.url, auth: () => Promise.resolve('sk-body-break-test-key'), retry: { attempts, baseDelayMs: 1, maxDelayMs: 2, maxWaitMs: 100 } }));
+    (transport = new HttpTransport({ baseUrl: suite.server.url, auth: () => Promise.resolve('sk-body-break-test-key'), retry: { attempts, baseDelayMs: 1, maxDelayMs: 2, maxWaitMs: 100 } }));
 
   /** Sends the headers and half a JSON body, then resets the connection, for the first `breaks` requests. */
   function breakingBody(breaks: number): Handler {
@@ -39,14 +32,14 @@ describe('http/transport: a connection that breaks in the response body', () => 
   }
 
   it('sends a GET again when its body broke, and answers from the second response', async () => {
-    handler = breakingBody(1);
+    suite.handle(breakingBody(1));
     const res = await make().request({ method: 'GET', path: '/v1/models' });
     assert.deepEqual(await res.json(), { data: [{ id: 'whole' }], n: 2 });
-    assert.equal(server.requests.length, 2);
+    assert.equal(suite.server.requests.length, 2);
   });
 
   it('gives up after the attempts with an error that says the connection broke while the answer arrived', async () => {
-    handler = breakingBody(10);
+    suite.handle(breakingBody(10));
     const res = await make(2).request({ method: 'GET', path: '/v1/models' });
     // The last attempt's body is left to the caller (streaming readers read it themselves).
     const error = await res.json().then(
@@ -61,25 +54,25 @@ describe('http/transport: a connection that breaks in the response body', () => 
     assert.match(shown.message, /broke while its answer was arriving/);
     assert.doesNotMatch(shown.message, /Cannot reach the service/);
     assert.deepEqual(shown.actions, ['retry', 'showLog']);
-    assert.equal(server.requests.length, 2);
+    assert.equal(suite.server.requests.length, 2);
   });
 
   it('never sends a write again when its answer broke: one request, the outcome is the caller’s to judge', async () => {
-    handler = breakingBody(10);
+    suite.handle(breakingBody(10));
     const res = await make().request({ method: 'POST', path: '/v1/things', json: { a: 1 }, write: true });
     await assert.rejects(res.json(), (e: unknown) => e instanceof NetworkError || e instanceof OutcomeUnknownError);
-    assert.equal(server.requests.length, 1);
+    assert.equal(suite.server.requests.length, 1);
   });
 
   it('does not send a POST again either (not idempotent unless marked)', async () => {
-    handler = breakingBody(10);
+    suite.handle(breakingBody(10));
     const res = await make().request({ method: 'POST', path: '/v1/embeddings', json: { input: ['a'] } });
     await assert.rejects(res.json(), NetworkError);
-    assert.equal(server.requests.length, 1);
+    assert.equal(suite.server.requests.length, 1);
   });
 
   it('a read whose whole body arrived reads the same from memory (text, json, body once)', async () => {
-    handler = breakingBody(0);
+    suite.handle(breakingBody(0));
     const res = await make().request({ method: 'GET', path: '/v1/models' });
     assert.equal(await res.text(), JSON.stringify({ data: [{ id: 'whole' }], n: 1 }));
     const chunks: Uint8Array[] = [];

@@ -97,3 +97,30 @@ export function sendSse(res: ServerResponse, chunks: readonly unknown[], options
   if (options.done !== false) res.write('data: [DONE]\n\n');
   res.end();
 }
+
+/**
+ * One server for a mocha suite (started before it, closed after it, its requests cleared after each
+ * test); `handle` sets what it answers next.
+ */
+export function serverForSuite(): { readonly server: TestServer; handle(handler: Handler): void } {
+  let handler: Handler = (_req, res) => {
+    res.end();
+  };
+  let server: TestServer | undefined;
+  before(async () => {
+    server = await startServer((req, res, body, n) => handler(req, res, body, n));
+  });
+  after(() => server?.close());
+  afterEach(() => {
+    if (server) server.requests.length = 0;
+  });
+  return {
+    get server(): TestServer {
+      if (!server) throw new Error('the suite has not started its server');
+      return server;
+    },
+    handle: (next) => {
+      handler = next;
+    },
+  };
+}
