@@ -54,6 +54,9 @@ export async function playHost(task) {
     blocks[name] = loop.max / 1e6;
     return out;
   };
+  // The host's HTTP stack is loaded before any search, as in the extension (activation lists the
+  // models): its one-time load (Node's fetch compiling undici, ~50 ms) is not the index's cost.
+  if (client) await client.models.list().catch(() => undefined);
   loop.enable();
   // The noise floor: the longest block of this loop while it does nothing (a loaded machine's scheduler).
   await phase('idle', () => new Promise((resolve) => setTimeout(resolve, 1000)));
@@ -102,8 +105,6 @@ export async function playHost(task) {
   // Warm queries: one untimed, then `repeats` timed per question (round trip through the worker).
   const samples = [];
   const perQuestion = [];
-  const reranked = [];
-  let rerankedAll = true;
   await phase('query', async () => {
     for (const q of task.questions) {
       await engine.query(q, 50);
@@ -116,13 +117,19 @@ export async function playHost(task) {
       }
       samples.push(...mine);
       perQuestion.push(median(mine));
-      if (client) {
-        await engine.search(q);
-        const s = performance.now();
-        const result = await engine.search(q);
-        reranked.push(performance.now() - s);
-        rerankedAll &&= result.reranked;
-      }
+    }
+  });
+  // Reranked searches: the candidates from the worker, the rerank request from the host (as in the extension).
+  const reranked = [];
+  let rerankedAll = true;
+  await phase('rerank', async () => {
+    if (!client) return;
+    for (const q of task.questions) {
+      await engine.search(q);
+      const s = performance.now();
+      const result = await engine.search(q);
+      reranked.push(performance.now() - s);
+      rerankedAll &&= result.reranked;
     }
   });
 

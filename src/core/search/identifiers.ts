@@ -100,13 +100,14 @@ export interface PartSink {
 /**
  * Every part of every word of `text[from, to)`, with each part's `partHash` computed in the same
  * pass over the characters (the indexer looks parts up by hash without making strings; the query
- * side reads the same parts through `forEachPartRange`).
+ * side reads the same parts through `forEachPartRange`). The transitions are tested most common
+ * first, and a run of ASCII lower-case letters (most of any code) is hashed in a loop of its own.
  */
 export function forEachHashedPart(text: string, from: number, to: number, sink: PartSink): void {
   let i = from;
   while (i < to) {
     let c = text.charCodeAt(i);
-    let cls = c < 128 ? (ASCII_CLASS[c] ?? NONE) : classOf(c);
+    let cls = c < 128 ? (ASCII_CLASS[c] as number) : classOf(c);
     if (cls === NONE) {
       i++;
       continue;
@@ -116,11 +117,10 @@ export function forEachHashedPart(text: string, from: number, to: number, sink: 
     let partStart = -1;
     let prev = SEP;
     let h = FNV_SEED;
-    while (i < to) {
-      c = text.charCodeAt(i);
-      cls = c < 128 ? (ASCII_CLASS[c] ?? NONE) : classOf(c);
-      if (cls === NONE) break;
-      if (cls === SEP) {
+    for (;;) {
+      if (cls === prev) {
+        if (partStart >= 0) h = Math.imul(h ^ c, FNV_PRIME);
+      } else if (cls === SEP) {
         if (partStart >= 0) {
           if (parts <= MAX_WORD_LENGTH) {
             starts[parts] = partStart;
@@ -130,16 +130,6 @@ export function forEachHashedPart(text: string, from: number, to: number, sink: 
           partStart = -1;
         }
       } else if (partStart < 0) {
-        partStart = i;
-        h = Math.imul(FNV_SEED ^ c, FNV_PRIME);
-      } else if (cls === prev) {
-        h = Math.imul(h ^ c, FNV_PRIME);
-      } else if (prev === LOWER && cls === UPPER) {
-        if (parts <= MAX_WORD_LENGTH) {
-          starts[parts] = partStart;
-          hashes[parts] = h;
-          ends[parts++] = i;
-        }
         partStart = i;
         h = Math.imul(FNV_SEED ^ c, FNV_PRIME);
       } else if (prev === UPPER && cls === LOWER) {
@@ -154,7 +144,8 @@ export function forEachHashedPart(text: string, from: number, to: number, sink: 
           h = Math.imul(FNV_SEED ^ text.charCodeAt(i - 1), FNV_PRIME);
         }
         h = Math.imul(h ^ c, FNV_PRIME);
-      } else if (cls === DIGIT || prev === DIGIT) {
+      } else {
+        // lower -> upper, to or from a digit: a new part starts here.
         if (parts <= MAX_WORD_LENGTH) {
           starts[parts] = partStart;
           hashes[parts] = h;
@@ -162,11 +153,22 @@ export function forEachHashedPart(text: string, from: number, to: number, sink: 
         }
         partStart = i;
         h = Math.imul(FNV_SEED ^ c, FNV_PRIME);
-      } else {
-        h = Math.imul(h ^ c, FNV_PRIME);
       }
       prev = cls;
       i++;
+      if (cls === LOWER) {
+        // The common case: the rest of a run of ASCII lower-case letters, hashed in a tight loop.
+        while (i < to) {
+          c = text.charCodeAt(i);
+          if (c < 97 || c > 122) break;
+          h = Math.imul(h ^ c, FNV_PRIME);
+          i++;
+        }
+      }
+      if (i >= to) break;
+      c = text.charCodeAt(i);
+      cls = c < 128 ? (ASCII_CLASS[c] as number) : classOf(c);
+      if (cls === NONE) break;
     }
     if (partStart >= 0 && parts <= MAX_WORD_LENGTH) {
       starts[parts] = partStart;
@@ -175,10 +177,9 @@ export function forEachHashedPart(text: string, from: number, to: number, sink: 
     }
     if (i - wordStart > MAX_WORD_LENGTH) continue;
     for (let k = 0; k < parts; k++) {
-      const s = starts[k] ?? 0;
-      const e = ends[k] ?? 0;
-      if (e - s < 2) continue;
-      sink.part(s, e, hashes[k] ?? 0);
+      const s = starts[k] as number;
+      const e = ends[k] as number;
+      if (e - s >= 2) sink.part(s, e, hashes[k] as number);
     }
   }
 }

@@ -37,6 +37,24 @@ describe('search: the bulk build', () => {
     assert.deepEqual(inner, ['HTTP', 'Server', 'Error']);
   });
 
+  it('splits words into parts at every kind of boundary (the scanner\'s fast path for lower-case runs included)', () => {
+    const text = `getHTTPResponse2XXCode a1b2c3 __init__ $foo_bar déjàVu x×yz ABC aB abC 9ab ab9 AB9c HTTPServer IPv6Address ${'Ab'.repeat(33)} lastWord`;
+    const parts = (from: number, to: number): string[] => {
+      const out: string[] = [];
+      forEachHashedPart(text, from, to, {
+        part: (s, e, h) => {
+          assert.equal(h, partHash(text, s, e), `hash of "${text.slice(s, e)}"`);
+          out.push(text.slice(s, e));
+        },
+      });
+      return out;
+    };
+    // Parts of one letter go; a word over 64 characters goes whole; × ends a word.
+    assert.deepEqual(parts(0, text.length), ['get', 'HTTP', 'Response', 'XX', 'Code', 'init', 'foo', 'bar', 'déjà', 'Vu', 'yz', 'ABC', 'ab', 'ab', 'ab', 'AB', 'HTTP', 'Server', 'Pv', 'Address', 'last', 'Word']);
+    assert.deepEqual(parts(3, 30), ['HTTP', 'Response', 'XX', 'Code']);
+    assert.deepEqual(parts(text.length - 4, text.length), ['Word']);
+  });
+
   it('skips data lines (1000 characters or more) but indexes the lines around them', () => {
     const index = new LexicalIndex();
     const text = `const parcelTracker = 1;\nconst x = "${'wrapping '.repeat(150)}";\nconst giftBox = 2;\n`;
