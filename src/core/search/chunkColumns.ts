@@ -1,4 +1,4 @@
-import type { ChunkMeta } from './indexTypes';
+import type { ChunkMeta, PreviewBytes } from './indexTypes';
 import { ByteBlock, WordBlock } from './segmentFormat';
 
 /**
@@ -24,17 +24,7 @@ export class ChunkColumns {
   size = 0;
 
   set(id: number, meta: ChunkMeta): void {
-    if (this.slots === 0) this.base = id;
-    const slot = id - this.base;
-    if (slot !== this.slots) throw new Error(`chunk ids are added in order (${id} after ${this.base + this.slots - 1})`);
-    if (slot === this.live.length) {
-      const live = new Uint8Array(slot * 2);
-      live.set(this.live);
-      this.live = live;
-      const lines = new Int32Array(slot * 4);
-      lines.set(this.lines);
-      this.lines = lines;
-    }
+    const slot = this.nextSlot(id, 1);
     this.live[slot] = 1;
     this.lines[2 * slot] = meta.startLine;
     this.lines[2 * slot + 1] = meta.endLine;
@@ -43,6 +33,49 @@ export class ChunkColumns {
     if (meta.hash !== '') this.hashes.set(slot, meta.hash);
     this.slots++;
     this.size++;
+  }
+
+  /**
+   * Adds `count` chunks of one file at once (a build worker's share), ids from `id`: their lines
+   * from `lines[2 * from ..]`, their previews copied as bytes from `previews` (chunks `from ..`).
+   */
+  setMany(id: number, path: string, count: number, lines: Int32Array, previews: PreviewBytes, from: number): void {
+    if (count === 0) return;
+    const slot = this.nextSlot(id, count);
+    this.live.fill(1, slot, slot + count);
+    this.lines.set(lines.subarray(2 * from, 2 * (from + count)), 2 * slot);
+    for (let k = 0; k < count; k++) this.paths.push(path);
+    const ends = previews.ends;
+    const start = from === 0 ? 0 : (ends[from - 1] ?? 0);
+    const at = this.previews.length - start;
+    this.previews.appendBytes(previews.bytes.subarray(start, ends[from + count - 1] ?? start));
+    this.previewEnds.reserve(count);
+    for (let k = from; k < from + count; k++) this.previewEnds.push(at + (ends[k] ?? 0));
+    this.slots += count;
+    this.size += count;
+  }
+
+  /** Every slot's preview as one UTF-8 block (views, no copy: the build worker sends them as they are). */
+  previewBlock(): PreviewBytes {
+    const block = this.previews.bytes;
+    return { bytes: new Uint8Array(block.buffer, block.byteOffset, this.previews.length), ends: this.previewEnds.words.subarray(0, this.slots) };
+  }
+
+  /** The slot of `id`, the next one, with room for `count` from it. */
+  private nextSlot(id: number, count: number): number {
+    if (this.slots === 0) this.base = id;
+    const slot = id - this.base;
+    if (slot !== this.slots) throw new Error(`chunk ids are added in order (${id} after ${this.base + this.slots - 1})`);
+    if (slot + count > this.live.length) {
+      const cap = Math.max(slot + count, this.live.length * 2);
+      const live = new Uint8Array(cap);
+      live.set(this.live);
+      this.live = live;
+      const lines = new Int32Array(cap * 2);
+      lines.set(this.lines);
+      this.lines = lines;
+    }
+    return slot;
   }
 
   private slotOf(id: number): number {

@@ -39,7 +39,13 @@ export interface PartialIndex {
   /** Per chunk: start and end line. */
   lines: Int32Array;
   lengths: Int32Array;
-  previews: string[];
+  previews: PreviewBytes;
+}
+
+/** Chunk previews as one UTF-8 block: chunk i's is `bytes[ends[i - 1] (0 for the first), ends[i])`. */
+export interface PreviewBytes {
+  bytes: Uint8Array;
+  ends: Uint32Array;
 }
 
 /** Why a persisted index was not used. */

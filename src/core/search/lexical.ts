@@ -199,7 +199,6 @@ export class LexicalIndex {
     const n = this.nextId - 1;
     const lines = new Int32Array(2 * n);
     const lengths = new Int32Array(n);
-    const previews: string[] = [];
     let expected = 1;
     for (const [path, f] of this.files) {
       files.push([path, f.mtime, f.size, f.count]);
@@ -209,9 +208,10 @@ export class LexicalIndex {
         lines[2 * (id - 1)] = c.startLine;
         lines[2 * (id - 1) + 1] = c.endLine;
         lengths[id - 1] = this.lengths[id] ?? 0;
-        previews.push(c.preview);
       }
     }
+    const previews = this.chunks.previewBlock();
+    if (previews.ends.length !== n) throw new Error('toPartial needs chunk ids in file order');
     // Views of the log's blocks, not copies: the build worker transfers their buffers and drops
     // this index; other callers must not change it.
     const log = this.live.logViews();
@@ -224,21 +224,22 @@ export class LexicalIndex {
    */
   absorb(p: PartialIndex): void {
     const offset = this.nextId - 1;
+    const chunks = p.files.reduce((n, f) => n + f[3], 0);
+    if (chunks !== p.lengths.length || 2 * chunks !== p.lines.length || chunks !== p.previews.ends.length) throw new Error('inconsistent partial index');
     let local = 0;
     for (const [path, mtime, size, count] of p.files) {
       this.removeFile(path);
       const first = offset + local + 1;
+      // The previews come as UTF-8 bytes and are kept so (never made strings on the way).
+      this.chunks.setMany(first, path, count, p.lines, p.previews, local);
       for (let k = 0; k < count; k++, local++) {
-        const id = offset + local + 1;
         const length = p.lengths[local] ?? 0;
-        this.chunks.set(id, { path, startLine: p.lines[2 * local] ?? 0, endLine: p.lines[2 * local + 1] ?? 0, preview: p.previews[local] ?? '', hash: '' });
-        this.lengths[id] = length;
+        this.lengths[offset + local + 1] = length;
         this.totalLength += length;
       }
       this.files.set(path, { mtime, size, first, count });
     }
     this.version++;
-    if (local !== p.lengths.length || 2 * local !== p.lines.length || local !== p.previews.length) throw new Error('inconsistent partial index');
     this.nextId = offset + local + 1;
     const termMap = new Int32Array(p.terms.length);
     for (let t = 0; t < p.terms.length; t++) termMap[t] = this.live.termId(p.terms[t] ?? '');

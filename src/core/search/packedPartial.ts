@@ -1,8 +1,8 @@
-import { TF_BITS, type PartialIndex } from './indexTypes';
+import { TF_BITS, type PartialIndex, type PreviewBytes } from './indexTypes';
 
 /**
  * A partial index as it crosses from the build worker to the index worker: typed arrays (their
- * buffers moved, not copied) and a few long strings. A structured clone of one long string is one
+ * buffers moved, not copied; the previews as the UTF-8 block they are kept in) and a few long strings. A structured clone of one long string is one
  * copy, of 40,000 short ones 40,000 objects made on the receiving thread while it waits.
  * `unpackPartial` checks everything before an index takes it.
  */
@@ -18,7 +18,7 @@ export interface PackedPartial {
   paths: PackedStrings;
   /** Per file: mtime, size, number of chunks. */
   fileNumbers: Float64Array;
-  previews: PackedStrings;
+  previews: PreviewBytes;
   /** The postings in blocks (as `PartialIndex`): each block's buffer moves on its own. */
   postingTerms: Int32Array[];
   postingValues: Uint32Array[];
@@ -65,7 +65,7 @@ export function packPartial(p: PartialIndex): PackedPartial {
     terms: packStrings(p.terms),
     paths: packStrings(p.files.map((f) => f[0])),
     fileNumbers,
-    previews: packStrings(p.previews),
+    previews: p.previews,
     postingTerms: p.postingTerms,
     postingValues: p.postingValues,
     lines: p.lines,
@@ -75,7 +75,7 @@ export function packPartial(p: PartialIndex): PackedPartial {
 
 /** The buffers a packed partial moves to the receiving thread. */
 export function packedTransferList(p: PackedPartial): ArrayBuffer[] {
-  const arrays = [p.terms.lengths, p.paths.lengths, p.fileNumbers, p.previews.lengths, ...p.postingTerms, ...p.postingValues, p.lines, p.lengths];
+  const arrays = [p.terms.lengths, p.paths.lengths, p.fileNumbers, p.previews.bytes, p.previews.ends, ...p.postingTerms, ...p.postingValues, p.lines, p.lengths];
   const buffers = new Set<ArrayBuffer>();
   for (const a of arrays) if (a.buffer instanceof ArrayBuffer) buffers.add(a.buffer);
   return [...buffers];
@@ -106,7 +106,8 @@ export function unpackPartial(value: unknown): PartialIndex {
   if (!p.terms || !p.paths || !p.previews) throw new MalformedPartialError('strings missing');
   const terms = unpackStrings(p.terms, 'terms');
   const paths = unpackStrings(p.paths, 'paths');
-  const previews = unpackStrings(p.previews, 'previews');
+  const previews = p.previews;
+  if (!(previews.bytes instanceof Uint8Array) || !(previews.ends instanceof Uint32Array)) throw new MalformedPartialError('previews of the wrong type');
   const numbers = p.fileNumbers;
   if (numbers.length !== 3 * paths.length) throw new MalformedPartialError('file numbers do not match the paths');
   const files: PartialIndex['files'] = [];
@@ -119,8 +120,14 @@ export function unpackPartial(value: unknown): PartialIndex {
     files.push([paths[i] ?? '', mtime, size, count]);
     chunks += count;
   }
-  if (p.lengths.length !== chunks || p.lines.length !== 2 * chunks || previews.length !== chunks) throw new MalformedPartialError('chunk tables do not match the files');
+  if (p.lengths.length !== chunks || p.lines.length !== 2 * chunks || previews.ends.length !== chunks) throw new MalformedPartialError('chunk tables do not match the files');
   for (let i = 0; i < chunks; i++) if ((p.lengths[i] ?? -1) < 0) throw new MalformedPartialError(`negative length of chunk ${i + 1}`);
+  let previewEnd = 0;
+  for (let i = 0; i < chunks; i++) {
+    const end = previews.ends[i] ?? 0;
+    if (end < previewEnd || end > previews.bytes.length) throw new MalformedPartialError(`preview of chunk ${i + 1} out of its bytes`);
+    previewEnd = end;
+  }
   const bad = firstBadPosting(postingTerms, postingValues, terms.length, chunks);
   if (bad >= 0) throw new MalformedPartialError(`posting ${bad} out of range`);
   return { terms, postingTerms, postingValues, files, lines: p.lines, lengths: p.lengths, previews };
@@ -223,7 +230,10 @@ export function batchesInListOrder(p: PartialIndex, batches: readonly number[]):
   const lines = new Int32Array(p.lines.length);
   const lengths = new Int32Array(p.lengths.length);
   const files: PartialIndex['files'] = [];
-  const previews: string[] = [];
+  const { bytes: previewBytes, ends: previewEnds } = p.previews;
+  const previewStart = (chunk: number): number => (chunk === 0 ? 0 : (previewEnds[chunk - 1] ?? 0));
+  const previews: PreviewBytes = { bytes: new Uint8Array(previewStart(p.lengths.length)), ends: new Uint32Array(p.lengths.length) };
+  let previewOut = 0;
   const values = p.postingValues;
   let out = 0;
   let chunkOut = 0;
@@ -238,7 +248,10 @@ export function batchesInListOrder(p: PartialIndex, batches: readonly number[]):
     out += to - from;
     lines.set(p.lines.subarray(2 * first, 2 * end), 2 * chunkOut);
     lengths.set(p.lengths.subarray(first, end), chunkOut);
-    for (let k = first; k < end; k++) previews.push(p.previews[k] ?? '');
+    const bytesFrom = previewStart(first);
+    previews.bytes.set(previewBytes.subarray(bytesFrom, previewStart(end)), previewOut);
+    for (let k = first; k < end; k++) previews.ends[chunkOut + k - first] = previewOut + (previewEnds[k] ?? 0) - bytesFrom;
+    previewOut += previewStart(end) - bytesFrom;
     for (let k = fileStart[j] ?? 0; k < (fileStart[j + 1] ?? 0); k++) {
       const file = p.files[k];
       if (file) files.push(file);

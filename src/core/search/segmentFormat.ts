@@ -191,14 +191,25 @@ export class ByteBlock {
 
   /** Appends `s` as UTF-8; returns the block's length after it. */
   append(s: string): number {
-    const need = this.length + s.length * 3;
-    if (need > this.bytes.length) {
-      const grown = Buffer.allocUnsafeSlow(Math.max(need, this.bytes.length * 2));
-      this.bytes.copy(grown, 0, 0, this.length);
-      this.bytes = grown;
-    }
+    this.room(s.length * 3);
     this.length += this.bytes.write(s, this.length, 'utf8');
     return this.length;
+  }
+
+  /** Appends bytes (already UTF-8); returns the block's length after them. */
+  appendBytes(bytes: Uint8Array): number {
+    this.room(bytes.length);
+    this.bytes.set(bytes, this.length);
+    this.length += bytes.length;
+    return this.length;
+  }
+
+  private room(n: number): void {
+    const need = this.length + n;
+    if (need <= this.bytes.length) return;
+    const grown = Buffer.allocUnsafeSlow(Math.max(need, this.bytes.length * 2));
+    this.bytes.copy(grown, 0, 0, this.length);
+    this.bytes = grown;
   }
 
   view(): Uint8Array {

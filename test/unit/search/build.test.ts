@@ -172,7 +172,7 @@ describe('search: the build worker', function () {
         while (Atomics.load(shared, 1) < 0) Atomics.wait(shared, 2, Atomics.load(shared, 2), 1000);
         const total = Atomics.load(shared, 1);
         const text = (list) => ({ text: list.join(''), lengths: Int32Array.from(list, (s) => s.length) });
-        const partial = { terms: text(['refund']), paths: text([]), fileNumbers: new Float64Array(0), previews: text([]),
+        const partial = { terms: text(['refund']), paths: text([]), fileNumbers: new Float64Array(0), previews: { bytes: new Uint8Array(0), ends: new Uint32Array(0) },
           postingTerms: [new Int32Array([0])], postingValues: [new Uint32Array([7 << 4 | 1])], lines: new Int32Array(0), lengths: new Int32Array(0) };
         parentPort.postMessage({ kind: 'done', result: { partial, skipped: [], indexed: 0, from: total } });
       });`;

@@ -24,7 +24,8 @@ function corpus(n: number): Array<[string, string]> {
   return Array.from({ length: n }, (_, i): [string, string] => {
     if (i % 13 === 5) return [`src/empty/e${i}.ts`, '\n\n'];
     const fns = 1 + (i % 4);
-    let text = `// ${words[i % 8]} helpers ${i}\n`;
+    // Some previews are not ASCII: they travel between threads as UTF-8 bytes.
+    let text = `// ${words[i % 8]} helpers ${i}${i % 5 === 2 ? ' — café 🙂' : ''}\n`;
     for (let f = 0; f < fns; f++) {
       text += `export function ${words[(i + f) % 8]}${i}x${f}(order) {\n`;
       for (let l = 0; l < 12; l++) text += `  const ${words[(i * 3 + l) % 8]}Total = order.${words[(f + l) % 8]} + ${l}; // ${words[(i + l) % 8]} note\n`;
@@ -250,6 +251,10 @@ describe('search: the packed partial index', () => {
     ['arrays of the wrong type', (p) => ({ ...p, postingTerms: [Array.from(first(p.postingTerms))] })],
     ['posting blocks of different counts', (p) => ({ ...p, postingValues: [] })],
     ['strings missing', (p) => ({ ...p, previews: undefined })],
+    ['previews of the wrong type', (p) => ({ ...p, previews: { bytes: Array.from(p.previews.bytes), ends: p.previews.ends } })],
+    ['preview of chunk 3 out of its bytes (going back)', (p) => ({ ...p, previews: { bytes: p.previews.bytes, ends: Uint32Array.from(p.previews.ends, (v, i) => (i === 2 ? 0 : v)) } })],
+    ['preview out of its bytes (past the end)', (p) => ({ ...p, previews: { bytes: p.previews.bytes.subarray(1), ends: p.previews.ends } })],
+    ['chunk tables do not match (previews)', (p) => ({ ...p, previews: { bytes: p.previews.bytes, ends: p.previews.ends.subarray(1) } })],
     ['lengths overrun the text', (p) => ({ ...p, terms: { text: p.terms.text.slice(1), lengths: p.terms.lengths } })],
     ['text left over', (p) => ({ ...p, paths: { text: `${p.paths.text}x`, lengths: p.paths.lengths } })],
     ['file numbers do not match', (p) => ({ ...p, fileNumbers: p.fileNumbers.subarray(3) })],
