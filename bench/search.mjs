@@ -21,8 +21,9 @@
 // words. The questions are "where do we <verb> the <word> <word> for the <word>?". ripgrep scans
 // the same files for the same words (filler dropped, as the index drops it):
 // `rg --no-config -i --count-matches -F -e w1 -e w2 ...`, once untimed to warm the page cache, then
-// once per question before Stratus's runs and once after; its figure is the median of both passes. Stratus runs in a child process (the core bundled
-// with esbuild, no loader in the timed process): cold build of the index from nothing until it is
+// once per question before Stratus's runs and once after; its figure is the median of both
+// passes. Stratus runs in a child process (the core bundled with esbuild, no loader in the timed
+// process): cold build of the index from nothing until it is
 // ready to query (open() resolved: walk, read, chunk, index, postings laid out), then until it is
 // also written to storage (the engine writes it right after it is ready, off the path to the first
 // query: `persisted()`); a reload from storage (with the check of every file's size and time); then

@@ -1,4 +1,4 @@
-import type { ChunkMeta, PreviewBytes } from './indexTypes';
+import { previewStart, type ChunkMeta, type PreviewBytes } from './indexTypes';
 import { ByteBlock, WordBlock } from './segmentFormat';
 
 /**
@@ -46,9 +46,9 @@ export class ChunkColumns {
     this.lines.set(lines.subarray(2 * from, 2 * (from + count)), 2 * slot);
     for (let k = 0; k < count; k++) this.paths.push(path);
     const ends = previews.ends;
-    const start = from === 0 ? 0 : (ends[from - 1] ?? 0);
+    const start = previewStart(ends, from);
     const at = this.previews.length - start;
-    this.previews.appendBytes(previews.bytes.subarray(start, ends[from + count - 1] ?? start));
+    this.previews.appendBytes(previews.bytes.subarray(start, previewStart(ends, from + count)));
     this.previewEnds.reserve(count);
     for (let k = from; k < from + count; k++) this.previewEnds.push(at + (ends[k] ?? 0));
     this.slots += count;
@@ -58,7 +58,8 @@ export class ChunkColumns {
   /** Every slot's preview as one UTF-8 block (views, no copy: the build worker sends them as they are). */
   previewBlock(): PreviewBytes {
     const block = this.previews.bytes;
-    return { bytes: new Uint8Array(block.buffer, block.byteOffset, this.previews.length), ends: this.previewEnds.words.subarray(0, this.slots) };
+    // A plain Uint8Array over the block (not a Buffer): it arrives as one on the other thread too.
+    return { bytes: new Uint8Array(block.buffer, block.byteOffset, this.previews.length), ends: this.previewEnds.view() };
   }
 
   /** The slot of `id`, the next one, with room for `count` from it. */
@@ -110,7 +111,7 @@ export class ChunkColumns {
   }
 
   private previewStart(slot: number): number {
-    return slot === 0 ? 0 : (this.previewEnds.words[slot - 1] ?? 0);
+    return previewStart(this.previewEnds.words, slot);
   }
 
   private previewEnd(slot: number): number {

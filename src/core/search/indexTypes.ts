@@ -48,5 +48,10 @@ export interface PreviewBytes {
   ends: Uint32Array;
 }
 
+/** Where chunk `i`'s preview starts in its block (the end of the one before it). */
+export function previewStart(ends: Uint32Array, i: number): number {
+  return i === 0 ? 0 : (ends[i - 1] ?? 0);
+}
+
 /** Why a persisted index was not used. */
 export type LoadFailure = { reason: 'corrupt'; detail: string } | { reason: 'old_version'; found: unknown } | { reason: 'settings_changed' };

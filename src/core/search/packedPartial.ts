@@ -1,9 +1,10 @@
-import { TF_BITS, type PartialIndex, type PreviewBytes } from './indexTypes';
+import { previewStart, TF_BITS, type PartialIndex, type PreviewBytes } from './indexTypes';
 
 /**
  * A partial index as it crosses from the build worker to the index worker: typed arrays (their
- * buffers moved, not copied; the previews as the UTF-8 block they are kept in) and a few long strings. A structured clone of one long string is one
- * copy, of 40,000 short ones 40,000 objects made on the receiving thread while it waits.
+ * buffers moved, not copied; the previews as the UTF-8 block they are kept in) and a few long
+ * strings. A structured clone of one long string is one copy, of 40,000 short ones 40,000 objects
+ * made on the receiving thread while it waits.
  * `unpackPartial` checks everything before an index takes it.
  */
 
@@ -231,8 +232,7 @@ export function batchesInListOrder(p: PartialIndex, batches: readonly number[]):
   const lengths = new Int32Array(p.lengths.length);
   const files: PartialIndex['files'] = [];
   const { bytes: previewBytes, ends: previewEnds } = p.previews;
-  const previewStart = (chunk: number): number => (chunk === 0 ? 0 : (previewEnds[chunk - 1] ?? 0));
-  const previews: PreviewBytes = { bytes: new Uint8Array(previewStart(p.lengths.length)), ends: new Uint32Array(p.lengths.length) };
+  const previews: PreviewBytes = { bytes: new Uint8Array(previewStart(previewEnds, p.lengths.length)), ends: new Uint32Array(p.lengths.length) };
   let previewOut = 0;
   const values = p.postingValues;
   let out = 0;
@@ -248,10 +248,11 @@ export function batchesInListOrder(p: PartialIndex, batches: readonly number[]):
     out += to - from;
     lines.set(p.lines.subarray(2 * first, 2 * end), 2 * chunkOut);
     lengths.set(p.lengths.subarray(first, end), chunkOut);
-    const bytesFrom = previewStart(first);
-    previews.bytes.set(previewBytes.subarray(bytesFrom, previewStart(end)), previewOut);
+    const bytesFrom = previewStart(previewEnds, first);
+    const bytesTo = previewStart(previewEnds, end);
+    previews.bytes.set(previewBytes.subarray(bytesFrom, bytesTo), previewOut);
     for (let k = first; k < end; k++) previews.ends[chunkOut + k - first] = previewOut + (previewEnds[k] ?? 0) - bytesFrom;
-    previewOut += previewStart(end) - bytesFrom;
+    previewOut += bytesTo - bytesFrom;
     for (let k = fileStart[j] ?? 0; k < (fileStart[j + 1] ?? 0); k++) {
       const file = p.files[k];
       if (file) files.push(file);
