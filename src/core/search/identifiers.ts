@@ -81,27 +81,41 @@ export function forEachPartRange(text: string, from: number, to: number, emit: (
   forEachHashedPart(text, from, to, { part: (start, end) => emit(start, end) });
 }
 
-/** FNV-1a over char codes: the hash `forEachHashedPart` gives a part (exported for tests). */
+/** FNV-1a over char codes: the first hash `forEachHashedPart` gives a part (exported for tests). */
 export function partHash(text: string, start: number, end: number): number {
   let h = FNV_SEED;
   for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
   return h;
 }
 
+/**
+ * The second hash of a part, independent of the first (a multiply-add over char codes): the two
+ * together (64 bits, with the length) stand for the part's characters in the indexer's part
+ * table, which then never compares characters (exported for tests).
+ */
+export function partCheck(text: string, start: number, end: number): number {
+  let g = 0;
+  for (let i = start; i < end; i++) g = Math.imul((g + text.charCodeAt(i)) | 0, CHECK_PRIME);
+  return g;
+}
+
 const FNV_SEED = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
+const CHECK_PRIME = 0x2f0b3a49;
 const hashes = new Int32Array(MAX_WORD_LENGTH + 1);
+const checks = new Int32Array(MAX_WORD_LENGTH + 1);
 
 /** Receives the parts of `forEachHashedPart`. */
 export interface PartSink {
-  part(start: number, end: number, hash: number): void;
+  part(start: number, end: number, hash: number, check: number): void;
 }
 
 /**
- * Every part of every word of `text[from, to)`, with each part's `partHash` computed in the same
- * pass over the characters (the indexer looks parts up by hash without making strings; the query
- * side reads the same parts through `forEachPartRange`). The transitions are tested most common
- * first, and a run of ASCII lower-case letters (most of any code) is hashed in a loop of its own.
+ * Every part of every word of `text[from, to)`, with each part's `partHash` and `partCheck`
+ * computed in the same pass over the characters (the indexer looks parts up by these hashes
+ * without making strings or comparing characters; the query side reads the same parts through
+ * `forEachPartRange`). The transitions are tested most common first, and a run of ASCII
+ * lower-case letters (most of any code) is hashed in a loop of its own.
  */
 export function forEachHashedPart(text: string, from: number, to: number, sink: PartSink): void {
   let i = from;
@@ -117,14 +131,19 @@ export function forEachHashedPart(text: string, from: number, to: number, sink: 
     let partStart = -1;
     let prev = SEP;
     let h = FNV_SEED;
+    let g = 0;
     for (;;) {
       if (cls === prev) {
-        if (partStart >= 0) h = Math.imul(h ^ c, FNV_PRIME);
+        if (partStart >= 0) {
+          h = Math.imul(h ^ c, FNV_PRIME);
+          g = Math.imul((g + c) | 0, CHECK_PRIME);
+        }
       } else if (cls === SEP) {
         if (partStart >= 0) {
           if (parts <= MAX_WORD_LENGTH) {
             starts[parts] = partStart;
             hashes[parts] = h;
+            checks[parts] = g;
             ends[parts++] = i;
           }
           partStart = -1;
@@ -132,36 +151,44 @@ export function forEachHashedPart(text: string, from: number, to: number, sink: 
       } else if (partStart < 0) {
         partStart = i;
         h = Math.imul(FNV_SEED ^ c, FNV_PRIME);
+        g = Math.imul(c, CHECK_PRIME);
       } else if (prev === UPPER && cls === LOWER) {
         // "HTTPServer": the last capital starts the next part.
         if (i - 1 > partStart) {
           if (parts <= MAX_WORD_LENGTH) {
             starts[parts] = partStart;
             hashes[parts] = partHash(text, partStart, i - 1);
+            checks[parts] = partCheck(text, partStart, i - 1);
             ends[parts++] = i - 1;
           }
           partStart = i - 1;
           h = Math.imul(FNV_SEED ^ text.charCodeAt(i - 1), FNV_PRIME);
+          g = Math.imul(text.charCodeAt(i - 1), CHECK_PRIME);
         }
         h = Math.imul(h ^ c, FNV_PRIME);
+        g = Math.imul((g + c) | 0, CHECK_PRIME);
       } else {
         // lower -> upper, to or from a digit: a new part starts here.
         if (parts <= MAX_WORD_LENGTH) {
           starts[parts] = partStart;
           hashes[parts] = h;
+          checks[parts] = g;
           ends[parts++] = i;
         }
         partStart = i;
         h = Math.imul(FNV_SEED ^ c, FNV_PRIME);
+        g = Math.imul(c, CHECK_PRIME);
       }
       prev = cls;
       i++;
       if (cls === LOWER) {
-        // The common case: the rest of a run of ASCII lower-case letters, hashed in a tight loop.
+        // The common case: the rest of a run of ASCII lower-case letters, hashed in a tight loop
+        // (the two hashes are independent chains: they run side by side).
         while (i < to) {
           c = text.charCodeAt(i);
           if (c < 97 || c > 122) break;
           h = Math.imul(h ^ c, FNV_PRIME);
+          g = Math.imul((g + c) | 0, CHECK_PRIME);
           i++;
         }
       }
@@ -173,13 +200,14 @@ export function forEachHashedPart(text: string, from: number, to: number, sink: 
     if (partStart >= 0 && parts <= MAX_WORD_LENGTH) {
       starts[parts] = partStart;
       hashes[parts] = h;
+      checks[parts] = g;
       ends[parts++] = i;
     }
     if (i - wordStart > MAX_WORD_LENGTH) continue;
     for (let k = 0; k < parts; k++) {
       const s = starts[k] as number;
       const e = ends[k] as number;
-      if (e - s >= 2) sink.part(s, e, hashes[k] as number);
+      if (e - s >= 2) sink.part(s, e, hashes[k] as number, checks[k] as number);
     }
   }
 }

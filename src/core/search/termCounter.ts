@@ -5,66 +5,47 @@ const PART_TABLE_MAX = 1 << 20;
 
 /**
  * Raw word part, as written (case kept) -> term id (-1 for filler): an open-addressing hash table
- * over the part's characters, so the hot loop of indexing hashes and compares char codes and makes
- * a string only for a part it has not seen before. Each slot is 4 int32 in one array (hash, key
- * offset + 1 (0: empty), key length, term id): a probe reads one cache line.
+ * keyed by the part's two hashes and its length (`partHash`, `partCheck`: 64 bits), so the hot
+ * loop of indexing neither compares characters nor makes a string for a part it has seen. Two
+ * different parts of one length share both hashes with a chance of about 2^-64 per pair (the
+ * table holds at most PART_TABLE_MAX parts): far below anything a search would show. Each slot is
+ * 4 int32 in one array (hash, check, length (0: empty), term id): a probe reads one cache line.
  */
 export class PartTable {
   table = new Int32Array(4 << 15);
   mask = (1 << 15) - 1;
-  keys = new Uint16Array(1 << 17);
-  private keyUsed = 0;
   private size = 0;
 
-  /** The term id of `text[s, e)` (hash `h`), or -2 when the part is not in the table. */
-  find(text: string, s: number, e: number, h: number): number {
+  /** The term id of a part of length `len` with hashes `h` and `g`, or -2 when it is not in the table. */
+  find(h: number, g: number, len: number): number {
     const table = this.table;
     const mask = this.mask;
-    const len = e - s;
     let slot = (h ^ (h >>> 16)) & mask;
     for (;;) {
       const at = slot << 2;
-      const key = table[at + 1] ?? 0;
-      if (key === 0) return -2;
-      if (table[at] === h && table[at + 2] === len) {
-        const keys = this.keys;
-        let k = key - 1;
-        let i = s;
-        while (i < e && keys[k] === text.charCodeAt(i)) {
-          i++;
-          k++;
-        }
-        if (i === e) return table[at + 3] ?? -1;
-      }
+      const n = table[at + 2] ?? 0;
+      if (n === 0) return -2;
+      if (table[at] === h && table[at + 1] === g && n === len) return table[at + 3] ?? -1;
       slot = (slot + 1) & mask;
     }
   }
 
-  add(text: string, s: number, e: number, h: number, term: number): void {
+  add(h: number, g: number, len: number, term: number): void {
     if (this.size >= PART_TABLE_MAX) {
       this.table.fill(0);
       this.size = 0;
-      this.keyUsed = 0;
     }
     if ((this.size + 1) * 2 > this.mask + 1) this.grow();
-    const len = e - s;
-    if (this.keyUsed + len > this.keys.length) {
-      const keys = new Uint16Array(Math.max(this.keys.length * 2, this.keyUsed + len));
-      keys.set(this.keys);
-      this.keys = keys;
-    }
-    for (let i = 0; i < len; i++) this.keys[this.keyUsed + i] = text.charCodeAt(s + i);
-    this.place(this.table, this.mask, h, this.keyUsed + 1, len, term);
-    this.keyUsed += len;
+    this.place(this.table, this.mask, h, g, len, term);
     this.size++;
   }
 
-  private place(table: Int32Array, mask: number, h: number, key: number, len: number, term: number): void {
+  private place(table: Int32Array, mask: number, h: number, g: number, len: number, term: number): void {
     let slot = (h ^ (h >>> 16)) & mask;
-    while (table[(slot << 2) + 1] !== 0) slot = (slot + 1) & mask;
+    while (table[(slot << 2) + 2] !== 0) slot = (slot + 1) & mask;
     const at = slot << 2;
     table[at] = h;
-    table[at + 1] = key;
+    table[at + 1] = g;
     table[at + 2] = len;
     table[at + 3] = term;
   }
@@ -74,8 +55,8 @@ export class PartTable {
     const slots = (this.mask + 1) * 2;
     const table = new Int32Array(slots * 4);
     for (let at = 0; at < old.length; at += 4) {
-      const key = old[at + 1] ?? 0;
-      if (key !== 0) this.place(table, slots - 1, old[at] ?? 0, key, old[at + 2] ?? 0, old[at + 3] ?? 0);
+      const len = old[at + 2] ?? 0;
+      if (len !== 0) this.place(table, slots - 1, old[at] ?? 0, old[at + 1] ?? 0, len, old[at + 3] ?? 0);
     }
     this.table = table;
     this.mask = slots - 1;
@@ -89,8 +70,8 @@ function grownInt32(a: Int32Array, n: number): Int32Array<ArrayBuffer> {
 }
 
 /**
- * Counts the terms of one chunk at a time: each part is looked up in the part table by its hash
- * and characters, a string is made only for a part never seen before.
+ * Counts the terms of one chunk at a time: each part is looked up in the part table by its two
+ * hashes and length, a string is made only for a part never seen before.
  */
 export class TermCounter implements PartSink {
   text = '';
@@ -142,20 +123,18 @@ export class TermCounter implements PartSink {
   }
 
   /** A part not in the table yet: its term (made once), remembered. */
-  private miss(s: number, e: number, h: number): number {
-    const text = this.text;
-    const term = normalizePart(text.slice(s, e));
+  private miss(s: number, e: number, h: number, g: number): number {
+    const term = normalizePart(this.text.slice(s, e));
     const t = term === '' ? -1 : this.termOf(term);
     if (t >= this.seen.length) {
       this.seen = grownInt32(this.seen, Math.max(t + 1, this.seen.length * 2));
       this.tf = grownInt32(this.tf, this.seen.length);
     }
-    this.parts.add(text, s, e, h, t);
+    this.parts.add(h, g, e - s, t);
     return t;
   }
 
-  part(s: number, e: number, h: number): void {
-    const text = this.text;
+  part(s: number, e: number, h: number, g: number): void {
     // The part table's lookup, inlined (this is the hot path of indexing).
     const parts = this.parts;
     const table = parts.table;
@@ -165,24 +144,15 @@ export class TermCounter implements PartSink {
     let t = -2;
     for (;;) {
       const at = slot << 2;
-      const key = table[at + 1] ?? 0;
-      if (key === 0) break;
-      if (table[at] === h && table[at + 2] === len) {
-        const keys = parts.keys;
-        let k = key - 1;
-        let i = s;
-        while (i < e && keys[k] === text.charCodeAt(i)) {
-          i++;
-          k++;
-        }
-        if (i === e) {
-          t = table[at + 3] ?? -1;
-          break;
-        }
+      const n = table[at + 2] ?? 0;
+      if (n === 0) break;
+      if (table[at] === h && table[at + 1] === g && n === len) {
+        t = table[at + 3] ?? -1;
+        break;
       }
       slot = (slot + 1) & mask;
     }
-    if (t === -2) t = this.miss(s, e, h);
+    if (t === -2) t = this.miss(s, e, h, g);
     if (t < 0) return;
     this.length++;
     const seen = this.seen;

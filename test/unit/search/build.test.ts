@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { chunkText, LexicalIndex, WORKER_MIN_FILES } from '../../../src/core/search';
-import { forEachHashedPart, forEachPartRange, partHash } from '../../../src/core/search/identifiers';
+import { forEachHashedPart, forEachPartRange, partCheck, partHash } from '../../../src/core/search/identifiers';
 import { engineFor, paths, TempWorkspace } from './helpers';
 
 const stat = { mtime: 1, size: 1 };
@@ -18,14 +18,15 @@ const SAMPLE = [
 ].join('\n');
 
 describe('search: the bulk build', () => {
-  it('the indexer and the query side see the same parts, each with its partHash', () => {
+  it('the indexer and the query side see the same parts, each with its partHash and partCheck', () => {
     const plain: Array<[number, number]> = [];
     forEachPartRange(SAMPLE, 0, SAMPLE.length, (s, e) => plain.push([s, e]));
     const hashed: Array<[number, number]> = [];
     forEachHashedPart(SAMPLE, 0, SAMPLE.length, {
-      part: (s, e, h) => {
+      part: (s, e, h, g) => {
         hashed.push([s, e]);
         assert.equal(h, partHash(SAMPLE, s, e), `hash of "${SAMPLE.slice(s, e)}"`);
+        assert.equal(g, partCheck(SAMPLE, s, e), `check of "${SAMPLE.slice(s, e)}"`);
       },
     });
     assert.ok(plain.length > 30);
@@ -42,8 +43,9 @@ describe('search: the bulk build', () => {
     const parts = (from: number, to: number): string[] => {
       const out: string[] = [];
       forEachHashedPart(text, from, to, {
-        part: (s, e, h) => {
+        part: (s, e, h, g) => {
           assert.equal(h, partHash(text, s, e), `hash of "${text.slice(s, e)}"`);
+          assert.equal(g, partCheck(text, s, e), `check of "${text.slice(s, e)}"`);
           out.push(text.slice(s, e));
         },
       });
@@ -53,6 +55,18 @@ describe('search: the bulk build', () => {
     assert.deepEqual(parts(0, text.length), ['get', 'HTTP', 'Response', 'XX', 'Code', 'init', 'foo', 'bar', 'déjà', 'Vu', 'yz', 'ABC', 'ab', 'ab', 'ab', 'AB', 'HTTP', 'Server', 'Pv', 'Address', 'last', 'Word']);
     assert.deepEqual(parts(3, 30), ['HTTP', 'Response', 'XX', 'Code']);
     assert.deepEqual(parts(text.length - 4, text.length), ['Word']);
+  });
+
+  it('keeps two parts apart whose first hashes are equal (the part table keys on both hashes)', () => {
+    // Two words of the same length with the same FNV-1a hash, found by a birthday search.
+    assert.equal(partHash('tzddktm', 0, 7), partHash('fdgjfxa', 0, 7));
+    assert.notEqual(partCheck('tzddktm', 0, 7), partCheck('fdgjfxa', 0, 7));
+    const index = new LexicalIndex();
+    index.setFile('a.ts', stat, chunkText('a.ts', 'const tzddktm = 1;\n'));
+    index.setFile('b.ts', stat, chunkText('b.ts', 'const fdgjfxa = 2;\nconst tzddktm = 3;\n'));
+    index.setFile('c.ts', stat, chunkText('c.ts', 'const fdgjfxa = 4;\n'));
+    assert.deepEqual(paths(index.search('tzddktm', 5)).sort(), ['a.ts', 'b.ts']);
+    assert.deepEqual(paths(index.search('fdgjfxa', 5)).sort(), ['b.ts', 'c.ts']);
   });
 
   it('skips data lines (1000 characters or more) but indexes the lines around them', () => {
