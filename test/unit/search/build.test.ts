@@ -98,6 +98,34 @@ describe('search: the bulk build', () => {
     assert.ok(!paths(back.search('ship order 1', 100)).includes('src/m1/order1.ts'));
     assert.throws(() => back.toPartial(), /fresh/);
   });
+
+  it('a share taken over after this index laid out its own (a large index or not), then edited, answers like one index', () => {
+    const files = Array.from({ length: 80 }, (_, i) => [`src/m${i}/order${i}.ts`, `export function shipOrder${i}(parcel) {\n  // ${i % 3 ? 'refund' : 'invoice'} the customer ${i}\n  return parcel.weight * ${i};\n}\n`] as const);
+    const sorted = (index: LexicalIndex, q: string): string[] => index.search(q, 100).map((h) => `${h.path} ${h.score.toFixed(9)} ${h.startLine}-${h.endLine}`).sort();
+    const queries = ['refund customer', 'invoice parcel weight', 'ship order 7', 'order', 'order 79'];
+    const whole = new LexicalIndex();
+    for (const [path, text] of files) whole.setFile(path, stat, chunkText(path, text));
+    // Cut at 40 (laid out, then a share as large: one layout) and at 76 (a large base, then a
+    // share too small for a layout: its postings go to the per-term additions).
+    for (const cut of [40, 76]) {
+      const main = new LexicalIndex();
+      const other = new LexicalIndex();
+      files.forEach(([path, text], i) => (i < cut ? main : other).setFile(path, stat, chunkText(path, text)));
+      main.settle();
+      main.absorb(other.toPartial());
+      for (const q of queries) assert.deepEqual(sorted(main, q), sorted(whole, q), `${q} (cut at ${cut})`);
+      // Files of the share removed and one edited, against the same edits on the whole index.
+      const edited = new LexicalIndex();
+      for (const [path, text] of files) edited.setFile(path, stat, chunkText(path, text));
+      for (const index of [main, edited]) {
+        index.removeFile('src/m77/order77.ts');
+        index.removeFile('src/m79/order79.ts');
+        index.setFile('src/m78/order78.ts', stat, chunkText('src/m78/order78.ts', 'export function shipOrder78(parcel) {\n  // refund twice\n}\n'));
+        index.compact();
+      }
+      for (const q of queries) assert.deepEqual(sorted(main, q), sorted(edited, q), `${q} (cut at ${cut}, edited)`);
+    }
+  });
 });
 
 describe('search: the build worker', function () {
