@@ -1,5 +1,3 @@
-import { forEachHashedPart, type PartSink } from './identifiers';
-
 const PREVIEW_CHARS = 120;
 
 /** The first meaningful line of a chunk, shortened (shown in pickers and chat). */
@@ -27,11 +25,16 @@ export interface ChunkSpan {
   end: number;
 }
 
-/** Feeds the word parts of `text[span.start, span.end)` to `sink`, data lines skipped. */
-export function scanSpan(text: string, span: ChunkSpan, sink: PartSink): void {
+/** Counts ranges of a text (the term counter, whose scanner has the text). */
+export interface RangeScanner {
+  scan(from: number, to: number): void;
+}
+
+/** Has `scanner` count the words of `text[span.start, span.end)`, data lines skipped. */
+export function scanSpan(text: string, span: ChunkSpan, scanner: RangeScanner): void {
   const { start, end } = span;
   if (end - start <= DATA_LINE_CHARS) {
-    forEachHashedPart(text, start, end, sink);
+    scanner.scan(start, end);
     return;
   }
   // Skip data lines: scan the runs of ordinary lines between them.
@@ -42,10 +45,10 @@ export function scanSpan(text: string, span: ChunkSpan, sink: PartSink): void {
     const lineEnd = nl < 0 || nl > end ? end : nl;
     const contentEnd = lineEnd > from && text.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd;
     if (contentEnd - from >= DATA_LINE_CHARS) {
-      if (from > runStart) forEachHashedPart(text, runStart, from, sink);
+      if (from > runStart) scanner.scan(runStart, from);
       runStart = lineEnd;
     }
     from = lineEnd + 1;
   }
-  if (end > runStart) forEachHashedPart(text, runStart, end, sink);
+  if (end > runStart) scanner.scan(runStart, end);
 }

@@ -2,7 +2,7 @@
  * Identifier-aware tokenising, shared by the index and the query side so natural-language words
  * match code: `refreshAuthToken`, `refresh_auth_token` and `REFRESH_AUTH_TOKEN` all give
  * `refresh`, `auth`, `token`. A hand-written single pass over the text (no regular expressions,
- * no intermediate word arrays): it is the hot loop of indexing.
+ * no intermediate word arrays), which the indexer runs in WebAssembly (`forEachHashedPart`).
  */
 
 /** English filler words of questions ("where do we ..."), never indexed nor searched. */
@@ -112,10 +112,13 @@ export interface PartSink {
 
 /**
  * Every part of every word of `text[from, to)`, with each part's `partHash` and `partCheck`
- * computed in the same pass over the characters (the indexer looks parts up by these hashes
- * without making strings or comparing characters; the query side reads the same parts through
- * `forEachPartRange`). The transitions are tested most common first, and a run of ASCII
- * lower-case letters (most of any code) is hashed in a loop of its own.
+ * computed in the same pass over the characters (the query side reads the parts through
+ * `forEachPartRange`). The indexer runs the same scan compiled to WebAssembly
+ * (src/core/search/wasm/partScanner.ts), where it looks parts up by these hashes without making
+ * strings or comparing characters: a change here is a change there (test/unit/search/
+ * partScanner.test.ts checks that both give the same terms). The transitions are tested most
+ * common first, and a run of ASCII lower-case letters (most of any code) is hashed in a loop of
+ * its own.
  */
 export function forEachHashedPart(text: string, from: number, to: number, sink: PartSink): void {
   let i = from;

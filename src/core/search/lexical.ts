@@ -140,6 +140,7 @@ export class LexicalIndex {
     const pathTerms = this.pathTerms(path);
     const first = this.nextId;
     for (const c of chunks) this.addChunk(path, c.text, { startLine: c.startLine, endLine: c.endLine, start: 0, end: c.text.length }, pathTerms, previews);
+    this.counter.release();
     this.files.set(path, { mtime: stat.mtime, size: stat.size, first, count: chunks.length });
   }
 
@@ -149,6 +150,7 @@ export class LexicalIndex {
     const pathTerms = this.pathTerms(path);
     const first = this.nextId;
     for (const c of chunks) this.addChunk(path, text, c, pathTerms, true);
+    this.counter.release();
     this.files.set(path, { mtime: stat.mtime, size: stat.size, first, count: chunks.length });
   }
 
@@ -181,7 +183,6 @@ export class LexicalIndex {
       logValues[at + k] = base | (n < TF_MAX ? n : TF_MAX);
     }
     log.length = at + distinct;
-    counter.text = '';
     this.lengths[id] = counter.length;
     this.totalLength += counter.length;
     this.chunks.set(id, { path, startLine: span.startLine, endLine: span.endLine, preview: previews ? previewOf(text.slice(span.start, span.end)) : '', hash: '' });
