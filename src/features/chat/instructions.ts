@@ -52,6 +52,8 @@ export class InstructionsService implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   /** Reads from disk since creation (tests check that rounds and turns hit the cache). */
   reads = 0;
+  /** Times the cache was cleared (a test tells a turn that met a file event from one that did not). */
+  clears = 0;
 
   constructor(private readonly logger: Logger) {
     const clear = (): void => this.clear();
@@ -73,6 +75,7 @@ export class InstructionsService implements vscode.Disposable {
 
   /** Forgets every cached read. */
   clear(): void {
+    this.clears++;
     this.files.clear();
     this.lists.clear();
     this.dropUser();
