@@ -2,7 +2,7 @@ import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threa
 import type { Logger } from '../log';
 import type { BuildMessage, BuildRequest, BuildResult } from './bulk';
 import { FileClaims } from './fileClaims';
-import type { PartialIndex } from './indexTypes';
+import type { LaidOutPartial } from './indexTypes';
 import { unpackPartial } from './packedPartial';
 
 /** Below this many files a build worker costs more (start-up, merge) than it saves. */
@@ -90,7 +90,7 @@ export class BuildHelper {
   }
 
   /** The worker's share as a partial index, when it is whole and well-formed (else undefined, with a warning). */
-  check(result: BuildResult, from: number, total: number): PartialIndex | undefined {
+  check(result: BuildResult, from: number, total: number): LaidOutPartial | undefined {
     try {
       if (result.from !== from) throw new Error(`it indexed from file ${result.from}, not ${from}`);
       const partial = unpackPartial(result.partial);

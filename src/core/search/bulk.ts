@@ -4,7 +4,7 @@ import { NodeFileSystem, type LoadedFile } from './files';
 import type { SkipReason } from './filter';
 import { FileClaims } from './fileClaims';
 import { LexicalIndex } from './lexical';
-import { batchesInListOrder, packedTransferList, packPartial, type PackedPartial } from './packedPartial';
+import { batchesInListOrder, layOutPartial, packedTransferList, packPartial, type PackedPartial } from './packedPartial';
 
 /** A text decoder (TextDecoder fits). */
 interface Decoder {
@@ -136,7 +136,8 @@ export function buildShare(request: BuildRequest, onProgress?: (done: number) =>
     batches.push(index.fileCount - before);
   }
   request.paths.close();
-  return { partial: packPartial(batchesInListOrder(index.toPartial(), batches)), skipped, indexed, from: claims.total - taken };
+  // Laid out here, on this core: the index worker then copies each list whole into place.
+  return { partial: packPartial(layOutPartial(batchesInListOrder(index.toPartial(), batches))), skipped, indexed, from: claims.total - taken };
 }
 
 /** The transferable buffers of a result (moved, not copied, to the index worker). */

@@ -60,11 +60,13 @@ export function enabledGlobs(setting: Readonly<Record<string, unknown>> | undefi
  * `.gitignore` files met while walking (each applying below its own folder).
  */
 export class PathFilter {
-  private readonly excludes: Ignore;
+  private readonly excludes: Ignore | undefined;
   private readonly gitignores = new Map<string, Ignore>();
 
   constructor(excludeGlobs: readonly string[] = []) {
-    this.excludes = ignore({ allowRelativePaths: true }).add(excludeGlobs.flatMap(globToGitignore));
+    const rules = excludeGlobs.flatMap(globToGitignore);
+    // No rule, no matcher: the walk checks every path it meets (thousands of folders at 50k files).
+    this.excludes = rules.length > 0 ? ignore({ allowRelativePaths: true }).add(rules) : undefined;
   }
 
   /** Adds the rules of `<dir>/.gitignore` (`dir` '' for the root). */
@@ -78,9 +80,9 @@ export class PathFilter {
 
   /** Why `path` is skipped, or undefined when it is indexed. */
   check(path: string, isDirectory: boolean): SkipReason | undefined {
-    if (path === '') return undefined;
+    if (path === '' || (!this.excludes && this.gitignores.size === 0)) return undefined;
     const probe = isDirectory ? `${path}/` : path;
-    if (this.excludes.ignores(probe)) return 'excluded';
+    if (this.excludes?.ignores(probe)) return 'excluded';
     for (const [dir, rules] of this.gitignores) {
       if (dir === '') {
         if (rules.ignores(probe)) return 'gitignored';

@@ -1,4 +1,5 @@
 import type { FileStat } from './files';
+import type { PostingTable } from './postings';
 
 /** Postings are `chunk id << TF_BITS | tf` in one uint32; term frequency is kept up to TF_MAX (BM25 saturates well before). */
 export const TF_BITS = 4;
@@ -40,6 +41,14 @@ export interface PartialIndex {
   lines: Int32Array;
   lengths: Int32Array;
   previews: PreviewBytes;
+}
+
+/**
+ * A partial index with its postings laid out (what a build worker sends, `layOutPartial`): term
+ * t's list is `postings.data[postings.offsets[t], postings.offsets[t + 1])`, local ids ascending.
+ */
+export interface LaidOutPartial extends Omit<PartialIndex, 'postingTerms' | 'postingValues'> {
+  postings: PostingTable;
 }
 
 /** Chunk previews as one UTF-8 block: chunk i's is `bytes[ends[i - 1] (0 for the first), ends[i])`. */

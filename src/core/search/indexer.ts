@@ -127,6 +127,9 @@ export class Indexer {
           helper.cancel();
           throw error;
         }
+        // This thread's own postings are laid out while the worker lays out and sends its share
+        // (absorbed after, its lists copied whole: the layout left for one core is short).
+        index.settle();
         const result = await helper.result;
         if (signal?.aborted) throw new CancelledError('Indexing cancelled');
         const partial = result && helper.check(result, front, total);

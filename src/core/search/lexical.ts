@@ -2,7 +2,7 @@ import type { Chunk } from './chunker';
 import { BytesFile, type FileStat, type RandomAccessFile } from './files';
 import { forEachTerm } from './identifiers';
 import { previewOf, scanSpan, type ChunkSpan } from './chunkScan';
-import { TF_BITS, TF_MAX, type ChunkMeta, type FileRecord, type LexicalHit, type LoadFailure, type PartialIndex } from './indexTypes';
+import { TF_BITS, TF_MAX, type ChunkMeta, type FileRecord, type LexicalHit, type LaidOutPartial, type LoadFailure, type PartialIndex } from './indexTypes';
 import { Bm25Scores } from './bm25';
 import { ChunkColumns } from './chunkColumns';
 import { LiveTier } from './liveTier';
@@ -220,10 +220,11 @@ export class LexicalIndex {
   }
 
   /**
-   * Adds what another index built (`toPartial`): its chunks get ids after this index's. Takes its
-   * postings arrays over (changed in place, not copied: a build's share is hundreds of MB at 50k files).
+   * Adds what another index built (`toPartial`, laid out by `layOutPartial`): its chunks get ids
+   * after this index's. Takes its postings table over (not copied: a build's share is hundreds of
+   * MB at 50k files); its lists are copied whole into place at the next layout.
    */
-  absorb(p: PartialIndex): void {
+  absorb(p: LaidOutPartial): void {
     const offset = this.nextId - 1;
     const chunks = p.files.reduce((n, f) => n + f[3], 0);
     if (chunks !== p.lengths.length || 2 * chunks !== p.lines.length || chunks !== p.previews.ends.length) throw new Error('inconsistent partial index');
@@ -244,8 +245,7 @@ export class LexicalIndex {
     this.nextId = offset + local + 1;
     const termMap = new Int32Array(p.terms.length);
     for (let t = 0; t < p.terms.length; t++) termMap[t] = this.live.termId(p.terms[t] ?? '');
-    if (p.postingTerms.length !== p.postingValues.length) throw new Error('inconsistent partial index');
-    this.live.adopt(p.postingTerms.map((terms, i) => [terms, p.postingValues[i] ?? new Uint32Array(0)] as const), termMap, offset << TF_BITS);
+    this.live.adopt(p.postings, termMap, offset << TF_BITS);
   }
 
   removeFile(path: string): boolean {

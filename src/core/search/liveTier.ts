@@ -1,5 +1,5 @@
 import { TF_BITS } from './indexTypes';
-import { layOutPostings, LOG_BLOCK, PostingLog, type PostingTable } from './postings';
+import { layOutPostings, LOG_BLOCK, pendingCount, PostingLog, type PendingPostings, type PostingTable } from './postings';
 
 /**
  * The postings of the chunks indexed in memory (everything before a first save; the files changed
@@ -15,11 +15,11 @@ export class LiveTier {
   base: PostingTable = { offsets: new Uint32Array(1), data: new Uint32Array(0) };
   extra: Array<number[] | undefined> = [];
   /**
-   * Logs in id order: the one indexing appends to is the last. A large build fills blocks of
-   * LOG_BLOCK postings (no copy of what is there to grow, no capacity doubled for nothing); a
-   * build worker's share is taken over as its blocks.
+   * Postings not laid out yet, in id order: logs (the one indexing appends to is the last; a large
+   * build fills blocks of LOG_BLOCK postings: no copy of what is there to grow, no capacity
+   * doubled for nothing) and a build worker's share, taken over as the table it laid out.
    */
-  private logs = [new PostingLog()];
+  private logs: PendingPostings[] = [new PostingLog()];
   private extraCount = 0;
 
   /** `renumbered` is told when the terms got new ids (a compaction dropped some). */
@@ -28,7 +28,7 @@ export class LiveTier {
   /** The log to append `n` postings to. */
   room(n: number): PostingLog {
     const log = this.logs[this.logs.length - 1];
-    if (log && log.reserve(n, LOG_BLOCK)) return log;
+    if (log instanceof PostingLog && log.reserve(n, LOG_BLOCK)) return log;
     const block = new PostingLog(Math.max(n, LOG_BLOCK));
     this.logs.push(block);
     return block;
@@ -36,12 +36,14 @@ export class LiveTier {
 
   /** The logged postings, block by block (views: no copy). */
   logViews(): { terms: Int32Array[]; values: Uint32Array[] } {
-    return { terms: this.logs.map((l) => l.terms.subarray(0, l.length)), values: this.logs.map((l) => l.values.subarray(0, l.length)) };
+    const logs = this.logs.filter((l): l is PostingLog => l instanceof PostingLog);
+    if (logs.length !== this.logs.length) throw new Error('a table taken over is not a log');
+    return { terms: logs.map((l) => l.terms.subarray(0, l.length)), values: logs.map((l) => l.values.subarray(0, l.length)) };
   }
 
   private get logged(): number {
     let n = 0;
-    for (const log of this.logs) n += log.length;
+    for (const log of this.logs) n += pendingCount(log);
     return n;
   }
 
@@ -56,18 +58,13 @@ export class LiveTier {
   }
 
   /**
-   * Takes over another index's log blocks (a build worker's share: its arrays, no copy; term ids
-   * mapped through `termMap` and `shift` added to every posting, in place). Indexing goes on in a new log.
+   * Takes over another index's laid-out postings (a build worker's share: its arrays, no copy),
+   * its term t being `termMap[t]` here and `shift` added to its postings when they are laid out
+   * with the rest (each list copied whole). Indexing goes on in a new log.
    */
-  adopt(blocks: ReadonlyArray<readonly [Int32Array, Uint32Array]>, termMap: Int32Array, shift: number): void {
-    for (const [terms, values] of blocks) {
-      if (terms.length !== values.length) throw new Error('inconsistent partial index');
-      for (let i = 0; i < terms.length; i++) {
-        terms[i] = termMap[terms[i] ?? 0] ?? 0;
-        values[i] = (values[i] ?? 0) + shift;
-      }
-      this.logs.push(PostingLog.of(terms, values));
-    }
+  adopt(table: PostingTable, termMap: Int32Array, shift: number): void {
+    if (table.offsets.length !== termMap.length + 1 || (table.offsets[termMap.length] ?? 0) !== table.data.length) throw new Error('inconsistent partial index');
+    this.logs.push({ offsets: table.offsets, data: table.data, termMap, shift });
     this.logs.push(new PostingLog());
   }
 
@@ -108,13 +105,18 @@ export class LiveTier {
       this.layOut(lengths, dropDead);
       return dropDead;
     }
+    const add = (t: number, p: number): void => {
+      const list = this.extra[t];
+      if (list) list.push(p);
+      else this.extra[t] = [p];
+    };
     for (const log of this.logs) {
-      for (let i = 0; i < log.length; i++) {
-        const t = log.terms[i] ?? 0;
-        const list = this.extra[t];
-        if (list) list.push(log.values[i] ?? 0);
-        else this.extra[t] = [log.values[i] ?? 0];
+      if (log instanceof PostingLog) {
+        for (let i = 0; i < log.length; i++) add(log.terms[i] ?? 0, log.values[i] ?? 0);
+        continue;
       }
+      const { offsets, data, termMap, shift } = log;
+      for (let t = 0; t < termMap.length; t++) for (let i = offsets[t] ?? 0; i < (offsets[t + 1] ?? 0); i++) add(termMap[t] ?? 0, (data[i] ?? 0) + shift);
     }
     this.extraCount += logged;
     this.clearLogs();

@@ -1,4 +1,5 @@
-import { previewStart, TF_BITS, type PartialIndex, type PreviewBytes } from './indexTypes';
+import { previewStart, TF_BITS, type LaidOutPartial, type PartialIndex, type PreviewBytes } from './indexTypes';
+import { copyShifted, layOutPostings, PostingLog } from './postings';
 
 /**
  * A partial index as it crosses from the build worker to the index worker: typed arrays (their
@@ -20,9 +21,9 @@ export interface PackedPartial {
   /** Per file: mtime, size, number of chunks. */
   fileNumbers: Float64Array;
   previews: PreviewBytes;
-  /** The postings in blocks (as `PartialIndex`): each block's buffer moves on its own. */
-  postingTerms: Int32Array[];
-  postingValues: Uint32Array[];
+  /** The postings laid out (as `LaidOutPartial`). */
+  postingOffsets: Uint32Array<ArrayBuffer>;
+  postingData: Uint32Array<ArrayBuffer>;
   lines: Int32Array;
   lengths: Int32Array;
 }
@@ -55,7 +56,18 @@ export function unpackStrings(packed: PackedStrings, what: string): string[] {
   return out;
 }
 
-export function packPartial(p: PartialIndex): PackedPartial {
+/**
+ * The partial index with its postings laid out per term (the build worker does it, on its own
+ * core, before it sends its share: the index worker then copies each list whole into place).
+ */
+export function layOutPartial(p: PartialIndex): LaidOutPartial {
+  if (p.postingTerms.length !== p.postingValues.length) throw new Error('inconsistent partial index');
+  const logs = p.postingTerms.map((terms, i) => PostingLog.of(terms, p.postingValues[i] ?? new Uint32Array(0)));
+  const { offsets, data } = layOutPostings(p.terms.length, { offsets: new Uint32Array(1), data: new Uint32Array(0) }, [], logs, [], false, TF_BITS);
+  return { terms: p.terms, postings: { offsets, data }, files: p.files, lines: p.lines, lengths: p.lengths, previews: p.previews };
+}
+
+export function packPartial(p: LaidOutPartial): PackedPartial {
   const fileNumbers = new Float64Array(3 * p.files.length);
   p.files.forEach(([, mtime, size, count], i) => {
     fileNumbers[3 * i] = mtime;
@@ -67,8 +79,8 @@ export function packPartial(p: PartialIndex): PackedPartial {
     paths: packStrings(p.files.map((f) => f[0])),
     fileNumbers,
     previews: p.previews,
-    postingTerms: p.postingTerms,
-    postingValues: p.postingValues,
+    postingOffsets: p.postings.offsets,
+    postingData: p.postings.data,
     lines: p.lines,
     lengths: p.lengths,
   };
@@ -76,7 +88,7 @@ export function packPartial(p: PartialIndex): PackedPartial {
 
 /** The buffers a packed partial moves to the receiving thread. */
 export function packedTransferList(p: PackedPartial): ArrayBuffer[] {
-  const arrays = [p.terms.lengths, p.paths.lengths, p.fileNumbers, p.previews.bytes, p.previews.ends, ...p.postingTerms, ...p.postingValues, p.lines, p.lengths];
+  const arrays = [p.terms.lengths, p.paths.lengths, p.fileNumbers, p.previews.bytes, p.previews.ends, p.postingOffsets, p.postingData, p.lines, p.lengths];
   const buffers = new Set<ArrayBuffer>();
   for (const a of arrays) if (a.buffer instanceof ArrayBuffer) buffers.add(a.buffer);
   return [...buffers];
@@ -86,23 +98,14 @@ const isCount = (n: number): boolean => Number.isSafeInteger(n) && n >= 0;
 
 /**
  * The partial index a packed one stands for, every count and reference checked: chunk counts
- * that add up, term ids within the terms, chunk ids within the chunks and ascending (what
+ * that add up, one list per term, chunk ids within the chunks and rising in each list (what
  * `LexicalIndex.absorb` relies on). Throws a MalformedPartialError otherwise.
  */
-export function unpackPartial(value: unknown): PartialIndex {
+export function unpackPartial(value: unknown): LaidOutPartial {
   if (typeof value !== 'object' || value === null) throw new MalformedPartialError('not an object');
   const p = value as Partial<PackedPartial>;
-  if (!(p.fileNumbers instanceof Float64Array) || !(p.lines instanceof Int32Array) || !(p.lengths instanceof Int32Array) || !Array.isArray(p.postingTerms) || !Array.isArray(p.postingValues)) {
+  if (!(p.fileNumbers instanceof Float64Array) || !(p.lines instanceof Int32Array) || !(p.lengths instanceof Int32Array) || !(p.postingOffsets instanceof Uint32Array) || !(p.postingData instanceof Uint32Array)) {
     throw new MalformedPartialError('arrays of the wrong type');
-  }
-  const postingTerms: Int32Array[] = p.postingTerms;
-  const postingValues: Uint32Array[] = p.postingValues;
-  if (postingTerms.length !== postingValues.length) throw new MalformedPartialError('posting blocks of different counts');
-  for (let b = 0; b < postingTerms.length; b++) {
-    const terms = postingTerms[b];
-    const values = postingValues[b];
-    if (!(terms instanceof Int32Array) || !(values instanceof Uint32Array)) throw new MalformedPartialError('arrays of the wrong type');
-    if (terms.length !== values.length) throw new MalformedPartialError('posting arrays of different lengths');
   }
   if (!p.terms || !p.paths || !p.previews) throw new MalformedPartialError('strings missing');
   const terms = unpackStrings(p.terms, 'terms');
@@ -129,43 +132,31 @@ export function unpackPartial(value: unknown): PartialIndex {
     if (end < previewEnd || end > previews.bytes.length) throw new MalformedPartialError(`preview of chunk ${i + 1} out of its bytes`);
     previewEnd = end;
   }
-  const bad = firstBadPosting(postingTerms, postingValues, terms.length, chunks);
-  if (bad >= 0) throw new MalformedPartialError(`posting ${bad} out of range`);
-  return { terms, postingTerms, postingValues, files, lines: p.lines, lengths: p.lengths, previews };
+  const offsets = p.postingOffsets;
+  const data = p.postingData;
+  if (offsets.length !== terms.length + 1 || offsets[0] !== 0 || offsets[terms.length] !== data.length) throw new MalformedPartialError('posting offsets do not match the terms');
+  const bad = firstBadList(offsets, data, chunks);
+  if (bad >= 0) throw new MalformedPartialError(`postings of term ${bad} out of range`);
+  return { terms, postings: { offsets, data }, files, lines: p.lines, lengths: p.lengths, previews };
 }
 
 /**
- * The first posting (counted over all blocks) whose term or chunk id is out of range, or whose
- * chunk id is below the one before it; -1 when there is none.
+ * The first term whose list runs backwards in the data, or holds a chunk id out of range or not
+ * above the one before it; -1 when there is none (a small loop of its own: optimised at once).
  */
-function firstBadPosting(termBlocks: readonly Int32Array[], valueBlocks: readonly Uint32Array[], termCount: number, chunks: number): number {
-  let last = 1;
-  let before = 0;
-  for (let b = 0; b < termBlocks.length; b++) {
-    const terms = termBlocks[b] ?? new Int32Array(0);
-    const values = valueBlocks[b] ?? new Uint32Array(0);
-    const bad = firstBadInBlock(terms, values, termCount, chunks, last);
-    if (bad >= 0) return before + bad;
-    if (values.length > 0) last = (values[values.length - 1] ?? 0) >>> TF_BITS;
-    before += terms.length;
+function firstBadList(offsets: Uint32Array, data: Uint32Array, chunks: number): number {
+  for (let t = 0; t + 1 < offsets.length; t++) {
+    const from = offsets[t] ?? 0;
+    const to = offsets[t + 1] ?? 0;
+    if (to < from) return t;
+    let last = 0;
+    for (let i = from; i < to; i++) {
+      const id = (data[i] ?? 0) >>> TF_BITS;
+      if (id <= last || id > chunks) return t;
+      last = id;
+    }
   }
   return -1;
-}
-
-/** `firstBadPosting` within one block, its first id at least `last` (a small loop of its own: optimised at once). */
-function firstBadInBlock(terms: Int32Array, values: Uint32Array, termCount: number, chunks: number, last: number): number {
-  for (let i = 0; i < terms.length; i++) {
-    const t = terms[i] ?? -1;
-    const id = (values[i] ?? 0) >>> TF_BITS;
-    if (t < 0 || t >= termCount || id < last || id > chunks) return i;
-    last = id;
-  }
-  return -1;
-}
-
-/** `dst[at..] = src[from, to) + shift` (its own small function: optimised after a few calls). */
-function copyShifted(src: Uint32Array, from: number, to: number, dst: Uint32Array, at: number, shift: number): void {
-  for (let i = from, j = at; i < to; i++, j++) dst[j] = (src[i] ?? 0) + shift;
 }
 
 /** How many postings of the blocks have a chunk id up to `id` (ids ascend across the blocks). */

@@ -36,6 +36,28 @@ export class PostingLog {
   }
 }
 
+/**
+ * Another index's postings, laid out (a build worker's share), taken over as they are: its term t
+ * is term `termMap[t]` here, and `shift` is added to every posting (its chunk ids follow this
+ * index's).
+ */
+export interface AdoptedTable extends PostingTable {
+  termMap: Int32Array;
+  shift: number;
+}
+
+/** Postings not laid out yet, in id order: logs, and tables taken over. */
+export type PendingPostings = PostingLog | AdoptedTable;
+
+export function pendingCount(p: PendingPostings): number {
+  return p instanceof PostingLog ? p.length : p.data.length;
+}
+
+/** `dst[at..] = src[from, to) + shift` (its own small function: optimised after a few calls). */
+export function copyShifted(src: Uint32Array, from: number, to: number, dst: Uint32Array, at: number, shift: number): void {
+  for (let i = from, j = at; i < to; i++, j++) dst[j] = (src[i] ?? 0) + shift;
+}
+
 /** The `limit` ids with the highest scores (unordered), by quickselect on a copy. */
 export function selectTop(ids: number[], scores: Float64Array, limit: number): number[] {
   const a = ids.slice();
@@ -71,16 +93,17 @@ export interface PostingTable {
 }
 
 /**
- * One array of every term's postings (base, then per-term additions, then the logs in order: ids stay
- * ascending), by a counting pass and a placing pass. With `dropDead`, postings of removed chunks
- * (length 0) and terms without postings go: `renumber[t]` is term t's new id, -1 when dropped.
- * The logs are left as they were (the caller drops them).
+ * One array of every term's postings (base, then per-term additions, then the logs and tables
+ * taken over in order: ids stay ascending), by a counting pass and a placing pass (a table's
+ * lists are copied whole). With `dropDead`, postings of removed chunks (length 0) and terms
+ * without postings go: `renumber[t]` is term t's new id, -1 when dropped. The pending postings
+ * are left as they were (the caller drops them).
  */
 export function layOutPostings(
   termCount: number,
   base: PostingTable,
   extra: ReadonlyArray<readonly number[] | undefined>,
-  logs: readonly PostingLog[],
+  pending: readonly PendingPostings[],
   lengths: readonly number[],
   dropDead: boolean,
   tfBits: number,
@@ -100,8 +123,9 @@ export function layOutPostings(
     const list = extra[t];
     if (list) for (const p of list) if (live(p)) counts[t] = (counts[t] ?? 0) + 1;
   }
-  for (const log of logs) {
-    if (dropDead) {
+  for (const log of pending) {
+    if (!(log instanceof PostingLog)) countTable(log, counts, dropDead ? live : undefined);
+    else if (dropDead) {
       for (let i = 0; i < log.length; i++) if (live(log.values[i] ?? 0)) counts[log.terms[i] ?? 0] = (counts[log.terms[i] ?? 0] ?? 0) + 1;
     } else {
       countLog(log.terms, log.length, counts);
@@ -126,10 +150,16 @@ export function layOutPostings(
     const n = renumber[t] ?? -1;
     if (n < 0) continue;
     let c = cursor[n] ?? 0;
+    const from = oldOffsets[t] ?? 0;
     const to = oldOffsets[t + 1] ?? 0;
-    for (let i = oldOffsets[t] ?? 0; i < to; i++) {
-      const p = oldData[i] ?? 0;
-      if (live(p)) data[c++] = p;
+    if (!dropDead) {
+      data.set(oldData.subarray(from, to), c);
+      c += to - from;
+    } else {
+      for (let i = from; i < to; i++) {
+        const p = oldData[i] ?? 0;
+        if (live(p)) data[c++] = p;
+      }
     }
     cursor[n] = c;
   }
@@ -141,7 +171,11 @@ export function layOutPostings(
     for (const p of list) if (live(p)) data[c++] = p;
     cursor[n] = c;
   }
-  for (const log of logs) {
+  for (const log of pending) {
+    if (!(log instanceof PostingLog)) {
+      placeTable(log, renumber, cursor, data, dropDead ? live : undefined);
+      continue;
+    }
     if (!dropDead) {
       placeLog(log.terms, log.values, log.length, cursor, data);
       continue;
@@ -174,5 +208,39 @@ function placeLog(terms: Int32Array, values: Uint32Array, length: number, cursor
     const c = cursor[t] ?? 0;
     data[c] = values[i] ?? 0;
     cursor[t] = c + 1;
+  }
+}
+
+/** Counts a table's postings into `counts` (by its term map); only those `live` says when given. */
+function countTable(table: AdoptedTable, counts: Uint32Array, live: ((p: number) => boolean) | undefined): void {
+  const { offsets, data, termMap, shift } = table;
+  for (let t = 0; t < termMap.length; t++) {
+    const m = termMap[t] ?? 0;
+    const from = offsets[t] ?? 0;
+    const to = offsets[t + 1] ?? 0;
+    if (!live) counts[m] = (counts[m] ?? 0) + (to - from);
+    else for (let i = from; i < to; i++) if (live((data[i] ?? 0) + shift)) counts[m] = (counts[m] ?? 0) + 1;
+  }
+}
+
+/** Places a table's lists (shifted) at each term's cursor (its new id through `renumber`). */
+function placeTable(table: AdoptedTable, renumber: Int32Array, cursor: Uint32Array, out: Uint32Array, live: ((p: number) => boolean) | undefined): void {
+  const { offsets, data, termMap, shift } = table;
+  for (let t = 0; t < termMap.length; t++) {
+    const n = renumber[termMap[t] ?? 0] ?? -1;
+    if (n < 0) continue;
+    const from = offsets[t] ?? 0;
+    const to = offsets[t + 1] ?? 0;
+    let c = cursor[n] ?? 0;
+    if (!live) {
+      copyShifted(data, from, to, out, c, shift);
+      c += to - from;
+    } else {
+      for (let i = from; i < to; i++) {
+        const p = (data[i] ?? 0) + shift;
+        if (live(p)) out[c++] = p;
+      }
+    }
+    cursor[n] = c;
   }
 }

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { chunkText, LexicalIndex, WORKER_MIN_FILES } from '../../../src/core/search';
 import { forEachHashedPart, forEachPartRange, partCheck, partHash } from '../../../src/core/search/identifiers';
+import { layOutPartial } from '../../../src/core/search/packedPartial';
 import { engineFor, paths, TempWorkspace } from './helpers';
 
 const stat = { mtime: 1, size: 1 };
@@ -85,7 +86,7 @@ describe('search: the bulk build', () => {
     const main = new LexicalIndex();
     const other = new LexicalIndex();
     files.forEach(([path, text], i) => (i % 2 ? other : main).setFile(path, stat, chunkText(path, text)));
-    main.absorb(other.toPartial());
+    main.absorb(layOutPartial(other.toPartial()));
     assert.equal(main.fileCount, 60);
     assert.equal(main.chunkCount, whole.chunkCount);
     const sorted = (index: LexicalIndex, q: string): string[] => index.search(q, 100).map((h) => `${h.path} ${h.score.toFixed(9)} ${h.startLine}-${h.endLine} ${h.preview}`).sort();
@@ -99,20 +100,20 @@ describe('search: the bulk build', () => {
     assert.throws(() => back.toPartial(), /fresh/);
   });
 
-  it('a share taken over after this index laid out its own (a large index or not), then edited, answers like one index', () => {
+  it('a share taken over (laid out) after this index laid out its own (a large index or not), then edited, answers like one index', () => {
     const files = Array.from({ length: 80 }, (_, i) => [`src/m${i}/order${i}.ts`, `export function shipOrder${i}(parcel) {\n  // ${i % 3 ? 'refund' : 'invoice'} the customer ${i}\n  return parcel.weight * ${i};\n}\n`] as const);
     const sorted = (index: LexicalIndex, q: string): string[] => index.search(q, 100).map((h) => `${h.path} ${h.score.toFixed(9)} ${h.startLine}-${h.endLine}`).sort();
     const queries = ['refund customer', 'invoice parcel weight', 'ship order 7', 'order', 'order 79'];
     const whole = new LexicalIndex();
     for (const [path, text] of files) whole.setFile(path, stat, chunkText(path, text));
     // Cut at 40 (laid out, then a share as large: one layout) and at 76 (a large base, then a
-    // share too small for a layout: its postings go to the per-term additions).
+    // share too small for a layout: its lists go to the per-term additions).
     for (const cut of [40, 76]) {
       const main = new LexicalIndex();
       const other = new LexicalIndex();
       files.forEach(([path, text], i) => (i < cut ? main : other).setFile(path, stat, chunkText(path, text)));
       main.settle();
-      main.absorb(other.toPartial());
+      main.absorb(layOutPartial(other.toPartial()));
       for (const q of queries) assert.deepEqual(sorted(main, q), sorted(whole, q), `${q} (cut at ${cut})`);
       // Files of the share removed and one edited, against the same edits on the whole index.
       const edited = new LexicalIndex();
@@ -215,13 +216,13 @@ describe('search: the build worker', function () {
         const total = Atomics.load(shared, 1);
         const text = (list) => ({ text: list.join(''), lengths: Int32Array.from(list, (s) => s.length) });
         const partial = { terms: text(['refund']), paths: text([]), fileNumbers: new Float64Array(0), previews: { bytes: new Uint8Array(0), ends: new Uint32Array(0) },
-          postingTerms: [new Int32Array([0])], postingValues: [new Uint32Array([7 << 4 | 1])], lines: new Int32Array(0), lengths: new Int32Array(0) };
+          postingOffsets: new Uint32Array([0, 1]), postingData: new Uint32Array([7 << 4 | 1]), lines: new Int32Array(0), lengths: new Int32Array(0) };
         parentPort.postMessage({ kind: 'done', result: { partial, skipped: [], indexed: 0, from: total } });
       });`;
     const rig = engineFor(ws.root, { settings, buildWorker: () => new Worker(script, { eval: true }) });
     const stats = await rig.engine.open();
     assert.equal(stats.files, one.engine.stats.files);
-    assert.ok(rig.logs.some((l) => /^warn Search index: the build worker's share was not used \(malformed partial index: posting 0 out of range\)/.test(l)), rig.logs.join('\n'));
+    assert.ok(rig.logs.some((l) => /^warn Search index: the build worker's share was not used \(malformed partial index: postings of term 0 out of range\)/.test(l)), rig.logs.join('\n'));
     for (const q of ['refund order total', 'handle invoice 400']) assert.deepEqual(rig.engine.lexical(q, 1000), one.engine.lexical(q, 1000), q);
   });
 

@@ -10,8 +10,8 @@ import { FileClaims } from '../../../src/core/search/fileClaims';
 import { NodeFileSystem } from '../../../src/core/search/files';
 import { PathFilter } from '../../../src/core/search/filter';
 import { Indexer } from '../../../src/core/search/indexer';
-import type { PartialIndex } from '../../../src/core/search/indexTypes';
-import { batchesInListOrder, MalformedPartialError, packPartial, packStrings, unpackPartial, unpackStrings, type PackedPartial } from '../../../src/core/search/packedPartial';
+import { TF_BITS, type LaidOutPartial, type PartialIndex } from '../../../src/core/search/indexTypes';
+import { batchesInListOrder, layOutPartial, MalformedPartialError, packPartial, packStrings, unpackPartial, unpackStrings, type PackedPartial } from '../../../src/core/search/packedPartial';
 import { TempWorkspace } from './helpers';
 import { silentLogger } from '../../../src/core/log';
 import { DEFAULT_SEARCH_SETTINGS } from '../../../src/core/search';
@@ -139,7 +139,7 @@ describe('search: the cold build share (front and back of one file list)', () =>
       end = from;
     }
     assert.ok(batches.length > 5);
-    main.absorb(unpackPartial(packPartial(batchesInListOrder(worker.toPartial(), batches))));
+    main.absorb(unpackPartial(packPartial(layOutPartial(batchesInListOrder(worker.toPartial(), batches)))));
     assert.deepEqual(describeIndex(main), describeIndex(whole));
     assert.deepEqual(main.paths(), whole.paths());
   });
@@ -210,15 +210,21 @@ describe('search: the cold build share (front and back of one file list)', () =>
 });
 
 describe('search: the packed partial index', () => {
-  /** The only postings block of a small partial index. */
-  const first = <T,>(blocks: readonly T[]): T => {
-    assert.equal(blocks.length, 1);
-    return blocks[0] as T;
-  };
-  const partial = (): PartialIndex => {
+  const logged = (): PartialIndex => {
     const index = new LexicalIndex();
     for (const [path, text] of corpus(12)) index.setFile(path, { mtime: 1700000000123.5, size: text.length }, chunkText(path, text));
     return index.toPartial();
+  };
+  const partial = (): LaidOutPartial => layOutPartial(logged());
+  /** A term whose list has two postings or more (a chance to put them out of order). */
+  const longList = (p: PackedPartial): number => {
+    for (let t = 0; t + 1 < p.postingOffsets.length; t++) if ((p.postingOffsets[t + 1] ?? 0) - (p.postingOffsets[t] ?? 0) >= 2) return t;
+    throw new Error('no term with two postings');
+  };
+  const withData = (p: PackedPartial, change: (data: Uint32Array) => void): PackedPartial => {
+    const data = p.postingData.slice();
+    change(data);
+    return { ...p, postingData: data };
   };
 
   it('round-trips: strings (empty ones and non-ASCII too), numbers and arrays come back as they were', () => {
@@ -229,15 +235,22 @@ describe('search: the packed partial index', () => {
     assert.deepEqual(back, p);
   });
 
-  it('postings in several blocks are checked and kept as they came (the build grows its log by blocks)', () => {
-    const p = partial();
+  it('lays the postings out per term, ids rising in each list, from one log block or several (the build grows its log by blocks)', () => {
+    const p = logged();
     const terms = p.postingTerms[0] ?? new Int32Array(0);
     const values = p.postingValues[0] ?? new Uint32Array(0);
+    assert.equal(p.postingTerms.length, 1);
+    const { offsets, data } = layOutPartial(p).postings;
+    assert.equal(offsets.length, p.terms.length + 1);
+    assert.equal(data.length, values.length);
+    for (let t = 0; t < p.terms.length; t++) {
+      const expected = [...values].filter((_, i) => terms[i] === t);
+      assert.deepEqual([...data.subarray(offsets[t], offsets[t + 1])], expected, p.terms[t]);
+      for (let i = (offsets[t] ?? 0) + 1; i < (offsets[t + 1] ?? 0); i++) assert.ok((data[i] ?? 0) >>> TF_BITS > (data[i - 1] ?? 0) >>> TF_BITS);
+    }
     const cut = Math.floor(terms.length / 2);
     const split: PartialIndex = { ...p, postingTerms: [terms.subarray(0, cut), terms.subarray(cut)], postingValues: [values.subarray(0, cut), values.subarray(cut)] };
-    const back = unpackPartial(packPartial(split));
-    assert.deepEqual(back.postingTerms, split.postingTerms);
-    assert.deepEqual(back.postingValues, split.postingValues);
+    assert.deepEqual(layOutPartial(split).postings, { offsets, data });
   });
 
   it('survives a structured clone with its buffers moved (what the worker posts)', () => {
@@ -248,8 +261,7 @@ describe('search: the packed partial index', () => {
 
   const malformed: Array<[string, (p: PackedPartial) => unknown]> = [
     ['not an object', () => 42],
-    ['arrays of the wrong type', (p) => ({ ...p, postingTerms: [Array.from(first(p.postingTerms))] })],
-    ['posting blocks of different counts', (p) => ({ ...p, postingValues: [] })],
+    ['arrays of the wrong type', (p) => ({ ...p, postingData: Array.from(p.postingData) })],
     ['strings missing', (p) => ({ ...p, previews: undefined })],
     ['previews of the wrong type', (p) => ({ ...p, previews: { bytes: Array.from(p.previews.bytes), ends: p.previews.ends } })],
     ['preview of chunk 3 out of its bytes (going back)', (p) => ({ ...p, previews: { bytes: p.previews.bytes, ends: Uint32Array.from(p.previews.ends, (v, i) => (i === 2 ? 0 : v)) } })],
@@ -261,13 +273,12 @@ describe('search: the packed partial index', () => {
     ['bad numbers for file', (p) => ({ ...p, fileNumbers: Float64Array.from(p.fileNumbers, (v, i) => (i === 2 ? -1 : v)) })],
     ['chunk tables do not match', (p) => ({ ...p, lengths: p.lengths.subarray(1) })],
     ['negative length', (p) => ({ ...p, lengths: Int32Array.from(p.lengths, (v, i) => (i === 3 ? -5 : v)) })],
-    ['posting arrays of different lengths', (p) => ({ ...p, postingValues: [first(p.postingValues).subarray(1)] })],
-    ['posting 4 out of range (term)', (p) => ({ ...p, postingTerms: [Int32Array.from(first(p.postingTerms), (v, i) => (i === 4 ? p.terms.lengths.length : v))] })],
-    ['posting 0 out of range (negative term)', (p) => ({ ...p, postingTerms: [Int32Array.from(first(p.postingTerms), (v, i) => (i === 0 ? -1 : v))] })],
-    ['posting out of range (chunk id past the chunks)', (p) => ({ ...p, postingValues: [Uint32Array.from(first(p.postingValues), (v, i) => (i === first(p.postingValues).length - 1 ? (p.lengths.length + 1) << 4 : v))] })],
-    ['posting out of range (chunk ids going down)', (p) => ({ ...p, postingValues: [Uint32Array.from(first(p.postingValues), (v, i) => (i === first(p.postingValues).length - 1 ? 1 << 4 : v))] })],
-    ['posting out of range (chunk ids going down across blocks)', (p) => ({ ...p, postingTerms: [first(p.postingTerms), first(p.postingTerms).subarray(0, 1)], postingValues: [first(p.postingValues), first(p.postingValues).subarray(0, 1)] })],
-    ['posting 0 out of range (chunk id 0)', (p) => ({ ...p, postingValues: [Uint32Array.from(first(p.postingValues), (v, i) => (i === 0 ? 3 : v))] })],
+    ['posting offsets do not match the terms (one short)', (p) => ({ ...p, postingOffsets: p.postingOffsets.subarray(1) })],
+    ['posting offsets do not match the terms (data left over)', (p) => ({ ...p, postingData: Uint32Array.from([...p.postingData, 1 << TF_BITS]) })],
+    ['postings of a term out of range (offsets going back)', (p) => ({ ...p, postingOffsets: Uint32Array.from(p.postingOffsets, (v, i) => (i === 2 ? (p.postingOffsets[3] ?? 0) + 1 : v)) })],
+    ['postings of a term out of range (chunk id past the chunks)', (p) => withData(p, (d) => (d[d.length - 1] = (p.lengths.length + 1) << TF_BITS))],
+    ['postings of a term out of range (chunk ids going down in a list)', (p) => withData(p, (d) => (d[(p.postingOffsets[longList(p)] ?? 0) + 1] = d[p.postingOffsets[longList(p)] ?? 0] ?? 0))],
+    ['postings of term 0 out of range (chunk id 0)', (p) => withData(p, (d) => (d[0] = 3))],
   ];
   for (const [what, spoil] of malformed) {
     it(`refuses a malformed one: ${what}`, () => {
