@@ -50,8 +50,8 @@ export class InstructionsService implements vscode.Disposable {
   private readonly lists = new Map<string, Promise<readonly string[]>>();
   private user: { path: string; text: Promise<string | undefined>; watcher: vscode.Disposable } | undefined;
   private readonly disposables: vscode.Disposable[] = [];
-  /** Reads from disk since creation (tests check that rounds and turns hit the cache). */
-  reads = 0;
+  /** The last files read from disk (tests check that rounds and turns hit the cache). */
+  readLog: string[] = [];
   /** Times the cache was cleared (a test tells a turn that met a file event from one that did not). */
   clears = 0;
 
@@ -150,10 +150,15 @@ export class InstructionsService implements vscode.Disposable {
 
   /** Through the confined reader: a link that leaves the workspace is refused, the size capped. */
   private async readWorkspace(uri: vscode.Uri): Promise<string | undefined> {
-    this.reads++;
+    this.logRead(uri.toString());
     const read = await readWorkspaceBytes(uri, { maxBytes: MAX_INSTRUCTIONS_BYTES, overCap: 'truncate' });
     if (!read.ok || read.binary) return undefined;
     return new TextDecoder('utf-8').decode(read.bytes);
+  }
+
+  private logRead(what: string): void {
+    this.readLog.push(what);
+    if (this.readLog.length > 100) this.readLog.shift();
   }
 
   /** The user's file (outside the workspace, chosen by the user): read with node fs, watched. */
@@ -169,7 +174,7 @@ export class InstructionsService implements vscode.Disposable {
   }
 
   private async readUser(path: string): Promise<string | undefined> {
-    this.reads++;
+    this.logRead(path);
     try {
       const handle = await open(path, 'r');
       try {
