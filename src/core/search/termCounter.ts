@@ -24,13 +24,14 @@ export class TermCounter {
   tf = new Int32Array(1024);
   /** The distinct terms of the chunk. */
   terms = new Int32Array(1024);
-  private readonly scanner = new PartScanner((start, end) => this.miss(start, end));
+  /** Made on the first text counted: an index that only answers queries never needs one. */
+  private scannerMade: PartScanner | undefined;
 
   constructor(private readonly termOf: (term: string) => number) {}
 
   /** Starts over (after the term ids were renumbered). */
   reset(termCount: number): void {
-    this.scanner.clear();
+    this.scannerMade?.clear();
     const cap = Math.max(1024, termCount * 2);
     this.seen = new Int32Array(cap);
     this.tf = new Int32Array(cap);
@@ -50,6 +51,11 @@ export class TermCounter {
   /** Lets the last text go (the scanner keeps its copy until the next one). */
   release(): void {
     this.text = '';
+  }
+
+  private get scanner(): PartScanner {
+    this.scannerMade ??= new PartScanner((start, end) => this.miss(start, end));
+    return this.scannerMade;
   }
 
   add(t: number, weight: number): void {

@@ -50,7 +50,7 @@ export class InstructionsService implements vscode.Disposable {
   private readonly lists = new Map<string, Promise<readonly string[]>>();
   private user: { path: string; text: Promise<string | undefined>; watcher: vscode.Disposable } | undefined;
   private readonly disposables: vscode.Disposable[] = [];
-  /** The last files read from disk (tests check that rounds and turns hit the cache). */
+  /** The files read from disk since the cache was last cleared (tests check that rounds and turns hit the cache). */
   readLog: string[] = [];
   /** Times the cache was cleared (a test tells a turn that met a file event from one that did not). */
   clears = 0;
@@ -76,6 +76,7 @@ export class InstructionsService implements vscode.Disposable {
   /** Forgets every cached read. */
   clear(): void {
     this.clears++;
+    this.readLog = [];
     this.files.clear();
     this.lists.clear();
     this.dropUser();
