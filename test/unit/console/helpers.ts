@@ -183,10 +183,11 @@ export function maxInWindow(times: readonly number[], windowMs: number): number 
 }
 
 /** A clock that starts at the real time and moves only when told: `now` for ConsoleClientOptions. */
-export function manualClock(): { now: () => number; advance(ms: number): void } {
+/** Wall time plus what the test advanced; from `startMs` instead (a clock standing still until advanced) when given. */
+export function manualClock(startMs?: number): { now: () => number; advance(ms: number): void } {
   let offset = 0;
   return {
-    now: () => Date.now() + offset,
+    now: () => (startMs ?? Date.now()) + offset,
     advance(ms: number) {
       offset += Math.max(0, ms);
     },
