@@ -1,4 +1,4 @@
-import { PathFilter } from '../search/filter';
+import { PathFilter } from '../workspace/ignoreRules';
 
 /** The folders whose `.gitignore` can apply to `paths` (repository-relative): the root ('') and every ancestor. */
 export function gitignoreFolders(paths: readonly string[]): string[] {

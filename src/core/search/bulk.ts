@@ -1,7 +1,7 @@
 import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { chunkRanges, type ChunkOptions } from './chunker';
 import { NodeFileSystem, type LoadedFile } from './files';
-import type { SkipReason } from './filter';
+import type { SkipReason } from '../workspace/ignoreRules';
 import { FileClaims } from './fileClaims';
 import { LexicalIndex } from './lexical';
 import { batchesInListOrder, layOutPartial, packedTransferList, packPartial, type PackedPartial } from './packedPartial';

@@ -1,7 +1,7 @@
 import { describeLoadFailure, searchSettingsKey } from './indexFormat';
 import { Indexer, yieldToEventLoop } from './indexer';
 import { isLoadFailure, LexicalIndex } from './lexical';
-import { PathFilter } from './filter';
+import { PathFilter } from '../workspace/ignoreRules';
 import { IndexCorruptError } from './indexBounds';
 import type { LexicalHit, LoadFailure } from './indexTypes';
 import { logIndexStats } from './statsLog';

@@ -16,7 +16,7 @@ export {
   type SearchSettings,
 } from './engine';
 export { BytesFile, FileNotReadError, MemoryIndexStorage, NodeFileSystem, NodeIndexStorage, type DirEntry, type FileStat, type IndexStorage, type RandomAccessFile, type SearchFileSystem } from './files';
-export { enabledGlobs, expandBraces, globToGitignore, looksBinary, PathFilter, type SkipReason } from './filter';
+export { enabledGlobs, expandBraces, globToGitignore, looksBinary, PathFilter, type SkipReason } from '../workspace/ignoreRules';
 export { reciprocalRankFusion } from './fusion';
 export { splitIdentifier, stem, tokenize, distinctTerms } from './identifiers';
 export { INDEX_FORMAT_VERSION, LexicalIndex, type ChunkMeta, type LexicalHit, type LoadFailure } from './lexical';

@@ -4,7 +4,7 @@ import type { Worker } from 'node:worker_threads';
 import { BuildHelper, WORKER_MIN_FILES } from './buildHelper';
 import { indexBytes, indexLoaded, type IndexOutcome } from './bulk';
 import { NodeFileSystem, type SearchFileSystem } from './files';
-import { PathFilter, type SkipReason } from './filter';
+import { PathFilter, type SkipReason } from '../workspace/ignoreRules';
 import type { LexicalIndex } from './lexical';
 import type { IndexProgress, IndexStats, SearchSettings } from './searchTypes';
 

@@ -4,7 +4,7 @@ import type { Worker } from 'node:worker_threads';
 import type { ChunkOptions } from './chunker';
 import type { EmbedFn } from './embeddings';
 import type { IndexStorage, SearchFileSystem } from './files';
-import type { SkipReason } from './filter';
+import type { SkipReason } from '../workspace/ignoreRules';
 import type { LoadFailure } from './indexTypes';
 import type { RerankFn } from './rerank';
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ContextSnippet } from '../../core/inlineCompletion';
-import { PathFilter } from '../../core/search';
+import { PathFilter } from '../../core/workspace/ignoreRules';
 import { readWorkspaceBytes } from '../../platform/workspaceFiles';
 import { readSearchSettings } from '../search/settings';
 import { DefinitionCollector, type DefinitionSearch } from './definitions';

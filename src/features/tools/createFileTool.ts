@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { hiddenCharacters } from '../../core/agent/hiddenText';
 import { sensitivePathReason } from '../../core/agent/sensitivePaths';
 import { codeFence, escapeMarkdown } from '../../core/markdown';
-import { enabledGlobs, PathFilter } from '../../core/search/filter';
+import { enabledGlobs, PathFilter } from '../../core/workspace/ignoreRules';
 import { EditPreviews } from './editPreviews';
 import { MAX_INLINE_EDIT_CHARS } from './proposeEditTool';
 import { resolveWorkspacePath, textResult, ToolFailure, type WorkspaceFile } from './workspace';

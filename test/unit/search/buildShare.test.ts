@@ -8,7 +8,7 @@ import { MessageChannel } from 'node:worker_threads';
 import { buildShare, indexLoaded, nulInProbe } from '../../../src/core/search/bulk';
 import { FileClaims } from '../../../src/core/search/fileClaims';
 import { NodeFileSystem } from '../../../src/core/search/files';
-import { PathFilter } from '../../../src/core/search/filter';
+import { PathFilter } from '../../../src/core/workspace/ignoreRules';
 import { Indexer } from '../../../src/core/search/indexer';
 import { TF_BITS, type LaidOutPartial, type PartialIndex } from '../../../src/core/search/indexTypes';
 import { batchesInListOrder, layOutPartial, MalformedPartialError, packPartial, packStrings, unpackPartial, unpackStrings, type PackedPartial } from '../../../src/core/search/packedPartial';

@@ -1,5 +1,5 @@
 import ignore from 'ignore';
-import { expandBraces } from '../../search/filter';
+import { expandBraces } from '../../workspace/ignoreRules';
 
 /**
  * `applyTo` of a `.github/instructions/*.instructions.md` file: one glob or a comma-separated list

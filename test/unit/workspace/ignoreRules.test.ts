@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { enabledGlobs, expandBraces, globToGitignore, looksBinary, PathFilter } from '../../../src/core/search';
+import { enabledGlobs, expandBraces, globToGitignore, ignoredAlongPath, looksBinary, PathFilter } from '../../../src/core/workspace/ignoreRules';
 
-describe('search: ignore rules', () => {
+describe('workspace: ignore rules', () => {
   it('expands braces and anchors root-only VS Code globs', () => {
     assert.deepEqual(expandBraces('**/*.{js,ts}'), ['**/*.js', '**/*.ts']);
     assert.deepEqual(expandBraces('{a,b{c,d}}'), ['a', 'bc', 'bd']);
@@ -41,5 +41,16 @@ describe('search: ignore rules', () => {
   it('recognises binaries by a NUL byte', () => {
     assert.equal(looksBinary(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1])), true);
     assert.equal(looksBinary(new TextEncoder().encode('plain text é')), false);
+  });
+});
+
+describe('workspace: ignoredAlongPath', () => {
+  it('covers a path under an ignored folder, as git does', () => {
+    const filter = new PathFilter(['**/dist']);
+    filter.addGitignore('', 'secrets/\n');
+    assert.equal(ignoredAlongPath(filter, 'secrets/deep/key.pem'), 'gitignored');
+    assert.equal(ignoredAlongPath(filter, 'app/dist/out.js'), 'excluded');
+    assert.equal(ignoredAlongPath(filter, 'src/secrets.ts'), undefined);
+    assert.equal(ignoredAlongPath(filter, ''), undefined);
   });
 });

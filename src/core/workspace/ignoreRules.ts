@@ -1,6 +1,6 @@
 import ignore, { type Ignore } from 'ignore';
 
-/** Why a path is not indexed (the log says it). */
+/** Why a path is left out (not indexed, not sent, not written; the log says it). */
 export type SkipReason = 'excluded' | 'gitignored' | 'binary' | 'too_large' | 'unreadable';
 
 /** Expands `{a,b}` alternatives (VS Code globs allow them; .gitignore rules do not). */
@@ -94,5 +94,20 @@ export class PathFilter {
   }
 }
 
+/**
+ * Why `path` (workspace-relative, forward slashes) is left out: the path itself or any folder on
+ * the way matched, as git decides (a rule naming `secrets/` covers everything below it). The one
+ * ignore matcher for a single path: createFile, commit messages and completion context ask it;
+ * the search crawl calls `check` per level as it walks.
+ */
+export function ignoredAlongPath(filter: PathFilter, path: string): SkipReason | undefined {
+  const parts = path.split('/').filter((p) => p !== '');
+  for (let i = 1; i <= parts.length; i++) {
+    const why = filter.check(parts.slice(0, i).join('/'), i < parts.length);
+    if (why) return why;
+  }
+  return undefined;
+}
+
 /** A NUL byte in the first 8 KB marks a binary file (what git and ripgrep do too); one definition for every reader. */
-export { looksBinary } from '../workspace/confinedReader';
+export { looksBinary } from './confinedReader';
