@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { CHARS_PER_TOKEN, estimateTextTokens } from '../inference/models/tokens';
-import type { EmbeddingRequest, EmbeddingResult } from '../inference/embeddings/types';
-import type { CallOptions } from '../inference/shared/call';
+import type { EmbedFn } from './searchTypes';
 
-export type EmbedFn = (request: EmbeddingRequest, options?: CallOptions) => Promise<EmbeddingResult>;
+export type { EmbedFn };
 
 /** Bump when the cache file layout changes. */
 export const EMBEDDING_CACHE_VERSION = 1;

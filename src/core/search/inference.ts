@@ -1,5 +1,5 @@
 import type { InferenceClient } from '../inference/client';
-import type { SearchInference } from './engine';
+import type { SearchInference } from './searchTypes';
 
 /** The inference client as search uses it; `client` is re-read on every call (it may be rebuilt). */
 export function searchInference(client: () => InferenceClient): SearchInference {

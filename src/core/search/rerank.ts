@@ -1,9 +1,9 @@
 import { CancelledError } from '../errors';
 import { CHARS_PER_TOKEN, estimateTextTokens } from '../inference/models/tokens';
-import type { RerankRequest, RerankResult } from '../inference/rerank/types';
-import type { CallOptions } from '../inference/shared/call';
+import type { RerankResult } from '../inference/rerank/types';
+import type { RerankFn } from './searchTypes';
 
-export type RerankFn = (request: RerankRequest, options?: CallOptions) => Promise<RerankResult>;
+export type { RerankFn };
 
 export interface RerankPlan {
   model: string;

@@ -1,12 +1,13 @@
 import type { Logger } from '../log';
 import type { ModelInfo } from '../inference/models/types';
+import type { EmbeddingRequest, EmbeddingResult } from '../inference/embeddings/types';
+import type { RerankRequest, RerankResult } from '../inference/rerank/types';
+import type { CallOptions } from '../inference/shared/call';
 import type { Worker } from 'node:worker_threads';
 import type { ChunkOptions } from './chunker';
-import type { EmbedFn } from './embeddings';
 import type { IndexStorage, SearchFileSystem } from './files';
 import type { SkipReason } from '../workspace/ignoreRules';
 import type { LoadFailure } from './indexTypes';
-import type { RerankFn } from './rerank';
 
 export interface SearchSettings {
   /** Files larger than this are skipped. */
@@ -46,6 +47,10 @@ export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
   embeddingModel: '',
   debounceMs: 300,
 };
+
+export type EmbedFn = (request: EmbeddingRequest, options?: CallOptions) => Promise<EmbeddingResult>;
+
+export type RerankFn = (request: RerankRequest, options?: CallOptions) => Promise<RerankResult>;
 
 /** The part of the inference client search uses (the real client fits it). */
 export interface SearchInference {
