@@ -35,7 +35,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(node_modules|dist|out|test)/|^src/core/search/wasm/' },
+    exclude: { path: '^(node_modules|dist|out|test)/|^src/core/search/text/wasm/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'] },

@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'out/', 'test-results/', '.vscode-test/', '.stratus-demo/', '**/*.js', '.dependency-cruiser.cjs', 'src/core/search/wasm/'] },
+  { ignores: ['node_modules/', 'dist/', 'out/', 'test-results/', '.vscode-test/', '.stratus-demo/', '**/*.js', '.dependency-cruiser.cjs', 'src/core/search/text/wasm/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

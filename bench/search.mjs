@@ -3,7 +3,7 @@
 // BENCH_SEARCH_SIZES=5000,50000 or `npm run bench:search`). Runs alone (`node bench/search.mjs`)
 // or at the end of `npm run bench` (bench/run.mjs imports runSearchBench()).
 //
-// The index lives in the index worker (src/core/search/indexWorker.ts), as in the extension; the
+// The index lives in the index worker (src/core/search/worker/indexWorker.ts), as in the extension; the
 // child process plays the extension host (bench/searchHost.mjs) and reports what the host pays:
 // `metric search5k.hostHeapGrowthMB` (its JS heap's growth, the peak while indexing or after),
 // `metric search5k.maxLoopBlockMs` (longest event-loop block over build, reload, queries and
@@ -46,7 +46,7 @@
 //   BENCH_RG=/usr/bin/rg         the ripgrep binary
 //   BENCH_SEARCH_COLD_RUNS=      cold builds timed, the median taken (default 5 up to 20,000 files, 1 above)
 //   BENCH_SEARCH_WORKER=1        1: the index worker's cold build shares the files with a build helper
-//                                thread (src/core/search/buildWorker.ts), as the extension does on a
+//                                thread (src/core/search/build/buildWorker.ts), as the extension does on a
 //                                machine with 2 cores or more; 0: the index worker alone
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -181,8 +181,8 @@ function rgScan(dir, question) {
 
 async function bundleCore(outDir) {
   const outfile = await bundleForNode(join(outDir, 'stratus-search.cjs'), { contents: "export * from './src/core/search/index.ts'; export { createInferenceClient } from './src/core/inference/client.ts';" });
-  const worker = await bundleForNode(join(outDir, 'stratus-search-worker.cjs'), { entry: join(root, 'src/core/search/buildWorker.ts') });
-  const indexWorker = await bundleForNode(join(outDir, 'stratus-search-index-worker.cjs'), { entry: join(root, 'src/core/search/indexWorker.ts') });
+  const worker = await bundleForNode(join(outDir, 'stratus-search-worker.cjs'), { entry: join(root, 'src/core/search/build/buildWorker.ts') });
+  const indexWorker = await bundleForNode(join(outDir, 'stratus-search-index-worker.cjs'), { entry: join(root, 'src/core/search/worker/indexWorker.ts') });
   return { bundle: outfile, worker, indexWorker };
 }
 

@@ -1,5 +1,5 @@
 // The process that plays the extension host in the search benchmark (bench/search.mjs starts it
-// with --expose-gc): it talks to the index worker (src/core/search/indexWorker.ts, bundled) through
+// with --expose-gc): it talks to the index worker (src/core/search/worker/indexWorker.ts, bundled) through
 // the client the extension uses (IndexClient), and measures what the host pays: its JS heap (the
 // worker's heap is its own), the longest block of its event loop (perf_hooks.monitorEventLoopDelay
 // over the whole run: build, reload, queries, incremental updates) and the process's RSS (which

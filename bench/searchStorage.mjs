@@ -48,7 +48,7 @@ async function main() {
     const dir = join(tmp, 'workspace');
     mkdirSync(dir, { recursive: true });
     const gen = generateWorkspace(dir, { files: FILES });
-    const bundle = await bundleForNode(join(tmp, 'core.cjs'), { contents: "export * from './src/core/search/index.ts'; export { forEachTerm } from './src/core/search/identifiers.ts';" });
+    const bundle = await bundleForNode(join(tmp, 'core.cjs'), { contents: "export * from './src/core/search/index.ts'; export { forEachTerm } from './src/core/search/text/identifiers.ts';" });
     const core = createRequire(import.meta.url)(bundle);
     const { DatabaseSync } = createRequire(import.meta.url)('node:sqlite');
     log(`Search index storage, side by side: ${FILES.toLocaleString('en')} files, ${mb(gen.bytes)} MB, ${gen.questions.length} questions (Node ${process.version})`);

@@ -59,9 +59,9 @@ const builds = [
   },
   // The search index's build worker (a worker thread the extension starts for the cold build when a
   // core is spare; src/features/search/service.ts looks for it next to extension.js).
-  // The index worker: the thread that owns the search index (src/core/search/indexWorker.ts; the
-  // host talks to it through src/core/search/indexClient.ts and keeps only small answers).
-  { ...common, entryPoints: { searchWorker: 'src/core/search/buildWorker.ts', searchIndexWorker: 'src/core/search/indexWorker.ts' }, outdir: 'dist', platform: 'node', format: 'cjs', target: 'node20', minify: production, metafile: true },
+  // The index worker: the thread that owns the search index (src/core/search/worker/indexWorker.ts; the
+  // host talks to it through src/core/search/worker/indexClient.ts and keeps only small answers).
+  { ...common, entryPoints: { searchWorker: 'src/core/search/build/buildWorker.ts', searchIndexWorker: 'src/core/search/worker/indexWorker.ts' }, outdir: 'dist', platform: 'node', format: 'cjs', target: 'node20', minify: production, metafile: true },
 ];
 // pdf.js for the documents feature: its own file, required on first use (src/features/documents/pdfjs.ts).
 builds.push({ ...common, entryPoints: { pdfjs: 'src/core/documents/pdfjsEntry.ts' }, outdir: 'dist', platform: 'node', format: 'cjs', target: 'node20', minify: true, sourcemap: false, metafile: true, plugins: [pdfjsOwnNavigator] });

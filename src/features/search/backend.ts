@@ -56,7 +56,7 @@ export function createWorkspaceIndex(options: BackendOptions): WorkspaceIndex {
 
 /**
  * The bulk build's helper thread (`dist/searchWorker.js`, an esbuild entry for
- * src/core/search/buildWorker.ts), when the machine has a core to spare.
+ * src/core/search/build/buildWorker.ts), when the machine has a core to spare.
  */
 function buildWorkerScript(dir: string): string | undefined {
   const script = join(dir, 'searchWorker.js');

@@ -1,6 +1,6 @@
 // The search index's storage in the matrix: the index is local (its only requests are the rerank
 // and embeddings rows), so the faults that apply are the storage ones. The index is written by
-// the real engine (src/core/search/engine.ts) through an IndexStorage: NodeIndexStorage on disk,
+// the real engine (src/core/search/engine/engine.ts) through an IndexStorage: NodeIndexStorage on disk,
 // behind a switch that makes writes fail with ENOSPC (a full disk) or over a folder that cannot
 // be created (a file in the way: unwritable even for root, which ignores permission bits).
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

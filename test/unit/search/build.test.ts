@@ -5,8 +5,8 @@ import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { chunkText, LexicalIndex, WORKER_MIN_FILES } from '../../../src/core/search';
-import { forEachHashedPart, forEachPartRange, partCheck, partHash } from '../../../src/core/search/identifiers';
-import { layOutPartial } from '../../../src/core/search/packedPartial';
+import { forEachHashedPart, forEachPartRange, partCheck, partHash } from '../../../src/core/search/text/identifiers';
+import { layOutPartial } from '../../../src/core/search/build/packedPartial';
 import { engineFor, paths, TempWorkspace } from './helpers';
 
 const stat = { mtime: 1, size: 1 };
@@ -144,7 +144,7 @@ describe('search: the build worker', function () {
     const settings = { maxFileSizeBytes: 2048 };
     const one = engineFor(ws.root, { settings });
     const oneStats = await one.engine.open();
-    const workerScript = join(__dirname, '..', '..', '..', 'src', 'core', 'search', 'buildWorker.ts');
+    const workerScript = join(__dirname, '..', '..', '..', 'src', 'core', 'search', 'build', 'buildWorker.ts');
     let started = 0;
     const two = engineFor(ws.root, {
       settings,

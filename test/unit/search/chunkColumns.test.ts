@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { ChunkColumns } from '../../../src/core/search/chunkColumns';
+import { ChunkColumns } from '../../../src/core/search/lexical/chunkColumns';
 
 // The live tier's chunk table in columns: what goes in comes out (as views), removals, hashes,
 // and the previews block rewritten once most of it belongs to removed chunks.

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { chunkText, LexicalIndex, type LoadFailure } from '../../../src/core/search';
-import { IndexCorruptError } from '../../../src/core/search/indexBounds';
-import { readHeader, segmentLayout } from '../../../src/core/search/segmentFormat';
+import { IndexCorruptError } from '../../../src/core/search/store/indexBounds';
+import { readHeader, segmentLayout } from '../../../src/core/search/store/segmentFormat';
 
 // Loading a persisted index (a v6 segment) that was damaged or crafted: found by fuzzing in v5, a
 // header count of 3e8 or 2e9 made the loader allocate tables of that many entries and abort the
@@ -45,7 +45,7 @@ function loadInSmallHeap(bytes: Buffer): string {
     const file = join(dir, 'index.bin');
     writeFileSync(file, bytes);
     const script = `
-      const { LexicalIndex } = require(${JSON.stringify(join(__dirname, '..', '..', '..', 'src', 'core', 'search', 'lexical.ts'))});
+      const { LexicalIndex } = require(${JSON.stringify(join(__dirname, '..', '..', '..', 'src', 'core', 'search', 'lexical', 'lexical.ts'))});
       const r = LexicalIndex.deserialize(require('node:fs').readFileSync(${JSON.stringify(file)}), ${JSON.stringify(KEY)});
       process.stdout.write(r instanceof LexicalIndex ? 'loaded' : r.reason);`;
     const child = spawnSync(process.execPath, ['--max-old-space-size=160', '--require', 'tsx/cjs', '-e', script], { encoding: 'utf8', timeout: 30_000 });

@@ -1,10 +1,10 @@
-// The index side's WebAssembly part scanner (src/core/search/wasm/partScanner.ts, through
+// The index side's WebAssembly part scanner (src/core/search/text/wasm/partScanner.ts, through
 // TermCounter) against the query side's JavaScript tokenizer: the same terms, counted the same,
 // whatever the text; and the scanner's memory growing (long texts, many distinct parts).
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { tokenize } from '../../../src/core/search/identifiers';
-import { TermCounter } from '../../../src/core/search/termCounter';
+import { tokenize } from '../../../src/core/search/text/identifiers';
+import { TermCounter } from '../../../src/core/search/text/termCounter';
 import { check } from '../properties/harness';
 
 /** Counts the terms of `text[from, to)` through the counter (terms by name). */

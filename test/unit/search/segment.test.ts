@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { chunkText, LexicalIndex, loadStoredIndex, MemoryIndexStorage, type LoadFailure } from '../../../src/core/search';
-import { applyLive, encodeLive } from '../../../src/core/search/liveFile';
-import { mergeSteps } from '../../../src/core/search/segmentMerge';
+import { applyLive, encodeLive } from '../../../src/core/search/lexical/liveFile';
+import { mergeSteps } from '../../../src/core/search/store/segmentMerge';
 
 // The v6 segment on its own: a round trip through the binary format, the live tier beside it
 // (tombstones and new files), and the merge of both into a new segment.

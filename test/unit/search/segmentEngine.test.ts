@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { INDEX_FILE, LexicalIndex, LIVE_FILE, loadStoredIndex } from '../../../src/core/search';
-import { readHeader, segmentLayout } from '../../../src/core/search/segmentFormat';
+import { readHeader, segmentLayout } from '../../../src/core/search/store/segmentFormat';
 import { engineFor, paths, TempWorkspace } from './helpers';
 
 // The engine over the v6 storage: the segment written once after a build, the changes since in

@@ -1,4 +1,4 @@
-// The index worker (src/core/search/indexWorker.ts, indexServer.ts) and the host's client
+// The index worker (src/core/search/worker/indexWorker.ts, indexServer.ts) and the host's client
 // (indexClient.ts): the protocol's checks both ways, answers equal to an in-thread engine's, a crash
 // mid-build and mid-query (restart, reload from disk, no wrong answer), file events during a query.
 import * as assert from 'node:assert/strict';
@@ -8,11 +8,11 @@ import { join } from 'node:path';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { silentLogger } from '../../../src/core/log';
 import { DEFAULT_SEARCH_SETTINGS, IndexClient, NodeFileSystem, NodeIndexStorage, SearchEngine, type SearchSettings } from '../../../src/core/search';
-import { serveIndex } from '../../../src/core/search/indexServer';
-import { isIndexStats, isLocalResult, parseFromWorker, parseToWorker, type FromWorker } from '../../../src/core/search/protocol';
+import { serveIndex } from '../../../src/core/search/worker/indexServer';
+import { isIndexStats, isLocalResult, parseFromWorker, parseToWorker, type FromWorker } from '../../../src/core/search/worker/protocol';
 import { ManualTimers, paths, recordingLogger, TempWorkspace } from './helpers';
 
-const WORKER = join(__dirname, '..', '..', '..', 'src', 'core', 'search', 'indexWorker.ts');
+const WORKER = join(__dirname, '..', '..', '..', 'src', 'core', 'search', 'worker', 'indexWorker.ts');
 const settings: SearchSettings = { ...DEFAULT_SEARCH_SETTINGS, rerank: { ...DEFAULT_SEARCH_SETTINGS.rerank, enabled: false } };
 
 function fill(ws: TempWorkspace, files: number): void {

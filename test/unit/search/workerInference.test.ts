@@ -12,7 +12,7 @@ import { DEFAULT_SEARCH_SETTINGS, IndexClient, NodeFileSystem, searchInference, 
 import { useSandbox } from '../sandbox/helpers';
 import { engineFor, paths, TempWorkspace } from './helpers';
 
-const WORKER = join(__dirname, '..', '..', '..', 'src', 'core', 'search', 'indexWorker.ts');
+const WORKER = join(__dirname, '..', '..', '..', 'src', 'core', 'search', 'worker', 'indexWorker.ts');
 
 for (const profile of ['contract', 'production'] as const) {
   describe(`search: the index worker with embeddings and rerank (${profile})`, function () {

@@ -1,0 +1,25 @@
+import type { LoadFailure } from '../shared/indexTypes';
+import type { SearchSettings } from '../shared/searchTypes';
+
+/**
+ * Bump whenever the persisted shape or the tokenising changes: an older file is rebuilt. 6: the
+ * segmented format (segmentFormat.ts: binary tables, postings read on demand, a live file beside).
+ */
+export const INDEX_FORMAT_VERSION = 6;
+
+export function describeLoadFailure(failure: LoadFailure): string {
+  switch (failure.reason) {
+    case 'corrupt':
+      return `unreadable: ${failure.detail}`;
+    case 'old_version':
+      return `format version ${String(failure.found)}, this version reads ${INDEX_FORMAT_VERSION}`;
+    case 'settings_changed':
+      return 'built with other search settings';
+  }
+}
+
+
+/** What a persisted index must match to be reused (chunking, ignore rules, size cap). */
+export function searchSettingsKey(s: SearchSettings): string {
+  return JSON.stringify({ v: INDEX_FORMAT_VERSION, c: s.chunk, x: [...s.excludeGlobs].sort(), g: s.useGitignore, m: s.maxFileSizeBytes });
+}
