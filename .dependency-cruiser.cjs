@@ -1,6 +1,17 @@
 // The import graph of src/ (type-only imports included): `npm run check` fails on an import
 // circle, and on an arrow that runs up the layers of DESIGN.md (core -> platform/features,
 // platform -> features). ESLint checks the same layering per file; this sees whole circles.
+
+// The search index's stages (src/core/search/<stage>/), bottom first: each may import only the
+// stages before it in this list, so an upward import between stage folders fails (issue 31).
+const SEARCH_STAGES = ['text', 'shared', 'store', 'lexical', 'build', 'query', 'engine', 'worker'];
+const searchStageRules = SEARCH_STAGES.slice(0, -1).map((stage, i) => ({
+  name: `search-${stage}-imports-down`,
+  severity: 'error',
+  comment: `src/core/search/${stage}/ may import only the stages below it (${SEARCH_STAGES.slice(0, i).join(', ') || 'none'}), not ${SEARCH_STAGES.slice(i + 1).join(', ')}: move what both need down to the lower stage (CONTRIBUTING.md, src/core/search/).`,
+  from: { path: `^src/core/search/${stage}/` },
+  to: { path: `^src/core/search/(${SEARCH_STAGES.slice(i + 1).join('|')})/` },
+}));
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -31,6 +42,21 @@ module.exports = {
       comment: 'src/services (connections and their state, shared by features) may not import a feature or the composition root.',
       from: { path: '^src/services/' },
       to: { path: ['^src/features/', '^src/extension\\.ts$'] },
+    },
+    ...searchStageRules,
+    {
+      name: 'search-stages-below-the-door',
+      severity: 'error',
+      comment: 'A search stage may not import src/core/search/index.ts (the door for the rest of the extension): import the stage that holds it.',
+      from: { path: '^src/core/search/[^/]+/' },
+      to: { path: '^src/core/search/index\\.ts$' },
+    },
+    {
+      name: 'search-through-its-door',
+      severity: 'error',
+      comment: 'Outside src/core/search, import the search index through its door, src/core/search (index.ts), not a stage folder.',
+      from: { pathNot: '^src/core/search/' },
+      to: { path: '^src/core/search/[^/]+/' },
     },
   ],
   options: {

@@ -1,11 +1,17 @@
-export { chunkRanges, chunkText, type Chunk, type ChunkOptions, type ChunkRange } from './text/chunker';
-export { contentHash, EmbeddingCache, embedTexts, planEmbeddingBatches, type EmbedFn, type EmbeddingBatch } from './query/embeddings';
+/**
+ * The search index's one door for the rest of the extension (features, tools, completion context):
+ * nothing outside src/core/search imports a stage folder directly. The stages, each a folder with
+ * an index.ts saying what it offers, import one way only, down this list (`npm run check` fails on
+ * an upward import, `.dependency-cruiser.cjs`):
+ * worker -> engine -> query -> build -> lexical -> store -> shared -> text.
+ */
+export { chunkRanges, chunkText, type Chunk, type ChunkOptions, type ChunkRange } from './text';
+export { contentHash, EmbeddingCache, embedTexts, planEmbeddingBatches, type EmbedFn, type EmbeddingBatch } from './query';
+export { SearchEngine } from './engine';
+export { WORKER_MIN_FILES } from './build';
+export { describeLoadFailure } from './store';
 export {
   DEFAULT_SEARCH_SETTINGS,
-  WORKER_MIN_FILES,
-  INDEX_FILE,
-  describeLoadFailure,
-  SearchEngine,
   type IndexProgress,
   type IndexStats,
   type SearchEngineOptions,
@@ -14,15 +20,16 @@ export {
   type SearchNote,
   type SearchResult,
   type SearchSettings,
-} from './engine/engine';
-export { BytesFile, FileNotReadError, MemoryIndexStorage, NodeFileSystem, NodeIndexStorage, type DirEntry, type FileStat, type IndexStorage, type RandomAccessFile, type SearchFileSystem } from './shared/files';
+} from './shared';
+export { INDEX_FILE } from './lexical';
+export { BytesFile, FileNotReadError, MemoryIndexStorage, NodeFileSystem, NodeIndexStorage, type DirEntry, type FileStat, type IndexStorage, type RandomAccessFile, type SearchFileSystem } from './shared';
 export { enabledGlobs, expandBraces, globToGitignore, looksBinary, PathFilter, type SkipReason } from '../workspace/ignoreRules';
-export { reciprocalRankFusion } from './query/fusion';
-export { splitIdentifier, stem, tokenize, distinctTerms } from './text/identifiers';
-export { INDEX_FORMAT_VERSION, LexicalIndex, type ChunkMeta, type LexicalHit, type LoadFailure } from './lexical/lexical';
-export { rerankDocuments, trimForRerank, type RerankFn, type RerankOutcome, type RerankPlan } from './query/rerank';
-export { searchInference } from './query/inference';
-export { IndexClient, IndexWorkerError, type IndexClientOptions } from './worker/indexClient';
-export { searchSettingsKey } from './store/indexFormat';
-export { LIVE_FILE, loadStoredIndex } from './lexical/storedIndex';
-export type { OpenOptions, WorkspaceIndex } from './shared/searchTypes';
+export { reciprocalRankFusion } from './query';
+export { splitIdentifier, stem, tokenize, distinctTerms } from './text';
+export { INDEX_FORMAT_VERSION, LexicalIndex, type ChunkMeta, type LexicalHit, type LoadFailure } from './lexical';
+export { rerankDocuments, trimForRerank, type RerankFn, type RerankOutcome, type RerankPlan } from './query';
+export { searchInference } from './query';
+export { IndexClient, IndexWorkerError, type IndexClientOptions } from './worker';
+export { searchSettingsKey } from './store';
+export { LIVE_FILE, loadStoredIndex } from './lexical';
+export type { OpenOptions, WorkspaceIndex } from './shared';

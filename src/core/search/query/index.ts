@@ -1,0 +1,12 @@
+/**
+ * Query (floor 6 of search): answering a search. The ranker (`ranking.ts`: the lexical candidates,
+ * fused with embedding candidates by reciprocal rank fusion, `fusion.ts`), embeddings with their
+ * cache (`embeddings.ts`), the rerank calls (`rerank.ts`) and the rerank stage with its fallbacks
+ * (`rerankStage.ts`), and the inference client as search uses it (`inference.ts`).
+ */
+export { contentHash, dot, EmbeddingCache, embedTexts, planEmbeddingBatches, type EmbedFn, type EmbeddingBatch } from './embeddings';
+export { reciprocalRankFusion } from './fusion';
+export { searchInference } from './inference';
+export { embeddingsFile, Ranker, toHit, type RankerOptions } from './ranking';
+export { rerankDocuments, trimForRerank, type RerankFn, type RerankOutcome, type RerankPlan } from './rerank';
+export { readDocuments, rerankStage, type LocalCandidates } from './rerankStage';
