@@ -74,7 +74,7 @@ export class RunInTerminalTool implements vscode.LanguageModelTool<RunInTerminal
     const command = String(options.input.command ?? '');
     const folder = await workingFolder(options.input.cwd).then((u) => u.fsPath, (e: unknown) => `(${e instanceof Error ? e.message : String(e)})`);
     const invocationMessage = vscode.l10n.t('Running {0}', command.length > 80 ? `${command.slice(0, 80)}…` : command);
-    const approval = decideAutoApproval(command, autoApproveRules());
+    const approval = decideAutoApproval(command, autoApproveRules(), { trusted: vscode.workspace.isTrusted });
     if (approval.approve) return { invocationMessage };
     const warning = approval.dangerous ? `⚠️ **${vscode.l10n.t('Always asked: {0}.', escapeMarkdown(approval.reason))}**\n\n` : '';
     const message = `${warning}${vscode.l10n.t('Run this command in a terminal, in the folder {0}:', inlineCode(folder))}\n\n${codeFence(command, 'sh')}`;
