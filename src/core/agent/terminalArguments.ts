@@ -15,6 +15,9 @@
  *  - a glob character (`*`, `?`, `[`): the shell replaces it with file names, and a committed file
  *    named `--output=x` turns `git log *` into `git log --output=x`;
  *  - a response file (`@args.txt`): its contents become arguments nobody saw.
+ * The lists are short and program-agnostic on purpose: a false alarm (`grep -i`, `wc -c` behind a
+ * rule `grep` or `wc`) costs one confirmation, a miss can cost a `~/.bashrc`; a rule that needs
+ * such an option can name it (`grep -i`), since the rule's own words are not judged.
  * Quotes are removed first, as the shell does (`"--out"put` is `--output`). Backslashes, `$`,
  * redirections and the like never get here: terminalApproval.ts asks for those before.
  */
