@@ -5,6 +5,8 @@ import { ConnectionStatus } from './services/connectionStatus';
 import { ConsoleConnection } from './services/consoleConnection';
 import { DisposableStore } from './platform/disposables';
 import { InferenceConnection } from './services/inferenceConnection';
+import { InstructionsService } from './services/repositoryInstructions';
+import { WorkspaceTrustGate, type TrustFake } from './services/workspaceTrust';
 import { createLogger } from './platform/logger';
 import type { SharedNetwork } from './platform/networkOptions';
 import { createPlainHttpGate } from './platform/plainHttpPrompt';
@@ -52,6 +54,11 @@ export interface StratusApi {
   readonly inlineCompletion?: inlineCompletion.InlineCompletionTestApi;
   /** Usage meter and view internals: in ExtensionMode.Test only. */
   readonly usage?: usage.UsageTestApi;
+  /** The trust gate (faked untrusted by tests: code-server runs with trust disabled) and the registered tools. */
+  readonly trust?: {
+    fake(trusted: boolean): TrustFake;
+    readonly tools: ReadonlyMap<string, vscode.LanguageModelTool<never>>;
+  };
   /** Document view internals: in ExtensionMode.Test only. */
   readonly documents?: documents.DocumentsTestApi;
 }
@@ -71,6 +78,7 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
   const plainHttp = createPlainHttpGate(context.globalState);
   const network: SharedNetwork = { redactor, beforeSecretSent: (url, secretName, param) => plainHttp.check(url, secretName, param) };
   const usageRuntime = store.add(usage.createUsageRuntime(context, logger));
+  const trust = store.add(new WorkspaceTrustGate());
   const deps: Deps = {
     logChannel,
     redactor,
@@ -81,6 +89,8 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
     console: store.add(new ConsoleConnection(secrets, logger, network)),
     connectionStatus: store.add(new ConnectionStatus()),
     chatCommands: new ChatCommandRegistry(),
+    trust,
+    instructions: store.add(new InstructionsService(logger, trust)),
   };
 
   store.add(diagnostics.register(deps));
@@ -97,7 +107,8 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
   const workspaceSearch = store.add(search.register(deps, context));
   // Ghost text looks up the definitions near the cursor in the search index (read only, local).
   inlineFeature.setDefinitionSearch(workspaceSearch.service);
-  store.add(tools.register(deps, { rankedSearch: workspaceSearch, storageUri: context.storageUri }));
+  const toolsFeature = tools.register(deps, { rankedSearch: workspaceSearch, storageUri: context.storageUri });
+  store.add(toolsFeature.disposable);
   store.add(transcription.register(deps));
   const documentsFeature = documents.register(deps, { extensionUri: context.extensionUri, storageUri: context.storageUri, globalStorageUri: context.globalStorageUri });
   store.add(documentsFeature.disposable);
@@ -123,6 +134,7 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
       activities: explorer.activities as vscode.TreeDataProvider<unknown>,
       consoleState: () => deps.console.state.kind,
     },
+    trust: { fake: (trusted) => deps.trust.fake(trusted), tools: toolsFeature.tools },
     usage: usageFeature.testApi,
     documents: documentsFeature.testApi,
     inlineCompletion: inlineFeature.testApi,

@@ -7,6 +7,8 @@ import type { InferenceConnection } from '../services/inferenceConnection';
 import type { SecretStore } from '../platform/secrets';
 import type { ConnectionStatus } from '../services/connectionStatus';
 import type { StratusSettings } from '../platform/settings';
+import type { InstructionsService } from '../services/repositoryInstructions';
+import type { WorkspaceTrustGate } from '../services/workspaceTrust';
 
 /** What the composition root builds once and hands to every feature's register(). */
 export interface Deps {
@@ -21,4 +23,8 @@ export interface Deps {
   readonly connectionStatus: ConnectionStatus;
   /** `/commands` of `@stratus` that other features provide (search, transcribe, usage). */
   readonly chatCommands: ChatCommandRegistry;
+  /** The one Workspace Trust gate: "may this run, read or write here?" (never `workspace.isTrusted` directly). */
+  readonly trust: WorkspaceTrustGate;
+  /** The one reader of repository instructions (AGENTS.md and the like), for the agent and for edits. */
+  readonly instructions: InstructionsService;
 }

@@ -15,7 +15,7 @@ import { InferenceConnection } from '../../src/services/inferenceConnection';
 import { SecretStore } from '../../src/platform/secrets';
 import { readSettings } from '../../src/platform/settings';
 import { control, requests, sandbox } from './sandbox';
-import { memorySecrets, RecordingStream } from './fakes';
+import { memorySecrets, RecordingStream, trustServices } from './fakes';
 
 
 
@@ -62,7 +62,7 @@ describe('@stratus handler with attachments (against the sandbox)', function () 
     const connectionStatus = new ConnectionStatus();
     const consoleConnection = new ConsoleConnection(secrets, silentLogger);
     disposables.push(logChannel, inference, connectionStatus, consoleConnection);
-    deps = { logger: silentLogger, logChannel, redactor, secrets, settings: readSettings, inference, console: consoleConnection, connectionStatus, chatCommands: new ChatCommandRegistry() };
+    deps = { logger: silentLogger, logChannel, redactor, secrets, settings: readSettings, inference, console: consoleConnection, connectionStatus, chatCommands: new ChatCommandRegistry(), ...trustServices() };
   });
   after(async () => {
     for (const d of disposables) d.dispose();

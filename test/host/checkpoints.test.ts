@@ -18,6 +18,7 @@ import { CreateFileTool } from '../../src/features/tools/createFileTool';
 import { ToolNames } from '../../src/features/tools/names';
 import { toolsContext } from '../../src/features/tools/progress';
 import { RunInTerminalTool } from '../../src/features/tools/runInTerminalTool';
+import { WorkspaceTrustGate } from '../../src/services/workspaceTrust';
 import { RecordingStream, testDeps } from './fakes';
 import { control, sandbox } from './sandbox';
 
@@ -269,7 +270,7 @@ describe('checkpoints: Review changes and Undo this turn of @stratus, createFile
   });
 
   describe('stratus_runInTerminal', () => {
-    const tool = new RunInTerminalTool();
+    const tool = new RunInTerminalTool(new WorkspaceTrustGate());
     const prepare = (input: unknown): Promise<vscode.PreparedToolInvocation | null | undefined> => Promise.resolve(tool.prepareInvocation({ input } as never));
 
     afterEach(async () => {

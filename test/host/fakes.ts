@@ -7,6 +7,8 @@ import { ChatCommandRegistry } from '../../src/platform/chatCommands';
 import { SecretKeys, SecretStore } from '../../src/platform/secrets';
 import { readSettings } from '../../src/platform/settings';
 import { ConnectionStatus } from '../../src/services/connectionStatus';
+import { InstructionsService } from '../../src/services/repositoryInstructions';
+import { WorkspaceTrustGate } from '../../src/services/workspaceTrust';
 import { ConsoleConnection } from '../../src/services/consoleConnection';
 import { InferenceConnection } from '../../src/services/inferenceConnection';
 
@@ -55,6 +57,12 @@ export function testDeps(label: string, apiKey: string): { deps: Deps; disposabl
   const inference = new InferenceConnection(secrets, silentLogger);
   const connectionStatus = new ConnectionStatus();
   const consoleConnection = new ConsoleConnection(secrets, silentLogger);
-  const deps: Deps = { logger: silentLogger, logChannel, redactor, secrets, settings: readSettings, inference, console: consoleConnection, connectionStatus, chatCommands: new ChatCommandRegistry() };
+  const deps: Deps = { logger: silentLogger, logChannel, redactor, secrets, settings: readSettings, inference, console: consoleConnection, connectionStatus, chatCommands: new ChatCommandRegistry(), ...trustServices() };
   return { deps, disposables: [logChannel, inference, connectionStatus, consoleConnection] };
+}
+
+/** The trust gate and the instructions reader that asks it, as the composition root builds them. */
+export function trustServices(): { trust: WorkspaceTrustGate; instructions: InstructionsService } {
+  const trust = new WorkspaceTrustGate();
+  return { trust, instructions: new InstructionsService(silentLogger, trust) };
 }

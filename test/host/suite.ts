@@ -24,6 +24,7 @@ import './l10n.test';
 import './agentDepth.test';
 import './faults.test';
 import './trust.test';
+import './restrictedMode.test';
 import './searchScale.test';
 import './edit.test';
 import './documents.test';

@@ -25,7 +25,7 @@ import { InferenceConnection } from '../../src/services/inferenceConnection';
 import { SecretKeys, SecretStore } from '../../src/platform/secrets';
 import { readSettings } from '../../src/platform/settings';
 import { control, eventually, requests, sandbox } from './sandbox';
-import { memorySecrets, RecordingStream } from './fakes';
+import { memorySecrets, RecordingStream, trustServices } from './fakes';
 
 
 
@@ -95,7 +95,7 @@ describe('tools: Stratus language-model tools and the @stratus agent (against th
     const connectionStatus = new ConnectionStatus();
     const consoleConnection = new ConsoleConnection(store, silentLogger);
     disposables.push(logChannel, inference, connectionStatus, consoleConnection);
-    deps = { logger: silentLogger, logChannel, redactor, secrets: store, settings: readSettings, inference, console: consoleConnection, connectionStatus, chatCommands: new ChatCommandRegistry() };
+    deps = { logger: silentLogger, logChannel, redactor, secrets: store, settings: readSettings, inference, console: consoleConnection, connectionStatus, chatCommands: new ChatCommandRegistry(), ...trustServices() };
     await vscode.workspace.getConfiguration('stratus').update('tools.editPreview', false, vscode.ConfigurationTarget.Global);
   });
 

@@ -10,6 +10,7 @@ import type { Deps } from '../../src/features/deps';
 import { registerTranscribeChatCommand } from '../../src/features/transcription/chat';
 import type { TranscribeCommandResult } from '../../src/features/transcription/register';
 import { ResultStore } from '../../src/features/transcription/results';
+import { trustServices } from './fakes';
 import { ChatCommandRegistry } from '../../src/platform/chatCommands';
 import { ConnectionStatus } from '../../src/services/connectionStatus';
 import { ConsoleConnection } from '../../src/services/consoleConnection';
@@ -119,7 +120,7 @@ describe('Transcription (against the sandbox)', function () {
       const consoleConnection = new ConsoleConnection(secrets, silentLogger);
       const connectionStatus = new ConnectionStatus();
       disposables.push(logChannel, inference, consoleConnection, connectionStatus, changed);
-      deps = { logger: silentLogger, logChannel, redactor, secrets, settings: readSettings, inference, console: consoleConnection, connectionStatus, chatCommands: new ChatCommandRegistry() };
+      deps = { logger: silentLogger, logChannel, redactor, secrets, settings: readSettings, inference, console: consoleConnection, connectionStatus, chatCommands: new ChatCommandRegistry(), ...trustServices() };
       disposables.push(registerTranscribeChatCommand(deps, results, { store: results, lastOptions: () => ({ model: undefined, language: undefined, task: 'transcribe', prompt: undefined, temperature: undefined }) }));
     });
     after(async () => {

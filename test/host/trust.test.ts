@@ -20,6 +20,7 @@ import { CreateFileTool } from '../../src/features/tools/createFileTool';
 import { SIDE_EFFECT_TOOLS, ToolNames } from '../../src/features/tools/names';
 import { ToolProgress } from '../../src/features/tools/progress';
 import { RunInTerminalTool } from '../../src/features/tools/runInTerminalTool';
+import { WorkspaceTrustGate } from '../../src/services/workspaceTrust';
 import { UsageViewProvider } from '../../src/features/usage/view';
 import type { ConsoleConnection } from '../../src/services/consoleConnection';
 import { stratus } from './extension';
@@ -135,7 +136,7 @@ describe('trust (issue 22): webviews, confirmations, plain http and TLS', functi
         [ToolNames.proposeEdit]: async () => new ProposeEditTool().prepareInvocation(prepare({ path: 'trust-target.txt', oldText: 'alpha', newText: 'beta', ...claims })),
         [ToolNames.createFile]: async () => new CreateFileTool().prepareInvocation(prepare({ path: 'trust-new.txt', content: 'x', ...claims })),
         [ToolNames.cloudAction]: async () => new CloudActionTool(signedOut, new ToolProgress()).prepareInvocation(prepare({ kind: 'virtualMachines', action: 'delete', id: 'vm-1', ...claims }), token()),
-        [ToolNames.runInTerminal]: async () => new RunInTerminalTool().prepareInvocation(prepare({ command: 'echo pre-approved', ...claims })),
+        [ToolNames.runInTerminal]: async () => new RunInTerminalTool(new WorkspaceTrustGate()).prepareInvocation(prepare({ command: 'echo pre-approved', ...claims })),
       };
       assert.deepEqual(Object.keys(prepared).sort(), [...SIDE_EFFECT_TOOLS].sort(), 'every side-effect tool is covered here');
       for (const [name, run] of Object.entries(prepared)) {
@@ -146,7 +147,7 @@ describe('trust (issue 22): webviews, confirmations, plain http and TLS', functi
     });
 
     it('a workspace\'s auto-approve rules and command allowlist are ignored (application scope): only the user\'s count', async () => {
-      const terminal = await new RunInTerminalTool().prepareInvocation(prepare({ command: 'echo from the workspace rules' }));
+      const terminal = await new RunInTerminalTool(new WorkspaceTrustGate()).prepareInvocation(prepare({ command: 'echo from the workspace rules' }));
       assert.ok(terminal.confirmationMessages, 'echo is auto-approved only by the workspace, so it is asked');
       await assert.rejects(Promise.resolve(new RunCommandTool().invoke({ input: { command: 'workbench.action.terminal.new' }, toolInvocationToken: undefined })), /not in the allowlist/);
     });

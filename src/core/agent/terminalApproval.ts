@@ -1,7 +1,20 @@
 /**
  * Auto-approval of `runInTerminal` commands: `stratus.agent.autoApproveCommands` holds exact-prefix
- * rules ("npm test" approves `npm test` and `npm test -- --grep x`, not `npm testing`). A command
- * runs without confirmation only if it matches a rule AND none of these holds (then it always asks):
+ * rules ("npm test" approves `npm test` and `npm test -- --grep x`, not `npm testing`).
+ *
+ * Why prefix rules with a judge of the added arguments, rather than anchored patterns (as VS Code's
+ * own terminal auto-approve): the setting's users already write prefixes, and a pattern is no safer
+ * unless every user writes it tightly; `/^git log\b/` approves `--output ~/.bashrc` just as the
+ * prefix did. The danger is in what follows the rule, and the same short list of options and path
+ * shapes covers every rule, so it is judged once here (terminalArguments.ts) for all of them: an
+ * added argument that writes a file or runs a program (`--output`, `-o`, `-c`, `--exec`,
+ * `--script-shell`, their `=` forms, abbreviations and clusters), names a place outside the folder
+ * (`~`, absolute, `..` climbing out), or lets the shell pick it (glob characters) always asks.
+ * The rule itself is the user's own choice and is not judged (a rule `sort -o out.txt` stands).
+ * This runs only in a trusted workspace: in Restricted Mode nothing is auto-approved
+ * (`decideAutoApproval`'s `workspace.trusted`).
+ *
+ * A command runs without confirmation only if it matches a rule AND none of these holds (then it always asks):
  *  - it contains a character a shell gives meaning to beyond plain words: `;` `&` `|` backtick `$`
  *    `(` `)` `<` `>` `\` `^` `%` `!` `{` `}`, which covers chaining (`;`, `&&`, `||`), pipes
  *    (`curl ... | sh`), substitution (`` ` ``, `$(`), variables, redirections and escapes, in
@@ -10,13 +23,16 @@
  *    (look-alike and invisible characters);
  *  - one of its words, after quotes are removed (`"r"m` is `rm`) and a path prefix is dropped
  *    (`/bin/rm`), is a deleting or privilege-raising program (`rm`, `sudo`, `dd`, `del`, ...) or
- *    `find`'s `-delete`/`-exec`.
+ *    `find`'s `-delete`/`-exec`;
+ *  - an argument after the rule's words writes, executes or leaves the folder (terminalArguments.ts).
  * Everything else asks too; the confirmation always shows the exact command and folder.
  */
 
 export type AutoApproval =
   | { readonly approve: true; readonly rule: string }
   | { readonly approve: false; readonly reason: string; /** A dangerous pattern, not merely no matching rule. */ readonly dangerous: boolean };
+
+import { riskyArgument } from './terminalArguments';
 
 export const MAX_RULES = 200;
 export const MAX_COMMAND_LENGTH = 2000;
@@ -69,14 +85,24 @@ export function parseAutoApproveRules(value: unknown): string[] {
   return rules;
 }
 
-export function decideAutoApproval(command: string, rules: readonly string[]): AutoApproval {
+export const RESTRICTED_MODE_REASON = 'the workspace is in Restricted Mode (not trusted), where no command is auto-approved';
+
+/**
+ * Whether `command` runs without a confirmation. `workspace.trusted` is its Workspace Trust: in Restricted
+ * Mode every command asks, since anything the agent read there may have steered it.
+ */
+export function decideAutoApproval(command: string, rules: readonly string[], workspace: { readonly trusted: boolean }): AutoApproval {
   const reason = alwaysAskReason(command);
   if (reason !== undefined) return { approve: false, reason, dangerous: true };
+  if (!workspace.trusted) return { approve: false, reason: RESTRICTED_MODE_REASON, dangerous: false };
   const trimmed = command.trim();
   for (const raw of rules) {
     const rule = raw.trim();
     if (rule === '' || alwaysAskReason(rule) !== undefined) continue;
-    if (trimmed === rule || trimmed.startsWith(`${rule} `)) return { approve: true, rule };
+    if (trimmed !== rule && !trimmed.startsWith(`${rule} `)) continue;
+    const risky = riskyArgument(trimmed, rule);
+    if (risky !== undefined) return { approve: false, reason: `the argument "${risky.argument}" ${risky.reason}`, dangerous: true };
+    return { approve: true, rule };
   }
   return { approve: false, reason: 'no rule of stratus.agent.autoApproveCommands matches it', dangerous: false };
 }

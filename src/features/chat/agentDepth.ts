@@ -5,7 +5,7 @@ import { ValidationError } from '../../core/errors';
 import type { ChatMessage } from '../../core/inference/chat/types';
 import type { ModelInfo } from '../../core/inference/models/types';
 import type { Deps } from '../deps';
-import { InstructionsService } from './instructions';
+import type { InstructionsService } from '../../services/repositoryInstructions';
 
 /**
  * What makes the @stratus agent turn Copilot-deep: repository instructions in the system message
@@ -40,12 +40,13 @@ export class AgentDepth implements vscode.Disposable {
   /** Conversations already told that repository instructions were not loaded (untrusted). */
   readonly untrustedNoted = new Set<string>();
 
-  constructor(deps: Pick<Deps, 'logger'>) {
-    this.instructions = new InstructionsService(deps.logger);
+  /** The instructions reader is shared (Edit with Instruction uses it too) and owned by the composition root. */
+  constructor(deps: Pick<Deps, 'instructions'>) {
+    this.instructions = deps.instructions;
   }
 
   dispose(): void {
-    this.instructions.dispose();
+    this.untrustedNoted.clear();
   }
 }
 

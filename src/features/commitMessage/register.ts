@@ -42,6 +42,9 @@ function repositoryName(repository: GitRepository): string {
 }
 
 async function writeMessage(deps: Deps, arg: unknown, writing: Set<string>): Promise<CommitMessageOutcome> {
+  // Restricted Mode: the changes are sent only when the person confirms (the trust gate asks first, before any other step).
+  const sendChanges = { source: COMMIT_MESSAGE_COMMAND, action: 'send', button: vscode.l10n.t('Send the Changes'), detail: vscode.l10n.t('Files matched by .gitignore, binary and generated files are never sent.') } as const;
+  if (!(await deps.trust.confirm({ ...sendChanges, message: vscode.l10n.t('This workspace is not trusted. Send its Git changes to the Stratus model to write a commit message?') }))) return { status: 'notStarted' };
   const configured = await deps.inference.isConfigured();
   if (!configured.apiKey || !configured.baseUrl) {
     return { status: 'notStarted', error: notifyError(deps, configured.apiKey ? { message: 'not configured: set the inference base URL (stratus.inference.baseUrl).', actions: ['openSettings'] } : { message: 'not configured: set your inference API key.', actions: ['setApiKey'] }) };
@@ -56,15 +59,6 @@ async function writeMessage(deps: Deps, arg: unknown, writing: Set<string>): Pro
     return { status: 'notStarted', error: notifyError(deps, { message: vscode.l10n.t('no Git repository is open here: open a folder that holds one (or run "Git: Open Repository").'), actions: [] }) };
   }
   const name = repositoryName(repository);
-  if (!vscode.workspace.isTrusted) {
-    const send = vscode.l10n.t('Send the Changes');
-    const answer = await vscode.window.showWarningMessage(
-      vscode.l10n.t('This workspace is not trusted. Send the changes of "{0}" to the Stratus model to write a commit message?', name),
-      { modal: true, detail: vscode.l10n.t('Files matched by .gitignore, binary and generated files are never sent.') },
-      send,
-    );
-    if (answer !== send) return { status: 'notStarted', repository: repository.rootUri.fsPath };
-  }
   const root = repository.rootUri.toString();
   if (writing.has(root)) {
     void vscode.window.showInformationMessage(vscode.l10n.t('Stratus is already writing the commit message for {0}.', name));

@@ -9,7 +9,6 @@ import { defaultChatModel } from '../models/selection';
 import { EditRun } from './editRun';
 import { linesOf } from './documentEdits';
 import { InstructionInput } from './input';
-import { repositoryInstructions } from './instructions';
 import { diagnosticsIn, resolveTarget } from './target';
 
 /** How a run of Edit with Instruction went, when its stream ended (the command's return value). */
@@ -94,7 +93,7 @@ export async function editWithInstruction(host: EditHost, rawArgs: unknown, refi
       after,
       startLine: firstLine,
       diagnostics: diagnosticsIn(target),
-      instructions: await repositoryInstructions(document.uri, model.maxModelLen ?? DEFAULT_CONTEXT_TOKENS),
+      instructions: await deps.instructions.forFile(document.uri, model.maxModelLen ?? DEFAULT_CONTEXT_TOKENS),
       maxModelLen: model.maxModelLen,
     };
   } catch (error) {

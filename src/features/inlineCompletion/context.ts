@@ -4,6 +4,7 @@ import { PathFilter } from '../../core/workspace/ignoreRules';
 import { readWorkspaceBytes } from '../../platform/workspaceFiles';
 import { readSearchSettings } from '../search/settings';
 import { DefinitionCollector, type DefinitionSearch } from './definitions';
+import type { WorkspaceTrustGate } from '../../services/workspaceTrust';
 
 /** Recent edits remembered (most recent first). */
 const MAX_EDITS = 8;
@@ -36,7 +37,8 @@ export class ContextCollector implements vscode.Disposable {
   private readonly gitignores = new Map<string, { at: number; text: string | undefined }>();
   private readonly subscriptions: vscode.Disposable[];
 
-  constructor() {
+  /** Other files are context the person did not pick: the trust gate leaves them out in Restricted Mode. */
+  constructor(private readonly trust: Pick<WorkspaceTrustGate, 'allows'>) {
     this.subscriptions = [
       vscode.workspace.onDidChangeTextDocument((event) => this.recordEdit(event)),
       vscode.workspace.onDidCloseTextDocument((document) => {
@@ -59,6 +61,11 @@ export class ContextCollector implements vscode.Disposable {
     }
   }
 
+  /** Whether snippets of other files may be sent now (the trust gate's `context` verdict). */
+  mayReadContext(): boolean {
+    return this.trust.allows('context');
+  }
+
   /** Connects the workspace search index the definitions are looked up in. */
   setDefinitionSearch(search: DefinitionSearch | undefined): DefinitionSearch | undefined {
     return this.definitions.setSearch(search);
@@ -66,7 +73,7 @@ export class ContextCollector implements vscode.Disposable {
 
   /** The snippets for a completion at `position` (without it, no definitions are looked up). */
   async collect(document: vscode.TextDocument, position?: vscode.Position, signal?: AbortSignal): Promise<ContextSnippet[]> {
-    if (!vscode.workspace.isTrusted) return [];
+    if (!this.mayReadContext()) return [];
     const current = document.uri.toString();
     const open = new Map(vscode.workspace.textDocuments.filter((d) => !d.isClosed).map((d) => [d.uri.toString(), d]));
     const candidates: { document: vscode.TextDocument; snippet: ContextSnippet }[] = [];
@@ -102,7 +109,7 @@ export class ContextCollector implements vscode.Disposable {
 
   /** Whether a document's text may be sent as context (untitled: yes; a file: inside a folder and not ignored). */
   async mayContribute(uri: vscode.Uri): Promise<boolean> {
-    if (!vscode.workspace.isTrusted) return false;
+    if (!this.mayReadContext()) return false;
     if (uri.scheme === 'untitled') return true;
     if (uri.scheme !== 'file') return false;
     const folder = vscode.workspace.getWorkspaceFolder(uri);

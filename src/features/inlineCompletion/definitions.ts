@@ -68,7 +68,8 @@ export class DefinitionCollector {
 
   async collect(document: vscode.TextDocument, position: vscode.Position, mayContribute: MayContribute, signal?: AbortSignal): Promise<ContextSnippet[]> {
     const search = this.search;
-    if (!search?.ready || !vscode.workspace.isTrusted) return [];
+    // Restricted Mode: the caller (ContextCollector) asked the trust gate, and every file found passes mayContribute, which asks it again.
+    if (!search?.ready) return [];
     const text = document.getText();
     const offset = document.offsetAt(position);
     // Names defined in the text around the cursor are left out (the prompt shows it); a window

@@ -52,7 +52,7 @@ export class StratusInlineProvider implements vscode.InlineCompletionItemProvide
           text: document.getText(),
           offset: document.offsetAt(position),
         },
-        { snippets, includeSnippet: () => vscode.workspace.isTrusted },
+        { snippets, includeSnippet: () => this.context.mayReadContext() },
         abort.signal,
         // Alt+\ or cycling (Alt+] / Alt+[): a fresh suggestion as well as the one already shown.
         { explicit: context.triggerKind === vscode.InlineCompletionTriggerKind.Invoke },

@@ -54,7 +54,7 @@ export function register(deps: Deps, options: { telemetry?: CompletionTelemetryS
   let telemetry = options.telemetry ?? noopTelemetrySink;
   const sink = (): CompletionTelemetrySink => telemetry;
   const controller = store.add(new InlineController(deps, sink, options.usage));
-  const collector = store.add(new ContextCollector());
+  const collector = store.add(new ContextCollector(deps.trust));
   const provider = new StratusInlineProvider(controller, collector, sink, deps.logger);
   const statusBar = store.add(createInlineStatusBar(controller, InlineCommands.menu));
   store.add(vscode.languages.registerInlineCompletionItemProvider(INLINE_SELECTOR, provider));

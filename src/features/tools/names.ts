@@ -1,3 +1,5 @@
+import type { TrustAction } from '../../core/workspace/trust';
+
 /** Names of Stratus' language-model tools (as in package.json `contributes.languageModelTools`). */
 export const ToolNames = {
   readFile: 'stratus_readFile',
@@ -21,6 +23,31 @@ export const STRATUS_TOOL_PREFIX = 'stratus_';
 
 /** Tools that change something: each asks for confirmation in prepareInvocation. */
 export const SIDE_EFFECT_TOOLS: ReadonlySet<string> = new Set([ToolNames.runCommand, ToolNames.runTask, ToolNames.proposeEdit, ToolNames.cloudAction, ToolNames.createFile, ToolNames.runInTerminal]);
+
+/** What each side-effect tool does, as the trust gate sees it (its Restricted Mode line and checks). */
+export const SIDE_EFFECT_TRUST_ACTIONS: Readonly<Record<string, TrustAction>> = {
+  [ToolNames.runCommand]: 'run',
+  [ToolNames.runTask]: 'run',
+  [ToolNames.runInTerminal]: 'run',
+  [ToolNames.proposeEdit]: 'write',
+  [ToolNames.createFile]: 'write',
+  [ToolNames.cloudAction]: 'write',
+};
+
+/**
+ * Tools that change nothing, with why each is the same in Restricted Mode (the host test
+ * `test/host/restrictedMode.test.ts` requires every contributed tool here or above).
+ */
+export const READ_ONLY_TOOLS: Readonly<Record<string, string>> = {
+  [ToolNames.readFile]: 'reads one file through the confined reader (inside a workspace folder, size-capped); runs nothing',
+  [ToolNames.listFiles]: 'lists file names inside the workspace folders',
+  [ToolNames.searchWorkspace]: 'searches file contents through the confined reader; runs nothing',
+  [ToolNames.getDiagnostics]: 'reports the problems VS Code already shows',
+  [ToolNames.getActiveEditor]: 'reports the open editor and its selection',
+  [ToolNames.listResources]: 'lists cloud resources (read only, the person\'s own console credentials)',
+  [ToolNames.describeResource]: 'describes one cloud resource (read only)',
+  [ToolNames.readDocument]: 'converts a workspace document to Markdown through the confined reader; runs nothing',
+};
 
 export const CLOUD_TOOLS: ReadonlySet<string> = new Set([ToolNames.listResources, ToolNames.describeResource, ToolNames.cloudAction]);
 

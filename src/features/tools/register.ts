@@ -7,13 +7,20 @@ import { storageAt, TurnCheckpoints } from './checkpoints';
 import { CreateFileTool } from './createFileTool';
 import { CloudActionTool, DescribeResourceTool, ListResourcesTool } from './cloudTools';
 import { ActiveEditorTool, DiagnosticsTool, ListFilesTool, ReadFileTool, SearchTool } from './fileTools';
-import { ToolNames } from './names';
+import { SIDE_EFFECT_TRUST_ACTIONS, ToolNames } from './names';
 import { toolsContext } from './progress';
 import { RankedWorkspaceSearch, type RankedSearchSource } from './rankedSearch';
 import { RunInTerminalTool } from './runInTerminalTool';
+import { trustGatedTool } from './trustGatedTool';
+
+export interface ToolsFeature {
+  readonly disposable: vscode.Disposable;
+  /** The registered tools by name, as VS Code calls them (side-effect ones behind the trust gate): for host tests. */
+  readonly tools: ReadonlyMap<string, vscode.LanguageModelTool<never>>;
+}
 
 /** Stratus' language-model tools, for @stratus and for any other agent (VS Code's agent mode included). */
-export function register(deps: Deps, options: { rankedSearch?: RankedSearchSource; storageUri?: vscode.Uri | undefined } = {}): vscode.Disposable {
+export function register(deps: Deps, options: { rankedSearch?: RankedSearchSource; storageUri?: vscode.Uri | undefined } = {}): ToolsFeature {
   const store = new DisposableStore();
   const context = toolsContext(deps);
   const editPreviews = new EditPreviews();
@@ -33,11 +40,17 @@ export function register(deps: Deps, options: { rankedSearch?: RankedSearchSourc
     [ToolNames.runTask, new RunTaskTool()],
     [ToolNames.proposeEdit, new ProposeEditTool(editPreviews, beforeChange)],
     [ToolNames.createFile, new CreateFileTool(beforeChange, editPreviews)],
-    [ToolNames.runInTerminal, new RunInTerminalTool()],
+    [ToolNames.runInTerminal, new RunInTerminalTool(deps.trust)],
     [ToolNames.listResources, new ListResourcesTool(deps.console)],
     [ToolNames.describeResource, new DescribeResourceTool(deps.console)],
     [ToolNames.cloudAction, new CloudActionTool(deps.console, context.progress)],
   ];
-  for (const [name, tool] of tools) store.add(vscode.lm.registerTool(name, tool));
-  return store;
+  const registered = new Map<string, vscode.LanguageModelTool<never>>();
+  for (const [name, tool] of tools) {
+    const action = SIDE_EFFECT_TRUST_ACTIONS[name];
+    const gated = action === undefined ? tool : trustGatedTool(name, tool, deps.trust, action);
+    registered.set(name, gated);
+    store.add(vscode.lm.registerTool(name, gated));
+  }
+  return { disposable: store, tools: registered };
 }

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { decideAutoApproval, parseAutoApproveRules } from '../../core/agent/terminalApproval';
 import { headAndTail, plainTerminalText } from '../../core/agent/terminalOutput';
 import { codeFence, escapeMarkdown, inlineCode } from '../../core/markdown';
+import type { WorkspaceTrustGate } from '../../services/workspaceTrust';
 import { resolveWorkspacePath, textResult, ToolFailure } from './workspace';
 
 interface RunInTerminalInput { command: string; cwd?: string }
@@ -70,11 +71,14 @@ export class RunInTerminalTool implements vscode.LanguageModelTool<RunInTerminal
   /** Terminals whose command ended: left open for the user to read until the next command. */
   private readonly finished = new Set<vscode.Terminal>();
 
+  /** Restricted Mode: the gate's `run` verdict decides whether any rule may approve. */
+  constructor(private readonly trust: Pick<WorkspaceTrustGate, 'allows'>) {}
+
   async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<RunInTerminalInput>): Promise<vscode.PreparedToolInvocation> {
     const command = String(options.input.command ?? '');
     const folder = await workingFolder(options.input.cwd).then((u) => u.fsPath, (e: unknown) => `(${e instanceof Error ? e.message : String(e)})`);
     const invocationMessage = vscode.l10n.t('Running {0}', command.length > 80 ? `${command.slice(0, 80)}…` : command);
-    const approval = decideAutoApproval(command, autoApproveRules());
+    const approval = decideAutoApproval(command, autoApproveRules(), { trusted: this.trust.allows('run') });
     if (approval.approve) return { invocationMessage };
     const warning = approval.dangerous ? `⚠️ **${vscode.l10n.t('Always asked: {0}.', escapeMarkdown(approval.reason))}**\n\n` : '';
     const message = `${warning}${vscode.l10n.t('Run this command in a terminal, in the folder {0}:', inlineCode(folder))}\n\n${codeFence(command, 'sh')}`;

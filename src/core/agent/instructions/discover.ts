@@ -8,6 +8,9 @@ import { applyToMatcher } from './applyTo';
  * invalidates what it caches, so files are re-read on change, never per request.
  */
 
+/** Larger instruction files are read up to this size (and then capped to the model's context anyway). */
+export const MAX_INSTRUCTIONS_BYTES = 256 * 1024;
+
 /** Workspace-relative paths with `/` separators; '' is the root folder. */
 export interface InstructionsReader {
   /** The file's text, or undefined if it does not exist or cannot be read. */

@@ -2,21 +2,22 @@ import { open } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import * as vscode from 'vscode';
-import { loadFolderInstructions, type FolderInput, type InstructionsReader } from '../../core/agent/instructions';
-import type { Logger } from '../../core/log';
-import { readWorkspaceBytes } from '../../platform/workspaceFiles';
+import { loadFolderInstructions, MAX_INSTRUCTIONS_BYTES, type FolderInput, type InstructionsReader } from '../core/agent/instructions';
+import type { Logger } from '../core/log';
+import { readWorkspaceBytes } from '../platform/workspaceFiles';
+import type { WorkspaceTrustGate } from './workspaceTrust';
 
 /**
- * Repository instructions for the @stratus agent turn (AGENTS.md, .github/copilot-instructions.md,
- * .github/instructions/*.instructions.md, and the user's own file): the pure discovery and capping
- * of src/core/agent/instructions over the confined workspace reader, one load per folder involved.
- * What was read is cached (file contents and folder listings, absent files included) and dropped
- * by a file watcher on those names, a trust grant, a change of folders or of the settings, so a
- * turn's rounds and later turns never re-read a file that did not change.
+ * The one reader of repository instructions (AGENTS.md, .github/copilot-instructions.md,
+ * .github/instructions/*.instructions.md, and the user's own file), for the @stratus agent turn
+ * (`load`) and Edit with Instruction (`forFile`): the pure discovery and capping of
+ * src/core/agent/instructions over the confined workspace reader, one load per folder involved.
+ * The trust gate decides whether repository files are read (Restricted Mode: not; only the user's
+ * own file). What was read is cached (file contents and folder listings, absent files included)
+ * and dropped by a file watcher on those names, a trust grant (the gate's onDidChange), a change
+ * of folders or of the settings, so a turn's rounds and later turns never re-read a file that did
+ * not change.
  */
-
-/** Larger instruction files are read up to this size (and then capped to the context anyway). */
-const MAX_INSTRUCTIONS_BYTES = 256 * 1024;
 const WATCHED = ['**/AGENTS.md', '**/.github/copilot-instructions.md', '**/.github/instructions/*.instructions.md'];
 
 export interface TurnInstructions {
@@ -55,14 +56,17 @@ export class InstructionsService implements vscode.Disposable {
   /** Times the cache was cleared (a test tells a turn that met a file event from one that did not). */
   clears = 0;
 
-  constructor(private readonly logger: Logger) {
+  constructor(
+    private readonly logger: Logger,
+    private readonly trust: Pick<WorkspaceTrustGate, 'allows' | 'onDidChange'>,
+  ) {
     const clear = (): void => this.clear();
     for (const pattern of WATCHED) {
       const watcher = vscode.workspace.createFileSystemWatcher(pattern);
       this.disposables.push(watcher, watcher.onDidChange(clear), watcher.onDidCreate(clear), watcher.onDidDelete(clear));
     }
     this.disposables.push(
-      vscode.workspace.onDidGrantWorkspaceTrust(clear),
+      trust.onDidChange(clear),
       vscode.workspace.onDidChangeWorkspaceFolders(clear),
       vscode.workspace.onDidSaveTextDocument((d) => {
         if (/(^|\/)(AGENTS\.md|copilot-instructions\.md|[^/]+\.instructions\.md)$/.test(d.uri.path)) clear();
@@ -114,7 +118,7 @@ export class InstructionsService implements vscode.Disposable {
     const userText = userPath ? await this.userText(userPath) : undefined;
     const loaded = await loadFolderInstructions(
       inputs,
-      { trusted: vscode.workspace.isTrusted, ...(userPath && userText !== undefined ? { userFile: { path: userPath, text: userText } } : {}) },
+      { trusted: this.trust.allows('context'), ...(userPath && userText !== undefined ? { userFile: { path: userPath, text: userText } } : {}) },
       maxModelLen,
     );
     const used = loaded.sources.map((s) => {
@@ -122,6 +126,26 @@ export class InstructionsService implements vscode.Disposable {
       return folder ? vscode.Uri.joinPath(folder.uri, ...s.path.split('/')) : vscode.Uri.file(s.path);
     });
     return { text: loaded.text, used, cuts: loaded.cuts.map((c) => c.note), untrustedSkipped: loaded.untrustedSkipped };
+  }
+
+  /**
+   * The repository instructions that apply to one file being edited (its folder's AGENTS.md,
+   * copilot-instructions, applyTo files), as one text; '' outside a workspace folder, in
+   * Restricted Mode, when `stratus.agent.useInstructionFiles` is off, or when reading fails
+   * (instructions are context, never a reason an edit cannot start).
+   */
+  async forFile(uri: vscode.Uri, maxModelLen: number): Promise<string> {
+    if (vscode.workspace.getConfiguration('stratus').get<boolean>('agent.useInstructionFiles', true) === false) return '';
+    const folder = vscode.workspace.getWorkspaceFolder(uri);
+    const rel = folder ? folderRelative(folder, uri) : undefined;
+    if (!folder || rel === undefined) return '';
+    try {
+      const loaded = await loadFolderInstructions([{ name: folder.name, reader: this.reader(folder), contextFiles: [rel] }], { trusted: this.trust.allows('context') }, maxModelLen);
+      return loaded.text;
+    } catch (error) {
+      this.logger.warn('Cannot read the repository instructions for an edit', error);
+      return '';
+    }
   }
 
   private reader(folder: vscode.WorkspaceFolder): InstructionsReader {
