@@ -17,7 +17,7 @@ export interface AnswerOptions {
  * holds no code. In order: line ends to `\n`; the part between the window tags, else inside the
  * first fence (chatter before and after it dropped), else the answer less a leading and a trailing
  * chatter line (chatter.ts, shared with ghost text); the cursor marker out; blank lines at either
- * end kept only as many as the window has; the file's indentation (tabs or spaces) and, when the
+ * end replaced by the window's own; the file's indentation (tabs or spaces) and, when the
  * model dropped it, the window's indentation restored.
  */
 export function parseAnswer(raw: string, window: EditWindow, options: AnswerOptions = {}): string | undefined {
@@ -25,9 +25,9 @@ export function parseAnswer(raw: string, window: EditWindow, options: AnswerOpti
   text = insideTags(text) ?? insideFence(text) ?? stripTrailingChatter(stripChatter(text));
   text = text.split(CURSOR_MARKER).join('');
   const original = window.text.replace(/\r\n/g, '\n').split('\n');
-  let lines = text.replace(/\n$/, '').split('\n');
-  lines = trimBlankEnds(lines, leadingBlanks(original), leadingBlanks([...original].reverse()));
+  let lines = text.split('\n');
   if (lines.every((l) => l.trim() === '') && original.some((l) => l.trim() !== '')) return undefined;
+  lines = blankEndsOf(lines, original);
   lines = fitIndentStyle(lines, original, options.tabSize);
   lines = restoreDroppedIndent(lines, original);
   return lines.join(window.eol);
@@ -52,19 +52,23 @@ function insideFence(text: string): string | undefined {
   return lines.slice(open + 1, close < 0 ? undefined : close).join('\n');
 }
 
+/** How many blank lines `lines` starts with (all but the last, when every line is blank). */
 function leadingBlanks(lines: readonly string[]): number {
   let n = 0;
   while (n < lines.length - 1 && (lines[n] ?? '').trim() === '') n++;
   return n;
 }
 
-/** Blank lines at the start and end beyond what the window itself has are the model's framing. */
-function trimBlankEnds(lines: string[], keepHead: number, keepTail: number): string[] {
-  let head = 0;
-  while (head < lines.length - 1 && (lines[head] ?? '').trim() === '') head++;
-  let tail = 0;
-  while (tail < lines.length - 1 - head && (lines[lines.length - 1 - tail] ?? '').trim() === '') tail++;
-  return lines.slice(Math.max(0, head - keepHead), lines.length - Math.max(0, tail - keepTail));
+/**
+ * The answer's blank lines at either end are the model's framing, not an edit: they are replaced
+ * by the window's own (so a window that ends with an empty line keeps it, whatever the model did).
+ */
+function blankEndsOf(lines: readonly string[], original: readonly string[]): string[] {
+  const head = leadingBlanks(lines);
+  const tail = leadingBlanks([...lines].reverse().slice(0, lines.length - head));
+  const ownHead = leadingBlanks(original);
+  const ownTail = leadingBlanks([...original].reverse().slice(0, original.length - ownHead));
+  return [...original.slice(0, ownHead), ...lines.slice(head, lines.length - tail), ...original.slice(original.length - ownTail)];
 }
 
 function indentOf(line: string): string {

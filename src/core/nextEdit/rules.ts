@@ -61,6 +61,32 @@ export function copiesOutside(rewritten: string, windowText: string, linesAbove:
   return false;
 }
 
+/** Below this many words a window is too small to judge an answer by its words. */
+export const MIN_WORDS_JUDGED = 8;
+/** An answer must keep at least this share of the window's words to be a rewrite of it. */
+export const MIN_WORDS_KEPT = 0.5;
+
+/**
+ * Whether the answer is no rewrite of the window at all (a refusal, an explanation, code for
+ * something else): it keeps less than MIN_WORDS_KEPT of the window's words. A rename on every
+ * line keeps most words, so it passes.
+ */
+export function unrelatedAnswer(rewritten: string, windowText: string): boolean {
+  const words = windowText.match(/[A-Za-z_$][\w$]*/g) ?? [];
+  if (words.length < MIN_WORDS_JUDGED) return false;
+  const left = new Map<string, number>();
+  for (const w of rewritten.match(/[A-Za-z_$][\w$]*/g) ?? []) left.set(w, (left.get(w) ?? 0) + 1);
+  let kept = 0;
+  for (const w of words) {
+    const n = left.get(w) ?? 0;
+    if (n > 0) {
+      kept++;
+      left.set(w, n - 1);
+    }
+  }
+  return kept / words.length < MIN_WORDS_KEPT;
+}
+
 /** The document now, as the adapter reads it. */
 export interface DocumentState {
   version: number;

@@ -1,3 +1,4 @@
+import { CURSOR_MARKER } from '../inlineCompletion/prompt';
 import { dominantEol, lineStarts } from './text';
 
 /** Where the model may rewrite: whole lines around the cursor. */
@@ -28,8 +29,8 @@ export interface WindowLimits {
 /** A small rewrite is fast: about a screenful around the cursor. */
 export const DEFAULT_WINDOW: WindowLimits = { linesAbove: 8, linesBelow: 12, maxChars: 3_000 };
 
-/** The text that marks the cursor in the window shown to the model. */
-export const CURSOR_MARKER = '<|cursor|>';
+/** The cursor in the window shown to the model: the ghost-text prompt's marker, one convention. */
+export { CURSOR_MARKER };
 
 /**
  * The window of `text` around `cursor` (an offset): the cursor line, and up to `linesAbove` lines

@@ -25,7 +25,7 @@ describe('core/nextEdit buildNextEditPrompt', () => {
     const text = user(p);
     const order = ['Recent edits', '<edits>\n--- src/a.ts', 'Definitions from other files', 'src/f.ts (definition)', '<before>', '<window>', '</window>', '<after>'].map((s) => text.indexOf(s));
     assert.ok(order.every((at, k) => at >= 0 && (k === 0 || at > (order[k - 1] ?? 0))), JSON.stringify(order));
-    assert.match(text, /The window \(lines 29-33\):\n<window>\nconst v28 = f\(28\);\nconst v29 = f\(29\);\nconst v<\|cursor\|>30/);
+    assert.match(text, /The window \(lines 29-33\):\n<window>\nconst v28 = f\(28\);\nconst v29 = f\(29\);\nconst v<CURSOR>30/);
     assert.ok(text.includes(`v${CURSOR_MARKER}30`.replace('v', 'const v')));
     assert.ok(text.includes('<before>\nconst v8 = f(8);'), 'twenty lines above');
     assert.ok(text.includes('const v52 = f(52);\n</after>'), 'twenty lines below');

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { RecordedEdit } from '../../../src/core/nextEdit/editHistory';
-import { copiesOutside, isStale, rejection } from '../../../src/core/nextEdit/rules';
+import { copiesOutside, isStale, rejection, unrelatedAnswer } from '../../../src/core/nextEdit/rules';
 import { toSuggestion, windowEdits, type NextEditDocument } from '../../../src/core/nextEdit/suggestion';
 import { editWindow, type EditWindow } from '../../../src/core/nextEdit/window';
 
@@ -72,6 +72,12 @@ describe('core/nextEdit rules', () => {
     assert.equal(copiesOutside(`${window}\n${lines[3]}`, window, [lines[0] ?? ''], [lines[3] ?? '']), true, 'the line below, repeated');
     assert.equal(copiesOutside(`${window}\n}`, window, [], ['}']), false, 'a closing brace is no evidence');
     assert.equal(copiesOutside(window.replace('items', 'orders'), window, [lines[0] ?? ''], [lines[3] ?? '']), false);
+  });
+
+  it('sees an answer that is no rewrite of the window; a rename on every line is one', () => {
+    assert.equal(unrelatedAnswer('I cannot help with that.', TEXT), true);
+    assert.equal(unrelatedAnswer(TEXT.replace(/sum/g, 'acc').replace('items', 'orders'), TEXT), false);
+    assert.equal(unrelatedAnswer('x', 'let a = 1;'), false, 'a window too small to judge');
   });
 
   it('a suggestion is stale once the document changed under its window, not for a change after it', () => {
