@@ -6,9 +6,9 @@ import type { CompleteFn } from '../inlineCompletion/engine';
 import type { ContextSnippet } from '../inlineCompletion/prompt';
 import { parseAnswer } from './answer';
 import type { EditHistory } from './editHistory';
-import { buildNextEditPrompt } from './prompt';
+import { buildNextEditPrompt, CONTEXT_LINES } from './prompt';
 import { renderEdits } from './renderEdits';
-import { copiesOutside, COPIED_LINES_CHECKED, isStale, rejection, unrelatedAnswer, type DocumentState, type RejectReason } from './rules';
+import { copiesOutside, isStale, rejection, unrelatedAnswer, type DocumentState, type RejectReason } from './rules';
 import { toSuggestion, windowEdits, type NextEditDocument, type NextEditSuggestion } from './suggestion';
 import { DEFAULT_WINDOW, editWindow, linesAround, type WindowLimits } from './window';
 
@@ -160,7 +160,7 @@ export class NextEditEngine {
     const rewritten = parseAnswer(raw, window, context.tabSize !== undefined ? { tabSize: context.tabSize } : {});
     if (rewritten === undefined) return this.drop('noAnswer', model.id, prompt.promptTokens, seq);
     if (unrelatedAnswer(rewritten, window.text)) return this.drop('unrelated', model.id, prompt.promptTokens, seq);
-    const around = linesAround(doc.text, window, COPIED_LINES_CHECKED);
+    const around = linesAround(doc.text, window, CONTEXT_LINES);
     if (copiesOutside(rewritten, window.text, around.above, around.below)) return this.drop('outsideWindow', model.id, prompt.promptTokens, seq);
     const suggestion = toSuggestion(doc, window, windowEdits(window, rewritten));
     const rejected = rejection(suggestion, doc.text, history.lastEdit(doc.id));

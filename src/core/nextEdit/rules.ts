@@ -12,9 +12,6 @@ import { applyEdits, distinctive, positionAt } from './text';
  */
 export type RejectReason = 'noOp' | 'undoesLastEdit' | 'outsideWindow' | 'stale';
 
-/** How many lines next to the window an answer is checked for having copied. */
-export const COPIED_LINES_CHECKED = 3;
-
 /** The first rule the suggestion breaks, in `doc` (its text when asked), or undefined to show it. */
 export function rejection(suggestion: NextEditSuggestion, docText: string, lastEdit: RecordedEdit | undefined): RejectReason | undefined {
   if (suggestion.edits.length === 0 || suggestion.edits.every((e) => e.oldText === e.newText)) return 'noOp';
@@ -45,14 +42,15 @@ export function undoes(suggestion: NextEditSuggestion, docText: string, last: Re
 
 /**
  * Whether the rewritten window starts with lines copied from just above the window, or ends with
- * lines copied from just below it, that the window itself does not start (end) with: the model
- * rewrote outside its window. Only a block holding a distinctive line counts (a `}` repeats).
+ * lines copied from just below it (any number of the lines given, which are those the prompt
+ * showed), that the window itself does not start (end) with: the model rewrote outside its window.
+ * Only a block holding a distinctive line counts (a `}` repeats).
  */
 export function copiesOutside(rewritten: string, windowText: string, linesAbove: readonly string[], linesBelow: readonly string[]): boolean {
   const answer = rewritten.replace(/\r\n/g, '\n').split('\n');
   const window = windowText.replace(/\r\n/g, '\n').split('\n');
   const same = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((l, k) => l === b[k]);
-  for (let k = 1; k <= COPIED_LINES_CHECKED; k++) {
+  for (let k = 1; k <= Math.min(answer.length, Math.max(linesAbove.length, linesBelow.length)); k++) {
     const above = linesAbove.slice(-k);
     if (above.length === k && above.some(distinctive) && same(answer.slice(0, k), above) && !same(window.slice(0, k), above)) return true;
     const below = linesBelow.slice(0, k);

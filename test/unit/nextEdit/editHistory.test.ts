@@ -102,6 +102,16 @@ describe('core/nextEdit EditHistory', () => {
     assert.deepEqual(history.edits().map((e) => e.path), ['src/b.ts']);
   });
 
+  it('opened again with another text (reloaded from disk), a document starts afresh', () => {
+    const { history } = setup('a');
+    history.change(DOC, [{ offset: 1, length: 0, text: 'b' }]);
+    history.open(DOC, 'src/a.ts', 'ab');
+    assert.equal(history.edits(DOC).length, 1, 'the same text: the edits still hold');
+    history.open(DOC, 'src/a.ts', 'other');
+    assert.deepEqual(history.edits(DOC), []);
+    assert.equal(history.text(DOC), 'other');
+  });
+
   it('stops tracking a document over maxDocumentChars', () => {
     const { history } = setup('small', { maxDocumentChars: 10 });
     history.change(DOC, [{ offset: 5, length: 0, text: ' and now large' }]);

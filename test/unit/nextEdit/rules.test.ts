@@ -71,6 +71,8 @@ describe('core/nextEdit rules', () => {
     assert.equal(copiesOutside(`${lines[0]}\n${window}`, window, [lines[0] ?? ''], [lines[3] ?? '']), true, 'the line above, repeated');
     assert.equal(copiesOutside(`${window}\n${lines[3]}`, window, [lines[0] ?? ''], [lines[3] ?? '']), true, 'the line below, repeated');
     assert.equal(copiesOutside(`${window}\n}`, window, [], ['}']), false, 'a closing brace is no evidence');
+    const above = ['// header', 'import { x } from "./x";', 'const y = x;'];
+    assert.equal(copiesOutside(`${above.join('\n')}\n${window}`, window, above, []), true, 'several lines from above');
     assert.equal(copiesOutside(window.replace('items', 'orders'), window, [lines[0] ?? ''], [lines[3] ?? '']), false);
   });
 
