@@ -1,7 +1,7 @@
 import type { CompletionRequest } from '../inference';
 import { SLOW_DEBOUNCE_FACTOR, TierBackoff, type BackoffState } from '../inlineCompletion/backoff';
 import { LruCache } from '../inlineCompletion/cache';
-import { DebounceScheduler, type SchedulerTimers } from '../inlineCompletion/debounce';
+import { DebounceScheduler, type Scheduled, type SchedulerTimers } from '../inlineCompletion/debounce';
 import type { CompleteFn } from '../inlineCompletion/engine';
 import type { ContextSnippet } from '../inlineCompletion/prompt';
 import { parseAnswer } from './answer';
@@ -105,7 +105,14 @@ export class NextEditEngine {
     const admission = this.backoff.admit(this.now());
     if (!admission.allowed || admission.state.kind === 'singleLine') return this.none('throttled', true);
     const delay = admission.state.kind === 'slow' ? this.idleMs * SLOW_DEBOUNCE_FACTOR : this.idleMs;
-    const outcome = await this.scheduler.schedule((jobSignal) => this.run(doc, context, jobSignal), signal, delay);
+    let outcome: Scheduled<NextEditResult>;
+    try {
+      outcome = await this.scheduler.schedule((jobSignal) => this.run(doc, context, jobSignal), signal, delay);
+    } catch {
+      // A bug in the pipeline must never reach the editor's typing path: no suggestion, counted.
+      outcome = { kind: 'ran', value: { kind: 'none', reason: 'failed' } };
+      this.stats.failures += 1;
+    }
     if (outcome.kind === 'superseded') {
       this.stats.superseded += 1;
       return { kind: 'none', reason: 'superseded' };

@@ -245,6 +245,17 @@ describe('core/nextEdit NextEditEngine', () => {
     assert.equal(e.stats.failures, 1);
   });
 
+  it('never throws: a failing model getter is a failed suggestion', async () => {
+    const e = engine({
+      model: () => {
+        throw new Error('no model');
+      },
+    });
+    const pending = e.suggest(edit(BEFORE.indexOf('items'), 5, 'orders'));
+    await clock.tickAsync(DEFAULT_IDLE_MS);
+    assert.deepEqual(await pending, { kind: 'none', reason: 'failed' });
+  });
+
   it('cancel() stops the pending request (the user left the editor)', async () => {
     const e = engine();
     const pending = e.suggest(edit(BEFORE.indexOf('items'), 5, 'orders'));
