@@ -2,9 +2,10 @@ import { dominantEol, type OffsetEdit } from './text';
 
 /**
  * The smallest edits that turn `before` into `after`: a line diff (longest common subsequence of
- * whole lines, each with its own line end, so `\r\n` is kept), then each run of changed lines
- * narrowed to the characters that differ (common prefix and suffix trimmed). Applying the result
- * to `before` gives `after` exactly.
+ * whole lines, each with its own line end, so `\r\n` is kept), then refined to characters: a run
+ * of changed lines that keeps its line count gives one edit per changed line, any other run one
+ * edit, each narrowed to the characters that differ (common prefix and suffix trimmed). Applying
+ * the result to `before` gives `after` exactly.
  *
  * Both texts are compared with a line break added at their end, so a last line without one
  * still matches its copy that got one (a line added at the end is then one insertion); an edit
@@ -40,7 +41,15 @@ function diffLines(before: string, after: string): OffsetEdit[] {
   let j = 0;
   let offset = 0;
   for (const [pi, pj] of [...pairs, [a.length, b.length] as const]) {
-    if (pi > i || pj > j) {
+    if (pi - i === pj - j) {
+      // As many lines in as out: each line is an edit of its counterpart, narrowed on its own.
+      for (let k = 0; k < pi - i; k++) {
+        const removed = a[i + k] ?? '';
+        const added = b[j + k] ?? '';
+        if (removed !== added) edits.push(narrow(offset, removed, added));
+        offset += removed.length;
+      }
+    } else {
       const removed = a.slice(i, pi).join('');
       const added = b.slice(j, pj).join('');
       edits.push(narrow(offset, removed, added));

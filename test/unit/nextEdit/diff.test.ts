@@ -34,6 +34,12 @@ describe('core/nextEdit diffText', () => {
     assert.equal(applyEdits(before, edits), after);
   });
 
+  it('changed lines that keep their count are narrowed line by line, not as one block', () => {
+    const before = 'a(items);\nb(items);\n';
+    const after = 'a(orders);\nb(orders);\n';
+    assert.deepEqual(diffText(before, after).map((e) => [before.slice(e.start, e.end), e.newText]), [['item', 'order'], ['item', 'order']]);
+  });
+
   it('a line end is part of its line: CRLF kept, a missing last line end is a change like any other', () => {
     const before = 'a\r\nb\r\nc';
     const after = 'a\r\nB\r\nc\r\nd';
