@@ -76,7 +76,7 @@ function modeLine(mode: CompletionMode): string {
 }
 
 /** Keeps the last `tokens` worth of `text`, cut at a line start when one is close. */
-function keepEnd(text: string, tokens: number): string {
+export function keepEnd(text: string, tokens: number): string {
   const chars = Math.max(0, tokens) * CHARS_PER_TOKEN;
   if (text.length <= chars) return text;
   const cut = text.slice(text.length - chars);
@@ -85,7 +85,7 @@ function keepEnd(text: string, tokens: number): string {
 }
 
 /** Keeps the first `tokens` worth of `text`, cut at a line end when one is close. */
-function keepStart(text: string, tokens: number): string {
+export function keepStart(text: string, tokens: number): string {
   const chars = Math.max(0, tokens) * CHARS_PER_TOKEN;
   if (text.length <= chars) return text;
   const cut = text.slice(0, chars);
@@ -93,7 +93,7 @@ function keepStart(text: string, tokens: number): string {
   return line > 0 ? cut.slice(0, line + 1) : cut;
 }
 
-function snippetBlock(s: ContextSnippet): string {
+export function snippetBlock(s: ContextSnippet): string {
   const label = s.kind === 'recentEdit' ? 'recently edited' : s.kind === 'openEditor' ? 'open editor' : 'definition';
   return `--- ${s.path} (${label}) ---\n${s.text}\n`;
 }

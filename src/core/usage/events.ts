@@ -7,10 +7,11 @@
 /**
  * Requests that generate text, billed like chat and counted apart so the Usage view can tell them
  * apart: `chat`; `completion`, an inline (ghost-text) completion; `edit`, an edit by instruction;
- * `commit`, a commit message; `ocr`, a document page read by the OCR model (src/core/documents).
+ * `commit`, a commit message; `ocr`, a document page read by the OCR model (src/core/documents);
+ * `nextEdit`, a next edit suggestion (src/core/nextEdit).
  * The caller's `purpose` decides the kind (see metering.ts).
  */
-export type GenerationKind = 'chat' | 'completion' | 'edit' | 'commit' | 'ocr';
+export type GenerationKind = 'chat' | 'completion' | 'edit' | 'commit' | 'ocr' | 'nextEdit';
 
 export type UsageEvent =
   | {

@@ -113,6 +113,7 @@ export function countersOf(event: UsageEvent): Counters | undefined {
     case 'chat':
     case 'edit':
     case 'commit':
+    case 'nextEdit':
     case 'completion':
     case 'ocr': {
       const completion = nonNegative(event.completionTokens);

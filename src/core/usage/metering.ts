@@ -24,6 +24,7 @@ function kindOf(options: CallOptions | undefined): GenerationKind {
     case 'edit':
     case 'ocr':
     case 'commit':
+    case 'nextEdit':
       return options.purpose;
     default:
       return 'chat';

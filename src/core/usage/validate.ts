@@ -50,6 +50,7 @@ export function validEvent(v: unknown): v is UsageEvent {
     case 'chat':
     case 'edit':
     case 'commit':
+    case 'nextEdit':
     case 'completion':
     case 'ocr':
       return typeof v.model === 'string' && count(v.promptTokens) && count(v.completionTokens) && count(v.reasoningTokens);

@@ -11,10 +11,11 @@ export interface CallOptions {
    * What the request is for, read by the usage meter (src/core/usage/metering.ts): an `inline`
    * completion is metered as kind `completion` rather than `chat`, an `edit` (edit by
    * instruction) as kind `edit`, an `ocr` chat request (a page read by src/core/documents) as kind
-   * `ocr`, a `commit` message request as kind `commit`. An `inline` call also gets the transport
-   * settings of INLINE_CALL unless it sets its own. Never sent.
+   * `ocr`, a `commit` message request as kind `commit`, a next edit suggestion as kind `nextEdit`.
+   * An `inline` or `nextEdit` call also gets the transport settings of INLINE_CALL unless it sets
+   * its own (both are stale before a retry could answer). Never sent.
    */
-  purpose?: 'chat' | 'inline' | 'edit' | 'ocr' | 'commit' | undefined;
+  purpose?: 'chat' | 'inline' | 'edit' | 'ocr' | 'commit' | 'nextEdit' | undefined;
 }
 
 /**
@@ -29,7 +30,7 @@ export const INLINE_CALL = { firstByteTimeoutMs: 4_000, idleTimeoutMs: 3_000, re
  * endpoint's `fallback`.
  */
 export function callTransport(options: CallOptions, fallback: Pick<CallOptions, 'firstByteTimeoutMs'> = {}): { timeouts?: { firstByteMs?: number; idleMs?: number }; retry?: false } {
-  const purpose: Pick<CallOptions, 'firstByteTimeoutMs' | 'idleTimeoutMs' | 'retry'> = options.purpose === 'inline' ? INLINE_CALL : {};
+  const purpose: Pick<CallOptions, 'firstByteTimeoutMs' | 'idleTimeoutMs' | 'retry'> = options.purpose === 'inline' || options.purpose === 'nextEdit' ? INLINE_CALL : {};
   const firstByteMs = options.firstByteTimeoutMs ?? purpose.firstByteTimeoutMs ?? fallback.firstByteTimeoutMs;
   const idleMs = options.idleTimeoutMs ?? purpose.idleTimeoutMs;
   const retry = options.retry ?? purpose.retry;
