@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { hiddenCharacters } from '../../core/agent/hiddenText';
 import { sensitivePathReason } from '../../core/agent/sensitivePaths';
 import { codeFence, escapeMarkdown } from '../../core/markdown';
+import { unrecorded, type RecordChange } from './checkpoints';
 import { EditPreviews } from './editPreviews';
 import { MAX_INLINE_EDIT_CHARS } from './proposeEditTool';
 import { resolveWorkspacePath, textResult, ToolFailure, type WorkspaceFile } from './workspace';
@@ -16,12 +17,11 @@ async function judge(file: WorkspaceFile): Promise<{ refused: string | undefined
   return { refused: ignored ? `"${file.relative}" is not created because ${ignored}.` : undefined, sensitive };
 }
 
-export type BeforeChange = (uri: vscode.Uri) => Promise<void>;
-
 /** `stratus_createFile`: a new file with the given content, after a confirmation that shows both. */
 export class CreateFileTool implements vscode.LanguageModelTool<CreateFileInput> {
   constructor(
-    private readonly beforeChange: BeforeChange = async () => undefined,
+    /** Records the change in the running turn's checkpoint. */
+    private readonly recordChange: RecordChange = unrecorded,
     private readonly previews: EditPreviews = new EditPreviews(),
   ) {}
 
@@ -71,10 +71,9 @@ export class CreateFileTool implements vscode.LanguageModelTool<CreateFileInput>
     const { refused, sensitive } = await judge(file);
     if (refused) throw new ToolFailure(refused);
     const review = sensitive !== undefined || content.length > MAX_INLINE_EDIT_CHARS;
-    await this.beforeChange(file.uri);
     const edit = new vscode.WorkspaceEdit();
     edit.createFile(file.uri, { ignoreIfExists: false, overwrite: false, contents: new TextEncoder().encode(content) }, { label: `@stratus: ${file.relative}`, needsConfirmation: review });
-    const applied = await vscode.workspace.applyEdit(edit, { isRefactoring: review });
+    const applied = await this.recordChange(file.uri, () => vscode.workspace.applyEdit(edit, { isRefactoring: review }));
     if (!applied) return textResult(`${file.relative} was not created: the user discarded it in the review, or it appeared meanwhile. Nothing was changed.`);
     return textResult(`${file.relative} was created (${new TextEncoder().encode(content).byteLength} bytes).`);
   }

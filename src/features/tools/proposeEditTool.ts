@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { hiddenCharacters } from '../../core/agent/hiddenText';
 import { sensitivePathReason } from '../../core/agent/sensitivePaths';
 import { codeFence, escapeMarkdown } from '../../core/markdown';
+import { unrecorded, type RecordChange } from './checkpoints';
 import { EditPreviews } from './editPreviews';
 import { resolveWorkspacePath, textResult, ToolFailure, type WorkspaceFile } from './workspace';
 import { judgeWriteTarget } from './writeTarget';
@@ -32,8 +33,8 @@ async function sensitivity(input: string, file: WorkspaceFile | undefined): Prom
 export class ProposeEditTool implements vscode.LanguageModelTool<ProposeEditInput> {
   constructor(
     private readonly previews: EditPreviews = new EditPreviews(),
-    /** Snapshots the file for the turn's checkpoint before it changes. */
-    private readonly beforeChange: (uri: vscode.Uri) => Promise<void> = async () => undefined,
+    /** Records the change in the running turn's checkpoint. */
+    private readonly recordChange: RecordChange = unrecorded,
   ) {}
 
   async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<ProposeEditInput>): Promise<vscode.PreparedToolInvocation> {
@@ -101,8 +102,7 @@ export class ProposeEditTool implements vscode.LanguageModelTool<ProposeEditInpu
       const end = doc.positionAt(text.indexOf(normalizedOld) + normalizedOld.length);
       edit.replace(file.uri, new vscode.Range(start, end), newText, metadata);
     }
-    await this.beforeChange(file.uri);
-    const applied = await vscode.workspace.applyEdit(edit, { isRefactoring: true });
+    const applied = await this.recordChange(file.uri, () => vscode.workspace.applyEdit(edit, { isRefactoring: true }));
     if (!applied) return textResult(`The edit to ${file.relative} was not applied: the user discarded it in the review, or the file changed meanwhile. Nothing was changed.`);
     return textResult(oldText ? `The edit to ${file.relative} was applied. It is not saved yet; the user can review it, then save or undo.` : `${file.relative} was created.`);
   }
