@@ -3,7 +3,7 @@
 // runAgentTurn with the sandbox's scripted `plan:` and the tools invoked directly (no Chat view to
 // confirm them); the checkpoint service is this suite's own, over a throwaway storage folder.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -241,6 +241,29 @@ describe('checkpoints: Review changes and Undo this turn of @stratus, createFile
     assert.ok(!existsSync(join(dir, 'three.txt')), 'the created file is deleted');
     assert.equal(await contentOf(uri('one.txt')), 'user: typed during the turn\none: CHANGED\n', 'the user kept it');
     assert.equal(await contentOf(uri('two.txt')), 'two: the user\n', 'never touched by Undo');
+  });
+
+  it('Undo never writes through a link that leads outside the workspace since the turn', async () => {
+    mkdirSync(join(dir, 'sub'));
+    writeFileSync(join(dir, 'sub', 'one.txt'), 'one: original\n');
+    const { turnId } = await agentTurn(`${ToolNames.proposeEdit} {"path": "${rel('sub/one.txt')}", "oldText": "one: original", "newText": "one: CHANGED"}`);
+    assert.ok(await (await vscode.workspace.openTextDocument(uri('sub/one.txt'))).save());
+    // The folder moves out of the workspace and a link to it takes its place.
+    const away = mkdtempSync(join(tmpdir(), 'stratus-undo-outside-'));
+    try {
+      renameSync(join(dir, 'sub'), join(away, 'sub'));
+      symlinkSync(join(away, 'sub'), join(dir, 'sub'));
+      const warned = answerWarnings(undefined);
+      try {
+        assert.equal(await undoTurn(checkpoints, turnId), 'nothing');
+      } finally {
+        warned.restore();
+      }
+      assert.match(warned.asked.join('\n'), /not restored: they now lead outside the workspace folders/);
+      assert.equal(readFileSync(join(away, 'sub', 'one.txt'), 'utf8'), 'one: CHANGED\n', 'nothing written outside');
+    } finally {
+      rmSync(away, { recursive: true, force: true });
+    }
   });
 
   it("edits of another extension's tool during the turn are checkpointed too", async () => {
