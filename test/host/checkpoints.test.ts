@@ -338,8 +338,12 @@ describe('checkpoints: Review changes and Undo this turn of @stratus, createFile
 
     it('refuses an existing file, a path outside the workspace and ignored folders', async () => {
       writeFileSync(join(dir, '.gitignore'), 'build/\n');
+      // The .gitignore of the folder the file goes in applies too (it was once never read).
+      mkdirSync(join(dir, 'logs'));
+      writeFileSync(join(dir, 'logs', '.gitignore'), '*.log\n');
       const cases: Array<[string, RegExp]> = [
         [rel('one.txt'), /already exists/],
+        [rel('logs/debug.log'), /\.gitignore \(.*logs\/debug\.log\)/],
         ['../outside.txt', /outside|workspace/],
         [rel('node_modules/x.js'), /node_modules/],
         ['.git/hooks/post-commit', /\.git/],
