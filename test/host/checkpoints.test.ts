@@ -3,7 +3,7 @@
 // runAgentTurn with the sandbox's scripted `plan:` and the tools invoked directly (no Chat view to
 // confirm them); the checkpoint service is this suite's own, over a throwaway storage folder.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -13,7 +13,7 @@ import type { Deps } from '../../src/features/deps';
 import { ProposeEditTool } from '../../src/features/tools/actionTools';
 import { runAgentTurn } from '../../src/features/tools/agentTurn';
 import { CHECKPOINT_SCHEME, CheckpointCommands, CheckpointContent, reviewTurn, undoTurn } from '../../src/features/tools/checkpointActions';
-import { CHECKPOINT_FILE, storageAt, TurnCheckpoints } from '../../src/features/tools/checkpoints';
+import { CHECKPOINT_FILE, storageAt, TurnCheckpoints, type RecordChange } from '../../src/features/tools/checkpoints';
 import { CreateFileTool } from '../../src/features/tools/createFileTool';
 import { ToolNames } from '../../src/features/tools/names';
 import { toolsContext } from '../../src/features/tools/progress';
@@ -33,8 +33,19 @@ const message = (prepared: vscode.PreparedToolInvocation | null | undefined): st
 
 /** Runs tools by calling their implementations; OTHER_TOOL stands for a tool of another extension that edits through a WorkspaceEdit. */
 class DirectInvoker implements ToolInvoker {
-  constructor(private readonly tools: Record<string, vscode.LanguageModelTool<unknown>>) {}
+  constructor(
+    private readonly tools: Record<string, vscode.LanguageModelTool<unknown>>,
+    /** Runs after a tool returns, still during the turn (the user typing meanwhile). */
+    private readonly after: (name: string) => Promise<void> = async () => undefined,
+  ) {}
+
   async invoke(invocation: ToolInvocation): Promise<ToolOutcome> {
+    const outcome = await this.run(invocation);
+    await this.after(invocation.name);
+    return outcome;
+  }
+
+  private async run(invocation: ToolInvocation): Promise<ToolOutcome> {
     if (invocation.name === OTHER_TOOL) {
       const input = invocation.input as { command: string; args: [string] };
       const uri = vscode.Uri.file(join(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '', input.command));
@@ -114,9 +125,9 @@ describe('checkpoints: Review changes and Undo this turn of @stratus, createFile
     await control('/reset', {});
   });
 
-  async function agentTurn(plan: string): Promise<{ stream: RecordingStream; turnId: string }> {
-    const before = (p: vscode.Uri): Promise<void> => checkpoints.beforeChange(p);
-    const invoker = new DirectInvoker({ [ToolNames.proposeEdit]: new ProposeEditTool(undefined, before), [ToolNames.createFile]: new CreateFileTool(before) } as Record<string, vscode.LanguageModelTool<unknown>>);
+  async function agentTurn(plan: string, after?: (name: string) => Promise<void>): Promise<{ stream: RecordingStream; turnId: string }> {
+    const record: RecordChange = (p, change) => checkpoints.recordChange(p, change);
+    const invoker = new DirectInvoker({ [ToolNames.proposeEdit]: new ProposeEditTool(undefined, record), [ToolNames.createFile]: new CreateFileTool(record) } as Record<string, vscode.LanguageModelTool<unknown>>, after);
     const stream = new RecordingStream();
     await runAgentTurn(deps, {
       request: { prompt: '', command: undefined, references: [], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest,
@@ -198,6 +209,64 @@ describe('checkpoints: Review changes and Undo this turn of @stratus, createFile
     assert.ok(!existsSync(join(dir, 'three.txt')));
   });
 
+  it('what the user types during the turn is never undone silently: a file no tool touched is not counted, one typed in after the tool changed it is asked about', async () => {
+    const userTypes = async (name: string): Promise<void> => {
+      if (name !== ToolNames.proposeEdit) return;
+      const typing = new vscode.WorkspaceEdit();
+      typing.insert(uri('one.txt'), new vscode.Position(0, 0), 'user: typed during the turn\n');
+      typing.replace(uri('two.txt'), new vscode.Range(0, 0, 0, 13), 'two: the user');
+      assert.ok(await vscode.workspace.applyEdit(typing));
+    };
+    const { stream, turnId } = await agentTurn(
+      [`${ToolNames.proposeEdit} {"path": "${rel('one.txt')}", "oldText": "one: original", "newText": "one: CHANGED"}`, `${ToolNames.createFile} {"path": "${rel('three.txt')}", "content": "three: created\\n"}`].join(' ; '),
+      userTypes,
+    );
+    assert.match(stream.text, /Files @stratus changed in this turn: 2\./, 'one.txt and three.txt; two.txt is the user\'s alone');
+    assert.deepEqual((await checkpoints.loadHistory()).get(turnId)?.files.map((f) => vscode.Uri.parse(f.path).path.split('/').pop()), ['one.txt', 'three.txt']);
+
+    const declined = answerWarnings(undefined);
+    try {
+      assert.equal(await undoTurn(checkpoints, turnId), 'declined', 'the typing after the tool is a conflict: asked, modally');
+    } finally {
+      declined.restore();
+    }
+    assert.equal(declined.asked.length, 1);
+    assert.equal(await contentOf(uri('one.txt')), 'user: typed during the turn\none: CHANGED\n', 'nothing changed');
+
+    const others = answerWarnings('Undo the others only');
+    try {
+      assert.equal(await undoTurn(checkpoints, turnId), 'restored');
+    } finally {
+      others.restore();
+    }
+    assert.ok(!existsSync(join(dir, 'three.txt')), 'the created file is deleted');
+    assert.equal(await contentOf(uri('one.txt')), 'user: typed during the turn\none: CHANGED\n', 'the user kept it');
+    assert.equal(await contentOf(uri('two.txt')), 'two: the user\n', 'never touched by Undo');
+  });
+
+  it('Undo never writes through a link that leads outside the workspace since the turn', async () => {
+    mkdirSync(join(dir, 'sub'));
+    writeFileSync(join(dir, 'sub', 'one.txt'), 'one: original\n');
+    const { turnId } = await agentTurn(`${ToolNames.proposeEdit} {"path": "${rel('sub/one.txt')}", "oldText": "one: original", "newText": "one: CHANGED"}`);
+    assert.ok(await (await vscode.workspace.openTextDocument(uri('sub/one.txt'))).save());
+    // The folder moves out of the workspace and a link to it takes its place.
+    const away = mkdtempSync(join(tmpdir(), 'stratus-undo-outside-'));
+    try {
+      renameSync(join(dir, 'sub'), join(away, 'sub'));
+      symlinkSync(join(away, 'sub'), join(dir, 'sub'));
+      const warned = answerWarnings(undefined);
+      try {
+        assert.equal(await undoTurn(checkpoints, turnId), 'nothing');
+      } finally {
+        warned.restore();
+      }
+      assert.match(warned.asked.join('\n'), /not restored: they now lead outside the workspace folders/);
+      assert.equal(readFileSync(join(away, 'sub', 'one.txt'), 'utf8'), 'one: CHANGED\n', 'nothing written outside');
+    } finally {
+      rmSync(away, { recursive: true, force: true });
+    }
+  });
+
   it("edits of another extension's tool during the turn are checkpointed too", async () => {
     const { turnId } = await agentTurn(`${OTHER_TOOL} {"command": "${rel('two.txt')}", "args": ["appended by another tool\\n"]}`);
     assert.equal(await contentOf(uri('two.txt')), 'two: original\nappended by another tool\n');
@@ -246,6 +315,23 @@ describe('checkpoints: Review changes and Undo this turn of @stratus, createFile
       assert.match(await prepare({ path: rel('Makefile'), content: 'all:\n\techo hi\n' }), /Warning: .*can run code/);
     });
 
+    it('judges where the path lands, not as typed: a link to .github/workflows warns, a link to .git/hooks is refused, a dangling link too', async () => {
+      mkdirSync(join(dir, '.github', 'workflows'), { recursive: true });
+      mkdirSync(join(dir, '.git', 'hooks'), { recursive: true });
+      symlinkSync('.github/workflows', join(dir, 'ci'));
+      symlinkSync('.git/hooks', join(dir, 'tools'));
+      symlinkSync(join(tmpdir(), `stratus-nowhere-${Date.now()}`, 'x.sh'), join(dir, 'dangling.sh'));
+      const ci = await prepare({ path: rel('ci/deploy.yml'), content: 'on: push\n' });
+      assert.match(ci, /Warning: .*can run code\.\*\* Writing it matters because it is inside \\?\.github\//, ci);
+      assert.doesNotMatch(ci, /refused/);
+      const hook = await prepare({ path: rel('tools/pre-commit'), content: '#!/bin/sh\n' });
+      assert.match(hook, /refused: .*inside \\?\.git\//, hook);
+      assert.match(hook, /Warning: .*can run code/);
+      await assert.rejects(invoke({ path: rel('tools/pre-commit'), content: '#!/bin/sh\n' }), /\.git/);
+      assert.ok(!existsSync(join(dir, '.git', 'hooks', 'pre-commit')), 'no hook written');
+      await assert.rejects(invoke({ path: rel('dangling.sh'), content: 'x' }), /symbolic link whose target does not exist/);
+    });
+
     it('creates a new file', async () => {
       assert.match(await invoke({ path: rel('sub/new.txt'), content: 'fresh\n' }), /created \(6 bytes\)/);
       assert.equal(readFileSync(join(dir, 'sub', 'new.txt'), 'utf8'), 'fresh\n');
@@ -253,8 +339,12 @@ describe('checkpoints: Review changes and Undo this turn of @stratus, createFile
 
     it('refuses an existing file, a path outside the workspace and ignored folders', async () => {
       writeFileSync(join(dir, '.gitignore'), 'build/\n');
+      // The .gitignore of the folder the file goes in applies too (it was once never read).
+      mkdirSync(join(dir, 'logs'));
+      writeFileSync(join(dir, 'logs', '.gitignore'), '*.log\n');
       const cases: Array<[string, RegExp]> = [
         [rel('one.txt'), /already exists/],
+        [rel('logs/debug.log'), /\.gitignore \(.*logs\/debug\.log\)/],
         ['../outside.txt', /outside|workspace/],
         [rel('node_modules/x.js'), /node_modules/],
         ['.git/hooks/post-commit', /\.git/],

@@ -1,12 +1,9 @@
-import { PathFilter } from '../workspace/ignoreRules';
+import { gitignoreFoldersOf, ignoredAlongPath, PathFilter } from '../workspace/ignoreRules';
 
 /** The folders whose `.gitignore` can apply to `paths` (repository-relative): the root ('') and every ancestor. */
 export function gitignoreFolders(paths: readonly string[]): string[] {
   const folders = new Set<string>(['']);
-  for (const path of paths) {
-    const parts = path.split('/');
-    for (let i = 1; i < parts.length; i++) folders.add(parts.slice(0, i).join('/'));
-  }
+  for (const path of paths) for (const folder of gitignoreFoldersOf(path)) folders.add(folder);
   return [...folders].sort();
 }
 
@@ -19,15 +16,7 @@ export function ignoredPaths(paths: readonly string[], rules: ReadonlyMap<string
   const filter = new PathFilter();
   for (const [folder, text] of rules) filter.addGitignore(folder, text);
   const ignored = new Set<string>();
-  for (const path of paths) {
-    const parts = path.split('/');
-    // A rule may name a folder on the way (`secrets/`): check each prefix, as git does.
-    for (let i = 1; i <= parts.length; i++) {
-      if (filter.check(parts.slice(0, i).join('/'), i < parts.length) === 'gitignored') {
-        ignored.add(path);
-        break;
-      }
-    }
-  }
+  // A rule may name a folder on the way (`secrets/`): the one matcher checks each prefix, as git does.
+  for (const path of paths) if (ignoredAlongPath(filter, path) !== undefined) ignored.add(path);
   return ignored;
 }

@@ -109,5 +109,28 @@ export function ignoredAlongPath(filter: PathFilter, path: string): SkipReason |
   return undefined;
 }
 
+/** The folders whose `.gitignore` applies to `path` (a file): the root ('') and each folder on its way. */
+export function gitignoreFoldersOf(path: string): string[] {
+  const parts = path.split('/').filter((p) => p !== '');
+  return Array.from({ length: Math.max(1, parts.length) }, (_, i) => parts.slice(0, i).join('/'));
+}
+
+/**
+ * The filter for one path: the exclude globs, then the `.gitignore` of each folder on its way,
+ * read by `read` (the folder '' is the root; undefined when there is none). The one walk that
+ * gathers the rules for a single path: createFile's judge and completion context use it.
+ */
+export async function filterForPath(excludeGlobs: readonly string[], path: string, read: ((dir: string) => Promise<string | undefined>) | undefined): Promise<PathFilter> {
+  const filter = new PathFilter(excludeGlobs);
+  if (!read) return filter;
+  const folders = gitignoreFoldersOf(path);
+  const texts = await Promise.all(folders.map((dir) => read(dir)));
+  folders.forEach((dir, i) => {
+    const text = texts[i];
+    if (text !== undefined) filter.addGitignore(dir, text);
+  });
+  return filter;
+}
+
 /** A NUL byte in the first 8 KB marks a binary file (what git and ripgrep do too); one definition for every reader. */
 export { looksBinary } from './confinedReader';

@@ -8,6 +8,7 @@ import { ocrReader, readPages } from '../../core/documents/run';
 import type { PageOutcome } from '../../core/documents/types';
 import { toAbortSignal } from '../../platform/cancellation';
 import type { Deps } from '../deps';
+import { resolveWorkspacePath } from '../tools/workspace';
 import { loadDocumentBytes } from './load';
 import { pickOcrModel } from './models';
 import { loadPdfJs } from './pdfjs';
@@ -23,17 +24,6 @@ export interface ReadDocumentInput {
 export const MAX_TOOL_PAGES = 10;
 /** Characters of Markdown one call returns at most. */
 export const MAX_TOOL_CHARS = 60_000;
-
-/** A workspace-relative (or multi-root `folder/...`) path to a URI inside a workspace folder. */
-function resolvePath(input: string): vscode.Uri {
-  const folders = vscode.workspace.workspaceFolders ?? [];
-  if (folders.length === 0) throw new Error('No workspace folder is open, so there is no document to read.');
-  const clean = input.replace(/\\/g, '/').replace(/^\.\//, '');
-  if (path.isAbsolute(clean)) return vscode.Uri.file(clean);
-  const [head, ...rest] = clean.split('/');
-  const named = folders.length > 1 ? folders.find((f) => f.name === head) : undefined;
-  return named ? vscode.Uri.joinPath(named.uri, ...rest) : vscode.Uri.joinPath(folders[0]!.uri, ...clean.split('/'));
-}
 
 /**
  * `stratus_readDocument`: a page range of a workspace PDF or image as Markdown. Read-only and
@@ -58,7 +48,8 @@ export class ReadDocumentTool implements vscode.LanguageModelTool<ReadDocumentIn
   async read(input: ReadDocumentInput, token: vscode.CancellationToken): Promise<string> {
     if (typeof input.path !== 'string' || input.path.trim() === '') throw new Error('`path` is required: the document, relative to the workspace folder.');
     const settings = readDocumentSettings();
-    const uri = resolvePath(input.path.trim());
+    // The tools' one resolver: confined to the workspace folders, symbolic links resolved.
+    const { uri } = await resolveWorkspacePath(input.path.trim());
     const fileName = path.basename(uri.path);
     const bytes = await loadDocumentBytes(uri, settings, true);
     const key = contentKey(bytes);

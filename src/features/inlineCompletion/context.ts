@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ContextSnippet } from '../../core/inlineCompletion';
-import { PathFilter } from '../../core/workspace/ignoreRules';
+import { filterForPath, ignoredAlongPath } from '../../core/workspace/ignoreRules';
 import { readWorkspaceBytes } from '../../platform/workspaceFiles';
 import { readSearchSettings } from '../search/settings';
 import { DefinitionCollector, type DefinitionSearch } from './definitions';
@@ -117,16 +117,8 @@ export class ContextCollector implements vscode.Disposable {
     // Relative to its own folder (without the folder's name), forward slashes.
     const path = vscode.workspace.asRelativePath(uri, false).replace(/\\/g, '/');
     const settings = readSearchSettings(folder.uri);
-    const filter = new PathFilter(settings.excludeGlobs);
-    if (settings.useGitignore) {
-      const parts = path.split('/').slice(0, -1);
-      for (let i = 0; i <= parts.length; i++) {
-        const dir = parts.slice(0, i).join('/');
-        const text = await this.gitignore(folder.uri, dir);
-        if (text !== undefined) filter.addGitignore(dir, text);
-      }
-    }
-    return filter.check(path, false) === undefined;
+    const filter = await filterForPath(settings.excludeGlobs, path, settings.useGitignore ? (dir) => this.gitignore(folder.uri, dir) : undefined);
+    return ignoredAlongPath(filter, path) === undefined;
   }
 
   private async gitignore(root: vscode.Uri, dir: string): Promise<string | undefined> {

@@ -142,7 +142,8 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
       tools,
       // A quarter of the context, at most, for one tool result (characters ~ 4 per token).
       maxResultChars: Math.min(24_000, Math.max(2_000, contextLength)),
-      invoker,
+      // The checkpoint sees what tools that write unreported change while they run (checkpoints.ts).
+      invoker: recording ? recording.watch(invoker) : invoker,
       ...(toolChoice ? { toolChoice } : {}),
       maxRounds: clampMaxRounds(settings.get<unknown>('agent.maxRounds')),
       ...(fitted.maxTokens > 0 ? { maxTokens: fitted.maxTokens } : {}),

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { planRestore, type RestoreStep, type TurnCheckpoint } from '../../core/agent/checkpoints';
+import { locateWriteTarget } from '../../core/agent/writeTarget';
 import { workspaceCheckpointFs, type TurnCheckpoints } from './checkpoints';
-import { displayPath } from './workspace';
+import { displayPath, workspaceRoots } from './workspace';
 
 /**
  * The two buttons an agent turn that changed files ends with: **Review changes** (one multi-file
@@ -80,6 +81,13 @@ function addStep(edit: vscode.WorkspaceEdit, step: RestoreStep, documents: Reado
   else edit.createFile(uri, { overwrite: true, contents: step.content });
 }
 
+/** The paths of steps whose write (or deletion) would now land outside the workspace folders. */
+async function leavingWorkspace(steps: readonly RestoreStep[]): Promise<Set<string>> {
+  const roots = workspaceRoots().map((r) => r.fsPath);
+  const judged = await Promise.all(steps.map(async (step) => ({ path: step.path, at: await locateWriteTarget(vscode.Uri.parse(step.path).fsPath, roots) })));
+  return new Set(judged.filter((j) => !j.at.ok).map((j) => j.path));
+}
+
 export type UndoOutcome = 'restored' | 'nothing' | 'declined' | 'failed' | 'gone';
 
 /** Restores the turn's checkpoint in one WorkspaceEdit; files changed since are overwritten only if the user agrees. */
@@ -91,22 +99,29 @@ export async function undoTurn(checkpoints: TurnCheckpoints, turnId: unknown): P
     return 'gone';
   }
   const plan = await planRestore(turn, workspaceCheckpointFs);
-  const steps = [...plan.steps];
-  if (plan.conflicts.length > 0) {
-    const names = plan.conflicts.map((c) => displayPath(vscode.Uri.parse(c.step.path))).join(', ');
+  // Judged where each write lands now: a link swapped in since the turn never leads Undo outside.
+  const outside = await leavingWorkspace([...plan.steps, ...plan.conflicts.map((c) => c.step)]);
+  if (outside.size > 0) {
+    const names = [...outside].map((p) => displayPath(vscode.Uri.parse(p))).join(', ');
+    void vscode.window.showWarningMessage(vscode.l10n.t('These files are not restored: they now lead outside the workspace folders (through a symbolic link): {0}.', names));
+  }
+  const steps = plan.steps.filter((step) => !outside.has(step.path));
+  const conflicts = plan.conflicts.filter((c) => !outside.has(c.step.path));
+  if (conflicts.length > 0) {
+    const names = conflicts.map((c) => displayPath(vscode.Uri.parse(c.step.path))).join(', ');
     const overwrite = vscode.l10n.t('Overwrite');
     const keep = vscode.l10n.t('Undo the others only');
     const choice = await vscode.window.showWarningMessage(
       vscode.l10n.t('Undo this turn of @stratus?'),
-      { modal: true, detail: vscode.l10n.t('These files changed again after the turn: {0}. Undoing the turn overwrites those later changes.', names) },
+      { modal: true, detail: vscode.l10n.t('These files changed after @stratus changed them (by you or another program, during the turn or since): {0}. Undoing the turn overwrites those changes.', names) },
       overwrite,
       keep,
     );
     if (choice === undefined) return 'declined';
-    if (choice === overwrite) steps.push(...plan.conflicts.map((c) => c.step));
+    if (choice === overwrite) steps.push(...conflicts.map((c) => c.step));
   }
   if (steps.length === 0) {
-    if (plan.unrestorable.length === 0) await history.remove(turn.turnId);
+    if (plan.unrestorable.length === 0 && outside.size === 0) await history.remove(turn.turnId);
     void vscode.window.showInformationMessage(vscode.l10n.t('Nothing to undo: the files are already as they were before the turn.'));
     return 'nothing';
   }

@@ -1,52 +1,27 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { hiddenCharacters } from '../../core/agent/hiddenText';
 import { sensitivePathReason } from '../../core/agent/sensitivePaths';
 import { codeFence, escapeMarkdown } from '../../core/markdown';
-import { enabledGlobs, PathFilter } from '../../core/workspace/ignoreRules';
+import { unrecorded, type RecordChange } from './checkpoints';
 import { EditPreviews } from './editPreviews';
 import { MAX_INLINE_EDIT_CHARS } from './proposeEditTool';
 import { resolveWorkspacePath, textResult, ToolFailure, type WorkspaceFile } from './workspace';
+import { judgeWriteTarget } from './writeTarget';
 
 interface CreateFileInput { path: string; content: string }
 
-/** Folders never written into, whatever the settings say. */
-const ALWAYS_IGNORED = ['**/.git', '**/node_modules'];
-
-/** Why `relative` (in `folder`) is ignored: `files.exclude`, `.git/`, `node_modules/`, a `.gitignore` on the way. */
-export async function ignoredReason(folder: vscode.WorkspaceFolder, relative: string): Promise<string | undefined> {
-  const excludes = enabledGlobs(vscode.workspace.getConfiguration('files', folder).get<Record<string, unknown>>('exclude', {}));
-  const filter = new PathFilter([...excludes, ...ALWAYS_IGNORED]);
-  const parts = relative.split('/');
-  for (let i = 0; i < parts.length - 1; i++) {
-    const dir = parts.slice(0, i).join('/');
-    const gitignore = await readFile(join(folder.uri.fsPath, ...parts.slice(0, i), '.gitignore'), 'utf8').catch(() => undefined);
-    if (gitignore !== undefined) filter.addGitignore(dir, gitignore);
-  }
-  for (let i = 1; i <= parts.length; i++) {
-    const why = filter.check(parts.slice(0, i).join('/'), i < parts.length);
-    if (why === 'excluded') return `it is in a folder or matches a pattern excluded by files.exclude, or inside .git/ or node_modules/ (${parts.slice(0, i).join('/')})`;
-    if (why === 'gitignored') return `it is ignored by a .gitignore (${parts.slice(0, i).join('/')})`;
-  }
-  return undefined;
+/** Why creating the file is refused, or undefined; and why writing it needs a warning, judged where it lands. */
+async function judge(file: WorkspaceFile): Promise<{ refused: string | undefined; sensitive: string | undefined }> {
+  if (file.exists) return { refused: `"${file.relative}" already exists; stratus_createFile only creates new files. Use stratus_proposeEdit to change it.`, sensitive: sensitivePathReason(file.relative) };
+  const { ignored, sensitive } = await judgeWriteTarget(file);
+  return { refused: ignored ? `"${file.relative}" is not created because ${ignored}.` : undefined, sensitive };
 }
-
-/** Why creating the file is refused, or undefined. */
-async function refusal(file: WorkspaceFile): Promise<string | undefined> {
-  if (file.exists) return `"${file.relative}" already exists; stratus_createFile only creates new files. Use stratus_proposeEdit to change it.`;
-  const folder = vscode.workspace.getWorkspaceFolder(file.uri);
-  if (!folder) return `"${file.relative}" is not inside a workspace folder.`;
-  const ignored = await ignoredReason(folder, file.relative);
-  return ignored ? `"${file.relative}" is not created because ${ignored}.` : undefined;
-}
-
-export type BeforeChange = (uri: vscode.Uri) => Promise<void>;
 
 /** `stratus_createFile`: a new file with the given content, after a confirmation that shows both. */
 export class CreateFileTool implements vscode.LanguageModelTool<CreateFileInput> {
   constructor(
-    private readonly beforeChange: BeforeChange = async () => undefined,
+    /** Records the change in the running turn's checkpoint. */
+    private readonly recordChange: RecordChange = unrecorded,
     private readonly previews: EditPreviews = new EditPreviews(),
   ) {}
 
@@ -55,9 +30,11 @@ export class CreateFileTool implements vscode.LanguageModelTool<CreateFileInput>
     const content = typeof options.input.content === 'string' ? options.input.content : '';
     let file: WorkspaceFile | undefined;
     let refused: string | undefined;
+    // Before the path resolves (or when it cannot), the path as typed is all there is to judge.
+    let sensitive = sensitivePathReason(input);
     try {
       file = await resolveWorkspacePath(input);
-      refused = await refusal(file);
+      ({ refused, sensitive } = await judge(file));
     } catch (error) {
       refused = error instanceof Error ? error.message : String(error);
     }
@@ -65,7 +42,6 @@ export class CreateFileTool implements vscode.LanguageModelTool<CreateFileInput>
     const size = new TextEncoder().encode(content).byteLength;
     const parts: string[] = [];
     if (refused) parts.push(`${vscode.l10n.t('It will be refused: {0}', escapeMarkdown(refused))}`);
-    const sensitive = sensitivePathReason(file?.relative || input);
     if (sensitive) parts.push(`⚠️ **${vscode.l10n.t('Warning: {0} can run code.', shownPath)}** ${vscode.l10n.t('Writing it matters because {0}. Read every line before you allow it.', escapeMarkdown(sensitive))}`);
     const hidden = hiddenCharacters(content);
     if (hidden.length > 0) parts.push(`⚠️ **${vscode.l10n.t('The text holds characters that do not show: {0}.', hidden.join(', '))}** ${vscode.l10n.t('They can make code read differently from what runs.')}`);
@@ -92,13 +68,12 @@ export class CreateFileTool implements vscode.LanguageModelTool<CreateFileInput>
     const { content } = options.input;
     if (typeof content !== 'string') throw new ToolFailure('content must be a string (the whole text of the new file).');
     const file = await resolveWorkspacePath(options.input.path);
-    const refused = await refusal(file);
+    const { refused, sensitive } = await judge(file);
     if (refused) throw new ToolFailure(refused);
-    const review = sensitivePathReason(file.relative) !== undefined || content.length > MAX_INLINE_EDIT_CHARS;
-    await this.beforeChange(file.uri);
+    const review = sensitive !== undefined || content.length > MAX_INLINE_EDIT_CHARS;
     const edit = new vscode.WorkspaceEdit();
     edit.createFile(file.uri, { ignoreIfExists: false, overwrite: false, contents: new TextEncoder().encode(content) }, { label: `@stratus: ${file.relative}`, needsConfirmation: review });
-    const applied = await vscode.workspace.applyEdit(edit, { isRefactoring: review });
+    const applied = await this.recordChange(file.uri, () => vscode.workspace.applyEdit(edit, { isRefactoring: review }));
     if (!applied) return textResult(`${file.relative} was not created: the user discarded it in the review, or it appeared meanwhile. Nothing was changed.`);
     return textResult(`${file.relative} was created (${new TextEncoder().encode(content).byteLength} bytes).`);
   }

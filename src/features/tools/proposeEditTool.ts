@@ -1,12 +1,11 @@
-import { realpath } from 'node:fs/promises';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { hiddenCharacters } from '../../core/agent/hiddenText';
-import { isInside } from '../../core/agent/paths';
 import { sensitivePathReason } from '../../core/agent/sensitivePaths';
 import { codeFence, escapeMarkdown } from '../../core/markdown';
+import { unrecorded, type RecordChange } from './checkpoints';
 import { EditPreviews } from './editPreviews';
 import { resolveWorkspacePath, textResult, ToolFailure, type WorkspaceFile } from './workspace';
+import { judgeWriteTarget } from './writeTarget';
 
 interface ProposeEditInput { path: string; oldText: string; newText: string }
 
@@ -26,42 +25,16 @@ function editPreviewSetting(): boolean {
   return value !== false;
 }
 
-/** The file's path as the file system will write it: symlinks resolved, relative to its folder when inside one. */
-async function realRelative(fsPath: string): Promise<string | undefined> {
-  const rest: string[] = [];
-  let probe = fsPath;
-  for (;;) {
-    const real = await realpath(probe).catch(() => undefined);
-    if (real !== undefined) {
-      const full = path.join(real, ...rest);
-      for (const folder of vscode.workspace.workspaceFolders ?? []) {
-        const root = await realpath(folder.uri.fsPath).catch(() => undefined);
-        if (root !== undefined && isInside(root, full)) return path.relative(root, full);
-      }
-      return full;
-    }
-    const parent = path.dirname(probe);
-    if (parent === probe) return undefined;
-    rest.unshift(path.basename(probe));
-    probe = parent;
-  }
-}
-
-/** Why writing to this path needs a warning: the path as given, as resolved, or through a symlink. */
+/** Why writing to this path needs a warning: the path as given, or where it lands (the one judge). */
 async function sensitivity(input: string, file: WorkspaceFile | undefined): Promise<string | undefined> {
-  const real = file ? await realRelative(file.uri.fsPath) : undefined;
-  for (const candidate of [input, file?.relative, real]) {
-    const reason = candidate === undefined ? undefined : sensitivePathReason(candidate);
-    if (reason) return reason;
-  }
-  return undefined;
+  return sensitivePathReason(input) ?? (file ? (await judgeWriteTarget(file)).sensitive : undefined);
 }
 
 export class ProposeEditTool implements vscode.LanguageModelTool<ProposeEditInput> {
   constructor(
     private readonly previews: EditPreviews = new EditPreviews(),
-    /** Snapshots the file for the turn's checkpoint before it changes. */
-    private readonly beforeChange: (uri: vscode.Uri) => Promise<void> = async () => undefined,
+    /** Records the change in the running turn's checkpoint. */
+    private readonly recordChange: RecordChange = unrecorded,
   ) {}
 
   async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<ProposeEditInput>): Promise<vscode.PreparedToolInvocation> {
@@ -113,6 +86,9 @@ export class ProposeEditTool implements vscode.LanguageModelTool<ProposeEditInpu
     const metadata: vscode.WorkspaceEditEntryMetadata = { label: `@stratus: ${file.relative}`, needsConfirmation: review };
     if (!oldText) {
       if (file.exists) throw new ToolFailure(`"${file.relative}" already exists; to change it, give oldText copied from the file.`);
+      // A new file is refused where stratus_createFile refuses one: ignored where it lands.
+      const { ignored } = await judgeWriteTarget(file);
+      if (ignored) throw new ToolFailure(`"${file.relative}" is not created because ${ignored}.`);
       edit.createFile(file.uri, { ignoreIfExists: false, contents: new TextEncoder().encode(newText) }, metadata);
     } else {
       if (!file.exists) throw new ToolFailure(`"${file.relative}" does not exist. Use an empty oldText to create it, or stratus_listFiles to find the right path.`);
@@ -126,8 +102,7 @@ export class ProposeEditTool implements vscode.LanguageModelTool<ProposeEditInpu
       const end = doc.positionAt(text.indexOf(normalizedOld) + normalizedOld.length);
       edit.replace(file.uri, new vscode.Range(start, end), newText, metadata);
     }
-    await this.beforeChange(file.uri);
-    const applied = await vscode.workspace.applyEdit(edit, { isRefactoring: true });
+    const applied = await this.recordChange(file.uri, () => vscode.workspace.applyEdit(edit, { isRefactoring: true }));
     if (!applied) return textResult(`The edit to ${file.relative} was not applied: the user discarded it in the review, or the file changed meanwhile. Nothing was changed.`);
     return textResult(oldText ? `The edit to ${file.relative} was applied. It is not saved yet; the user can review it, then save or undo.` : `${file.relative} was created.`);
   }

@@ -3,7 +3,7 @@ import { DisposableStore } from '../../platform/disposables';
 import type { Deps } from '../deps';
 import { EditPreviews, ProposeEditTool, RunCommandTool, RunTaskTool } from './actionTools';
 import { registerCheckpointActions } from './checkpointActions';
-import { storageAt, TurnCheckpoints } from './checkpoints';
+import { storageAt, TurnCheckpoints, type RecordChange } from './checkpoints';
 import { CreateFileTool } from './createFileTool';
 import { CloudActionTool, DescribeResourceTool, ListResourcesTool } from './cloudTools';
 import { ActiveEditorTool, DiagnosticsTool, ListFilesTool, ReadFileTool, SearchTool } from './fileTools';
@@ -28,7 +28,7 @@ export function register(deps: Deps, options: { rankedSearch?: RankedSearchSourc
   const checkpoints = store.add(new TurnCheckpoints(storageAt(options.storageUri?.scheme === 'file' ? options.storageUri.fsPath : undefined), deps.logger));
   context.checkpoints = checkpoints;
   store.add(registerCheckpointActions(checkpoints));
-  const beforeChange = (uri: vscode.Uri): Promise<void> => checkpoints.beforeChange(uri);
+  const recordChange: RecordChange = (uri, change) => checkpoints.recordChange(uri, change);
   if (options.rankedSearch) context.search = new RankedWorkspaceSearch(options.rankedSearch, context.search);
   const tools: Array<[string, vscode.LanguageModelTool<never>]> = [
     [ToolNames.readFile, new ReadFileTool()],
@@ -38,8 +38,8 @@ export function register(deps: Deps, options: { rankedSearch?: RankedSearchSourc
     [ToolNames.getActiveEditor, new ActiveEditorTool()],
     [ToolNames.runCommand, new RunCommandTool()],
     [ToolNames.runTask, new RunTaskTool()],
-    [ToolNames.proposeEdit, new ProposeEditTool(editPreviews, beforeChange)],
-    [ToolNames.createFile, new CreateFileTool(beforeChange, editPreviews)],
+    [ToolNames.proposeEdit, new ProposeEditTool(editPreviews, recordChange)],
+    [ToolNames.createFile, new CreateFileTool(recordChange, editPreviews)],
     [ToolNames.runInTerminal, new RunInTerminalTool(deps.trust)],
     [ToolNames.listResources, new ListResourcesTool(deps.console)],
     [ToolNames.describeResource, new DescribeResourceTool(deps.console)],

@@ -1,6 +1,6 @@
-import { realpath } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { confinePath, isInside, type WorkspaceRoot } from '../../core/agent/paths';
+import { confinePath, type WorkspaceRoot } from '../../core/agent/paths';
+import { locateWriteTarget } from '../../core/agent/writeTarget';
 import { readWorkspaceText } from '../../platform/workspaceFiles';
 
 /** A tool failure whose message tells the model what went wrong and what to do instead. */
@@ -24,41 +24,30 @@ export interface WorkspaceFile {
   /** `/`-separated path relative to its folder, as tools report it. */
   readonly relative: string;
   readonly exists: boolean;
+  /** Where a write lands once symbolic links are resolved: the folder holding it and the path in it. */
+  readonly lands: { readonly root: WorkspaceRoot; readonly relative: string };
 }
 
-async function realOrUndefined(fsPath: string): Promise<string | undefined> {
-  try {
-    return await realpath(fsPath);
-  } catch {
-    return undefined;
-  }
-}
+const UNLOCATED: Record<'outside' | 'dangling' | 'unresolvable', (input: string) => string> = {
+  outside: (input) => `"${input}" resolves (through a symbolic link) to a place outside the workspace folders; only files inside them can be used.`,
+  dangling: (input) => `"${input}" goes through a symbolic link whose target does not exist; a file written there would land wherever the link points, so it is not used.`,
+  unresolvable: (input) => `"${input}" cannot be resolved on disk (a loop of symbolic links, or a folder that cannot be read).`,
+};
 
 /**
  * Resolves a model-given path to a file inside the workspace: the string checks of confinePath,
- * then the real path (symlinks resolved) of the file, or of its nearest existing parent for a new
- * file, must still be inside the real path of a workspace folder.
+ * then where it lands (the one judge, `locateWriteTarget`: the real path of the file, or of its
+ * deepest existing folder for a new file) must still be inside the real path of a workspace folder.
  */
 export async function resolveWorkspacePath(input: unknown): Promise<WorkspaceFile> {
   if (typeof input !== 'string') throw new ToolFailure('The path must be a string relative to the workspace folder.');
   const roots = workspaceRoots();
   const confined = confinePath(roots, input);
   if (!confined.ok) throw new ToolFailure(confined.reason);
-  const realRoots = (await Promise.all(roots.map((r) => realOrUndefined(r.fsPath)))).filter((r): r is string => r !== undefined);
-  let probe = confined.fsPath;
-  let exists = true;
-  let real = await realOrUndefined(probe);
-  while (real === undefined) {
-    exists = false;
-    const parent = probe.replace(/[\\/][^\\/]*$/, '');
-    if (parent === probe || parent === '') break;
-    probe = parent;
-    real = await realOrUndefined(probe);
-  }
-  if (real === undefined || !realRoots.some((root) => isInside(root, real))) {
-    throw new ToolFailure(`"${input}" resolves (through a symbolic link) to a place outside the workspace folders; only files inside them can be used.`);
-  }
-  return { uri: vscode.Uri.file(confined.fsPath), relative: confined.relative, exists };
+  const located = await locateWriteTarget(confined.fsPath, roots.map((r) => r.fsPath));
+  if (!located.ok) throw new ToolFailure(UNLOCATED[located.reason](input));
+  const root = roots[located.rootIndex] ?? confined.root;
+  return { uri: vscode.Uri.file(confined.fsPath), relative: confined.relative, exists: located.exists, lands: { root, relative: located.relative } };
 }
 
 /** A workspace-relative display path for a URI (the folder name first in a multi-root workspace). */

@@ -122,6 +122,30 @@ describe('agent checkpoints: snapshot and restore', () => {
     ]);
   });
 
+  it("the checkpoint's after is what the tool left: the user's later typing in the turn is a conflict, never the turn's", async () => {
+    const fs = new FakeFs({ 'a.ts': 'A1', 'b.ts': 'B1' });
+    const rec = new TurnRecorder('t', fs);
+    await rec.beforeChange('a.ts');
+    fs.write('a.ts', 'A2 by the tool');
+    await rec.afterChange('a.ts');
+    await rec.afterChange('b.ts');
+    fs.write('a.ts', 'A2 by the tool, then typed by the user');
+    const cp = await rec.finish(0);
+    assert.deepEqual(cp.files.map((f) => [f.path, f.afterHash]), [['a.ts', hashBytes(enc('A2 by the tool'))]], 'b.ts: after without before is not recorded');
+    const plan = await planRestore(cp, fs);
+    assert.deepEqual(plan.steps, []);
+    assert.deepEqual(plan.conflicts.map((c) => [c.step.path, c.reason]), [['a.ts', 'changed-since']]);
+  });
+
+  it('a tool that changed a file back leaves it out, even if the user then changed it', async () => {
+    const fs = new FakeFs({ 'a.ts': 'A1' });
+    const rec = new TurnRecorder('t', fs);
+    await rec.beforeChange('a.ts');
+    await rec.afterChange('a.ts');
+    fs.write('a.ts', 'typed by the user');
+    assert.deepEqual((await rec.finish(0)).files, []);
+  });
+
   it('a file over the size cap is known by hash only and reported as unrestorable', async () => {
     const fs = new FakeFs({ 'big.bin': 'x'.repeat(100) });
     const rec = new TurnRecorder('t', fs, 10);

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { enabledGlobs, expandBraces, globToGitignore, ignoredAlongPath, looksBinary, PathFilter } from '../../../src/core/workspace/ignoreRules';
+import { enabledGlobs, expandBraces, filterForPath, gitignoreFoldersOf, globToGitignore, ignoredAlongPath, looksBinary, PathFilter } from '../../../src/core/workspace/ignoreRules';
 
 describe('workspace: ignore rules', () => {
   it('expands braces and anchors root-only VS Code globs', () => {
@@ -52,5 +52,17 @@ describe('workspace: ignoredAlongPath', () => {
     assert.equal(ignoredAlongPath(filter, 'app/dist/out.js'), 'excluded');
     assert.equal(ignoredAlongPath(filter, 'src/secrets.ts'), undefined);
     assert.equal(ignoredAlongPath(filter, ''), undefined);
+  });
+});
+
+describe('workspace: filterForPath', () => {
+  it('reads the .gitignore of the root and of each folder on the way, and applies each below its folder', async () => {
+    assert.deepEqual(gitignoreFoldersOf('a/b/c.txt'), ['', 'a', 'a/b']);
+    assert.deepEqual(gitignoreFoldersOf('top.txt'), ['']);
+    const texts: Record<string, string> = { '': 'secret.txt\n', a: 'b/\n' };
+    const filter = await filterForPath(['**/dist'], 'a/b/c.txt', async (dir) => texts[dir]);
+    assert.equal(ignoredAlongPath(filter, 'a/b/c.txt'), 'gitignored');
+    assert.equal(ignoredAlongPath(filter, 'x/dist/y.js'), 'excluded');
+    assert.equal(ignoredAlongPath(await filterForPath([], 'a/c.txt', undefined), 'a/c.txt'), undefined);
   });
 });
