@@ -68,9 +68,10 @@ export function postProcess(input: PostProcessInput): string | undefined {
   text = dropRepeatedLinePrefix(text, linePrefix);
   if (input.mode.kind === 'multi' && input.mode.reason === 'opensBlock') text = text.replace(/^[^\S\n]+(?=\n)/, '');
   text = fitIndentation(text, linePrefix);
-  text = cutAtBlockEnd(text, input.mode, linePrefix).text;
+  // Trailing whitespace is never shown: trimmed before the suffix is compared, so an answer ending
+  // with a line break ends on its last real line (else its empty last line hides the overlap).
+  text = cutAtBlockEnd(text, input.mode, linePrefix).text.replace(/\s+$/, '');
   text = dropSuffixOverlap(text, input.suffix);
-  text = balanceBrackets(text, input.prefix, input.suffix);
-  text = text.replace(/\s+$/, '');
+  text = balanceBrackets(text, input.prefix, input.suffix).replace(/\s+$/, '');
   return text.trim() === '' ? undefined : text;
 }
