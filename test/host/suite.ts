@@ -29,4 +29,5 @@ import './edit.test';
 import './documents.test';
 import './commitMessage.test';
 import './quickFix.test';
+import './anchoredEdit.test';
 import './tls.test';

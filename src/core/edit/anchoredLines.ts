@@ -30,15 +30,16 @@ export function lineBreaks(text: string): number {
 
 /**
  * Where the lines are after `change`, or `'stale'` when it touched their text. An `own` change (the
- * caller's own edit of these lines: an edit's rows growing and shrinking) resizes them, even where
- * it starts at the end of the line above (rows added after a document's last line).
+ * caller's own edit of these lines: an edit's rows growing and shrinking) resizes them, also when it
+ * starts at the end of the line just above (rows added after a document's last line).
  */
 export function moveLines(span: LineSpan, change: TextChange, options: { own?: boolean } = {}): LineSpan | 'stale' {
   const delta = lineBreaks(change.text) - (change.end.line - change.start.line);
-  if (options.own) return { firstLine: span.firstLine, lineCount: Math.max(0, span.lineCount + delta) };
-  if (endsAbove(change, span.firstLine)) return { firstLine: span.firstLine + delta, lineCount: span.lineCount };
+  const above = options.own ? change.end.line < span.firstLine - 1 : endsAbove(change, span.firstLine);
+  if (above) return { firstLine: span.firstLine + delta, lineCount: span.lineCount };
   const after = span.firstLine + span.lineCount;
-  if (span.lineCount > 0 && change.start.line >= after) return span;
+  if ((span.lineCount > 0 || options.own) && change.start.line >= after + (options.own ? 1 : 0)) return span;
+  if (options.own) return { firstLine: span.firstLine, lineCount: Math.max(0, span.lineCount + delta) };
   return 'stale';
 }
 

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { DocumentChangeLog } from '../../platform/documentChangeLog';
 import type { Deps } from '../deps';
 import { editWithInstruction, type EditHost, type EditOutcome, type LastEdit } from './command';
 import { EditRun, type RunState } from './editRun';
@@ -51,10 +52,13 @@ export function register(deps: Deps, state: vscode.Memento): vscode.Disposable {
   const lensesChanged = new vscode.EventEmitter<void>();
   subscriptions.push(lensesChanged);
 
+  const changes = new DocumentChangeLog();
+  subscriptions.push(changes);
   const host: EditHost = {
     deps,
     input: new InstructionInput(state),
     styles,
+    changes,
     begin: async (run) => {
       if (current?.active) await current.rejectAll();
       current?.dispose();

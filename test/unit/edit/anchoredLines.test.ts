@@ -46,6 +46,8 @@ describe('core/edit anchoredLines: whole lines that follow the document', () => 
     assert.deepEqual(moveLines(span, change([12, 0], [12, 0], 'a\nb\n'), { own: true }), { firstLine: 10, lineCount: 7 });
     assert.deepEqual(moveLines(span, change([11, 0], [14, 0], ''), { own: true }), { firstLine: 10, lineCount: 2 });
     assert.deepEqual(moveLines({ firstLine: 15, lineCount: 0 }, change([14, 8], [14, 8], '\nnew'), { own: true }), { firstLine: 15, lineCount: 1 }, 'a row added after the document\'s last line');
+    assert.deepEqual(moveLines(span, change([2, 0], [2, 0], 'x\n'), { own: true }), { firstLine: 11, lineCount: 5 }, 'a change well above, made while an own edit runs, still moves them');
+    assert.deepEqual(moveLines(span, change([16, 0], [16, 0], 'x\n'), { own: true }), span, 'and one well below leaves them');
     assert.deepEqual(moveLinesThrough(span, [change([20, 0], [20, 0], 'x\n'), change([1, 0], [1, 0], 'y\n'), change([0, 0], [1, 0], '')]), span);
     assert.equal(moveLinesThrough(span, [change([11, 0], [11, 1], ''), change([0, 0], [0, 0], 'y\n')]), 'stale');
   });
