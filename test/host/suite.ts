@@ -30,4 +30,5 @@ import './documents.test';
 import './commitMessage.test';
 import './quickFix.test';
 import './anchoredEdit.test';
+import './inlineAnchored.test';
 import './tls.test';
