@@ -85,6 +85,18 @@ describe('Anchored ranges: an edit lands on the lines chosen, wherever they move
     assert.equal(editor.document.getText(), FUNCTION.replace('  log(', '  // typed\n  log('));
   });
 
+  it('Edit Again after lines were inserted above the accepted rewrite refines it where it moved', async () => {
+    const editor = await open(FUNCTION);
+    const first = await edit({ uri: editor.document.uri.toString(), range: { start: { line: 1, character: 0 }, end: { line: 5, character: 1 } }, instruction: 'rename value to amount' });
+    assert.equal(first.status, 'review', JSON.stringify(first));
+    assert.equal(await vscode.commands.executeCommand<ReviewOutcome>('stratus.edit.acceptAll'), 'accepted');
+    assert.ok(await editor.edit((b) => b.insert(new vscode.Position(0, 0), ABOVE)));
+    const again = await vscode.commands.executeCommand<EditOutcome>('stratus.editAgain', { instruction: 'rename amount to price' });
+    assert.equal(again.status, 'review', JSON.stringify(again));
+    assert.equal(await vscode.commands.executeCommand<ReviewOutcome>('stratus.edit.acceptAll'), 'accepted');
+    assert.equal(editor.document.getText(), ABOVE + FUNCTION.replace(/\bvalue\b/g, 'price'));
+  });
+
   it('Fix with Stratus: lines inserted above after the light bulb offered it, and again during the review; it applies where the function moved', async () => {
     const source = 'function total(items) {\n  return items.reduce((sum, item) => sum + item.price);\n}\n\nconst items = [];\n';
     const symbols = vscode.languages.registerDocumentSymbolProvider({ language: 'javascript', scheme: 'untitled' }, {

@@ -31,6 +31,8 @@ export interface LastEdit {
   readonly firstLine: number;
   readonly lineCount: number;
   readonly instruction: string;
+  /** The document version those line numbers were read in. */
+  readonly version: number;
 }
 
 export interface EditHost {
@@ -58,7 +60,9 @@ export async function editWithInstruction(host: EditHost, rawArgs: unknown, refi
   const { deps } = host;
   let args: EditArgs;
   try {
-    args = refine ? { uri: refine.uri.toString(), range: { start: { line: refine.firstLine, character: 0 }, end: { line: refine.firstLine + Math.max(1, refine.lineCount) - 1, character: Number.MAX_SAFE_INTEGER } }, ...pickInstruction(rawArgs) } : parseEditArgs(rawArgs);
+    const lastRange = refine && { start: { line: refine.firstLine, character: 0 }, end: { line: refine.firstLine + Math.max(1, refine.lineCount) - 1, character: Number.MAX_SAFE_INTEGER } };
+    // The last edit's lines as they were when it ended: found where later changes moved them (or stale).
+    args = refine && lastRange ? { uri: refine.uri.toString(), range: lastRange, version: refine.version, ...pickInstruction(rawArgs) } : parseEditArgs(rawArgs);
   } catch (error) {
     return { status: 'refused', hunks: 0, message: notify(deps, presentError(error)) };
   }
