@@ -77,6 +77,7 @@ describe('Quick fixes: Fix and Explain with Stratus', function () {
       uri: document.uri.toString(),
       range: { start: { line: 1, character: 9 }, end: { line: 1, character: 9 } },
       instruction: 'Fix this error reported by checker (E1001): Reduce of empty array with no initial value.',
+      version: document.version,
     };
     assert.deepEqual(fix.command?.arguments, [args]);
     // Asking for the light bulb's actions reached no server.

@@ -30,4 +30,6 @@ import './edit.test';
 import './documents.test';
 import './commitMessage.test';
 import './quickFix.test';
+import './anchoredEdit.test';
+import './inlineAnchored.test';
 import './tls.test';

@@ -3,7 +3,9 @@ import { isRecord } from '../json';
 
 /**
  * The arguments of `stratus.editWithInstruction` (the contract other features call it with):
- * `{ uri?: string, range?: { start: { line, character }, end: { line, character } }, instruction?: string }`.
+ * `{ uri?: string, range?: { start: { line, character }, end: { line, character } }, instruction?: string, version?: number }`
+ * (`version`: the document version the range was read in, so a range read before later edits is
+ * found where it moved, or refused as stale).
  * Anything else is refused with a message saying which field is wrong.
  */
 
@@ -16,6 +18,7 @@ export interface EditArgs {
   readonly uri?: string;
   readonly range?: { readonly start: EditPosition; readonly end: EditPosition };
   readonly instruction?: string;
+  readonly version?: number;
 }
 
 /** Longest instruction accepted (characters). */
@@ -34,7 +37,7 @@ function position(value: unknown, name: string): EditPosition {
 export function parseEditArgs(value: unknown): EditArgs {
   if (value === undefined || value === null) return {};
   if (!isRecord(value)) throw new ValidationError('The arguments of stratus.editWithInstruction must be an object { uri?, range?, instruction? }.', 'args');
-  const out: { uri?: string; range?: EditArgs['range']; instruction?: string } = {};
+  const out: { uri?: string; range?: EditArgs['range']; instruction?: string; version?: number } = {};
   if (value.uri !== undefined) {
     if (typeof value.uri !== 'string' || value.uri.trim() === '') throw new ValidationError('uri must be a document URI string.', 'uri');
     out.uri = value.uri;
@@ -50,6 +53,10 @@ export function parseEditArgs(value: unknown): EditArgs {
     if (typeof value.instruction !== 'string' || value.instruction.trim() === '') throw new ValidationError('instruction must be a non-empty string.', 'instruction');
     if (value.instruction.length > MAX_INSTRUCTION_CHARS) throw new ValidationError(`instruction is longer than ${MAX_INSTRUCTION_CHARS} characters.`, 'instruction');
     out.instruction = value.instruction.trim();
+  }
+  if (value.version !== undefined) {
+    if (typeof value.version !== 'number' || !Number.isSafeInteger(value.version) || value.version < 0) throw new ValidationError('version must be a whole number >= 0.', 'version');
+    out.version = value.version;
   }
   return out;
 }

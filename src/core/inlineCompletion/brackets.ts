@@ -38,8 +38,8 @@ export function openBrackets(prefix: string): string[] {
 
 /**
  * Keeps a suggestion's brackets consistent with the document: a closer that closes nothing opened
- * in the suggestion must close the innermost bracket open at the cursor, and, on the cursor line,
- * only if the rest of that line does not start with it already; otherwise the suggestion is cut
+ * in the suggestion must close the innermost bracket open at the cursor, and only if the rest of
+ * the cursor line does not start with it already (on whatever line of the suggestion); otherwise the suggestion is cut
  * right before that closer (an unmatched closer, or one the suffix already has). A closing line
  * the suffix already has on a later line is dropped by dropSuffixOverlap.
  */
@@ -47,7 +47,6 @@ export function balanceBrackets(suggestion: string, prefix: string, suffix: stri
   const open = openBrackets(prefix);
   const local: string[] = [];
   const sameLineNext = suffix.slice(0, (suffix + '\n').indexOf('\n')).trimStart().charAt(0);
-  const firstBreak = suggestion.indexOf('\n');
   let cut = -1;
   scanBrackets(suggestion, (c, index) => {
     if (OPENERS[c]) {
@@ -62,9 +61,10 @@ export function balanceBrackets(suggestion: string, prefix: string, suffix: stri
       local.pop();
       return false;
     }
+    // The rest of the cursor line follows the suggestion's LAST line once accepted, so its closer
+    // (the one the editor auto-inserted in `f(|)`) closes the same bracket whatever line this is on.
     const innermost = open.pop();
-    const onCursorLine = firstBreak < 0 || index < firstBreak;
-    if (innermost !== CLOSERS[c] || (onCursorLine && sameLineNext === c)) {
+    if (innermost !== CLOSERS[c] || sameLineNext === c) {
       cut = index;
       return true;
     }

@@ -33,6 +33,19 @@ function dropRepeatedLinePrefix(text: string, linePrefix: string): string {
   return start.startsWith(typed) ? start.slice(typed.length) : text;
 }
 
+/** Fewer non-blank characters than this are never called a repetition (a closing `}` often is one). */
+export const MIN_REPEATED_TEXT = 6;
+
+/** The suggestion's lines are the last lines before the cursor again (compared trimmed, blank lines aside). */
+function repeatsTextBeforeCursor(text: string, prefix: string): boolean {
+  const meaningful = (s: string): string[] => s.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const offered = meaningful(text);
+  if (offered.join('').length < MIN_REPEATED_TEXT) return false;
+  const before = meaningful(prefix.slice(-4 * text.length - 200));
+  if (before.length < offered.length) return false;
+  return offered.every((line, k) => line === before[before.length - offered.length + k]);
+}
+
 /**
  * On a blank cursor line the user already typed the indentation: the first line loses its own
  * leading whitespace, and when the model wrote the whole snippet at column 0 the following lines
@@ -59,18 +72,23 @@ function fitIndentation(text: string, linePrefix: string): string {
  * left. In order: fences and chatter out, an echoed marker out, a repeated line prefix out, the
  * cursor line's indentation kept, cut where the mode says the suggestion ends, the part that
  * repeats the suffix dropped, brackets balanced against prefix and suffix, trailing whitespace
- * trimmed; a suggestion that is only whitespace is refused.
+ * trimmed; a suggestion that is only whitespace, or only the lines just before the cursor again
+ * (a model echoing its last answer), is refused.
  */
 export function postProcess(input: PostProcessInput): string | undefined {
   const linePrefix = lastLine(input.prefix);
   let text = stripTrailingChatter(stripChatter(stripFences(stripChatter(input.raw))));
   if (input.marker) text = text.split(input.marker).join('');
+  // Checked on the whole answer (the mode's cut may leave a line that is no repetition by itself) and on what is left.
+  if (repeatsTextBeforeCursor(text, input.prefix)) return undefined;
   text = dropRepeatedLinePrefix(text, linePrefix);
   if (input.mode.kind === 'multi' && input.mode.reason === 'opensBlock') text = text.replace(/^[^\S\n]+(?=\n)/, '');
   text = fitIndentation(text, linePrefix);
-  text = cutAtBlockEnd(text, input.mode, linePrefix).text;
+  // Trailing whitespace is never shown: trimmed before the suffix is compared, so an answer ending
+  // with a line break ends on its last real line (else its empty last line hides the overlap).
+  text = cutAtBlockEnd(text, input.mode, linePrefix).text.replace(/\s+$/, '');
   text = dropSuffixOverlap(text, input.suffix);
-  text = balanceBrackets(text, input.prefix, input.suffix);
-  text = text.replace(/\s+$/, '');
-  return text.trim() === '' ? undefined : text;
+  text = balanceBrackets(text, input.prefix, input.suffix).replace(/\s+$/, '');
+  if (text.trim() === '' || repeatsTextBeforeCursor(text, input.prefix)) return undefined;
+  return text;
 }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { EditSession, type RowEdit } from '../../core/edit';
+import type { AnchoredLines } from '../../platform/anchoredLines';
 import { coalesce, linesOf, replaceRows, toTextEdit } from './documentEdits';
 
 /** How a run ended, or where it stands. */
@@ -8,15 +9,17 @@ export type RunState = 'streaming' | 'review' | 'accepted' | 'rejected' | 'aband
 /**
  * One edit by instruction in one document: the session's row edits applied in order (without undo
  * stops, so they never become undo steps of their own), the diff decorations, and the end: the
- * range put back to its original text and the result applied as ONE undo step. A change the user
- * makes inside the range abandons the run (the text is left as it is); one above it moves it.
+ * range put back to its original text and the result applied as ONE undo step. The range is
+ * anchored: a change the user makes inside it abandons the run (the text is left as it is); one
+ * above it moves it, and every row edit is placed where the range is at that moment.
  */
 export class EditRun implements vscode.Disposable {
   readonly session: EditSession;
   readonly original: readonly string[];
   private queue: RowEdit[] = [];
   private chain: Promise<void> = Promise.resolve();
-  private applying = 0;
+  /** The range's first line when last known (kept once the range went stale, for "Edit Again"). */
+  private knownFirstLine: number;
   private stateValue: RunState = 'streaming';
   private readonly subscriptions: vscode.Disposable[] = [];
   private readonly changed = new vscode.EventEmitter<void>();
@@ -26,27 +29,37 @@ export class EditRun implements vscode.Disposable {
   readonly onDidEnd = this.ended.event;
   readonly controller = new AbortController();
 
+  /** Takes `range` over (disposed with the run); it must not be stale. */
   constructor(
-    readonly document: vscode.TextDocument,
-    /** The range's first line, moved by changes above it. */
-    public firstLine: number,
-    lineCount: number,
+    private readonly range: AnchoredLines,
     readonly instruction: string,
     private readonly styles: { removed: vscode.TextEditorDecorationType; added: vscode.TextEditorDecorationType },
   ) {
-    this.original = linesOf(document, firstLine, lineCount);
+    const span = range.span ?? { firstLine: 0, lineCount: 0 };
+    this.knownFirstLine = span.firstLine;
+    this.original = linesOf(range.document, span.firstLine, span.lineCount);
     this.session = new EditSession(this.original);
     this.subscriptions.push(
       this.changed,
       this.ended,
-      vscode.workspace.onDidChangeTextDocument((e) => {
-        if (e.document === this.document && this.applying === 0 && e.contentChanges.length > 0) this.foreign(e.contentChanges);
-      }),
+      range,
+      range.onDidGoStale(() => this.changedInside()),
       vscode.workspace.onDidCloseTextDocument((d) => {
         if (d === this.document) this.abandon();
       }),
       vscode.window.onDidChangeVisibleTextEditors(() => this.decorate()),
     );
+  }
+
+  get document(): vscode.TextDocument {
+    return this.range.document;
+  }
+
+  /** The range's first line now (moved by changes above it). */
+  get firstLine(): number {
+    const span = this.range.span;
+    if (span) this.knownFirstLine = span.firstLine;
+    return this.knownFirstLine;
   }
 
   get state(): RunState {
@@ -117,18 +130,14 @@ export class EditRun implements vscode.Disposable {
   /** The range back to the original (no undo stop: with the streamed edits it nets to nothing), then the result as one undo step. */
   private async oneUndoStep(final: readonly string[]): Promise<void> {
     const editor = this.editor();
-    this.applying++;
-    try {
-      if (editor) {
-        const restore = replaceRows(this.document, this.firstLine, final.length, this.original);
-        if (restore) await editor.edit((b) => b.replace(restore.range, restore.newText), { undoStopBefore: false, undoStopAfter: false });
-        const result = replaceRows(this.document, this.firstLine, this.original.length, final);
-        if (result) await editor.edit((b) => b.replace(result.range, result.newText), { undoStopBefore: true, undoStopAfter: true });
-      }
-      // Without a visible editor the rows already hold the result: nothing to redo.
-    } finally {
-      this.applying--;
-    }
+    // Without a visible editor the rows already hold the result: nothing to redo.
+    if (!editor || this.range.stale) return;
+    const restore = replaceRows(this.document, this.firstLine, final.length, this.original);
+    if (restore) await this.range.own(() => editor.edit((b) => b.replace(restore.range, restore.newText), { undoStopBefore: false, undoStopAfter: false }));
+    // Never placed by a line number the range had before that await.
+    if (this.range.stale) return;
+    const result = replaceRows(this.document, this.firstLine, this.original.length, final);
+    if (result) await this.range.own(() => editor.edit((b) => b.replace(result.range, result.newText), { undoStopBefore: true, undoStopAfter: true }));
   }
 
   /** Stops and leaves the text as it is (the document changed inside the range, or closed). */
@@ -156,20 +165,15 @@ export class EditRun implements vscode.Disposable {
     const edits = coalesce(this.queue.splice(0));
     for (const edit of edits) {
       if (!this.active) return;
+      // Placed where the range is now, read after the previous edit's await.
       const text = toTextEdit(this.document, this.firstLine, edit);
       const editor = this.editor();
-      this.applying++;
-      let ok: boolean;
-      try {
-        if (editor) ok = await editor.edit((b) => b.replace(text.range, text.newText), { undoStopBefore: false, undoStopAfter: false });
-        else {
-          const we = new vscode.WorkspaceEdit();
-          we.replace(this.document.uri, text.range, text.newText);
-          ok = await vscode.workspace.applyEdit(we);
-        }
-      } finally {
-        this.applying--;
-      }
+      const ok = await this.range.own(() => {
+        if (editor) return editor.edit((b) => b.replace(text.range, text.newText), { undoStopBefore: false, undoStopAfter: false });
+        const we = new vscode.WorkspaceEdit();
+        we.replace(this.document.uri, text.range, text.newText);
+        return vscode.workspace.applyEdit(we);
+      });
       if (!ok) {
         this.abandon();
         return;
@@ -179,19 +183,11 @@ export class EditRun implements vscode.Disposable {
     this.changed.fire();
   }
 
-  private foreign(changes: readonly vscode.TextDocumentContentChangeEvent[]): void {
-    const rows = this.session.rowCount();
-    for (const change of changes) {
-      const added = change.text.split('\n').length - 1;
-      const removed = change.range.end.line - change.range.start.line;
-      if (change.range.end.line < this.firstLine) this.firstLine += added - removed;
-      else if (change.range.start.line >= this.firstLine + rows && !(change.range.start.line === this.firstLine + rows && rows === 0)) continue;
-      else {
-        if (this.active) void vscode.window.showWarningMessage(vscode.l10n.t('Stratus: the document changed inside the range being edited, so the edit was stopped and its lines left as they are (Undo puts the range back).'));
-        this.abandon();
-        return;
-      }
-    }
+  /** Someone else changed the range's text (or closed the document): the run stops. */
+  private changedInside(): void {
+    if (!this.active) return;
+    if (!this.document.isClosed) void vscode.window.showWarningMessage(vscode.l10n.t('Stratus: the document changed inside the range being edited, so the edit was stopped and its lines left as they are (Undo puts the range back).'));
+    this.abandon();
   }
 
   /** Decorates the rows of every visible editor of the document. */

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { DocumentChangeLog } from '../../platform/documentChangeLog';
 import type { Deps } from '../deps';
 import { editWithInstruction, type EditHost, type EditOutcome, type LastEdit } from './command';
 import { EditRun, type RunState } from './editRun';
@@ -51,10 +52,13 @@ export function register(deps: Deps, state: vscode.Memento): vscode.Disposable {
   const lensesChanged = new vscode.EventEmitter<void>();
   subscriptions.push(lensesChanged);
 
+  const changes = new DocumentChangeLog();
+  subscriptions.push(changes);
   const host: EditHost = {
     deps,
     input: new InstructionInput(state),
     styles,
+    changes,
     begin: async (run) => {
       if (current?.active) await current.rejectAll();
       current?.dispose();
@@ -65,7 +69,7 @@ export function register(deps: Deps, state: vscode.Memento): vscode.Disposable {
         if (current !== run) return;
         void vscode.commands.executeCommand('setContext', IN_PROGRESS, false);
         const lineCount = ended === 'accepted' ? run.session.finalLines().length : run.original.length;
-        last = { uri: run.document.uri, firstLine: run.firstLine, lineCount, instruction: run.instruction };
+        last = { uri: run.document.uri, firstLine: run.firstLine, lineCount, instruction: run.instruction, version: run.document.version };
         void vscode.commands.executeCommand('setContext', CAN_EDIT_AGAIN, true);
         deps.logger.info(`Edit with Instruction: ${ended} (${run.session.hunks().length} hunks).`);
       });
@@ -88,7 +92,7 @@ export function register(deps: Deps, state: vscode.Memento): vscode.Disposable {
         // Refining the edit under review: it is dropped, and the same range asked again.
         const run = current;
         await run.rejectAll();
-        last = { uri: run.document.uri, firstLine: run.firstLine, lineCount: run.original.length, instruction: run.instruction };
+        last = { uri: run.document.uri, firstLine: run.firstLine, lineCount: run.original.length, instruction: run.instruction, version: run.document.version };
       }
       if (!last) {
         void vscode.window.showInformationMessage(vscode.l10n.t('Stratus: no edit to refine yet. Run Edit with Instruction first.'));

@@ -1,12 +1,16 @@
 import * as vscode from 'vscode';
 import type { EditArgs, EditDiagnostic } from '../../core/edit';
 import { ValidationError } from '../../core/errors';
+import { AnchoredLines } from '../../platform/anchoredLines';
+import type { DocumentChangeLog } from '../../platform/documentChangeLog';
 
-/** The whole lines an edit rewrites. */
+/**
+ * The whole lines an edit rewrites, anchored from the moment they are chosen: read `lines.span`
+ * after every await (undefined: their text changed). The owner disposes `lines`.
+ */
 export interface EditTarget {
   readonly document: vscode.TextDocument;
-  readonly firstLine: number;
-  readonly lineCount: number;
+  readonly lines: AnchoredLines;
 }
 
 function symbolsAt(symbols: readonly vscode.DocumentSymbol[], position: vscode.Position): vscode.DocumentSymbol | undefined {
@@ -40,8 +44,19 @@ export function selectionLines(range: vscode.Range): { firstLine: number; lineCo
   return { firstLine: range.start.line, lineCount: last - range.start.line + 1 };
 }
 
+/** The arguments' range, read in `args.version` of the document, where it is now (its lines moved, its columns kept). */
+function rangeNow(args: EditArgs, document: vscode.TextDocument, changes: DocumentChangeLog): vscode.Range | undefined {
+  if (!args.range) return undefined;
+  const { start, end } = args.range;
+  if (args.version === undefined) return new vscode.Range(start.line, start.character, end.line, end.character);
+  const moved = changes.linesNow(document, args.version, { firstLine: start.line, lineCount: end.line - start.line + 1 });
+  if (!moved) throw new ValidationError(`the document changed inside the range since it was read (version ${args.version}, now ${document.version}), so nothing was changed. Try again.`, 'range');
+  const by = moved.firstLine - start.line;
+  return new vscode.Range(start.line + by, start.character, end.line + by, end.character);
+}
+
 /** What to edit: the arguments' document and range, else the active editor's selection, else the enclosing block. */
-export async function resolveTarget(args: EditArgs): Promise<EditTarget | undefined> {
+export async function resolveTarget(args: EditArgs, changes: DocumentChangeLog): Promise<EditTarget | undefined> {
   let document: vscode.TextDocument | undefined;
   let range: vscode.Range | undefined;
   if (args.uri !== undefined) {
@@ -60,14 +75,19 @@ export async function resolveTarget(args: EditArgs): Promise<EditTarget | undefi
     document = editor.document;
     if (!args.range) range = editor.selection;
   }
-  if (args.range) {
-    const { start, end } = args.range;
-    if (start.line >= document.lineCount || end.line >= document.lineCount) throw new ValidationError(`range is outside the document (it has ${document.lineCount} lines).`, 'range');
-    range = new vscode.Range(start.line, start.character, end.line, end.character);
+  const given = rangeNow(args, document, changes);
+  if (given) {
+    if (given.start.line >= document.lineCount || given.end.line >= document.lineCount) throw new ValidationError(`range is outside the document (it has ${document.lineCount} lines).`, 'range');
+    range = given;
   }
   const at = range ?? new vscode.Range(0, 0, 0, 0);
-  const lines = at.isEmpty ? await enclosingBlock(document, at.start) : selectionLines(at);
-  return { document, ...lines };
+  if (!at.isEmpty) return { document, lines: new AnchoredLines(document, selectionLines(at)) };
+  // The symbols describe the text as it was when asked for: a block found in text changed since is refused as stale.
+  const version = document.version;
+  const block = await enclosingBlock(document, at.start);
+  const lines = new AnchoredLines(document, block);
+  if (document.version !== version) lines.markStale();
+  return { document, lines };
 }
 
 function severity(s: vscode.DiagnosticSeverity): EditDiagnostic['severity'] {
@@ -83,11 +103,11 @@ function severity(s: vscode.DiagnosticSeverity): EditDiagnostic['severity'] {
   }
 }
 
-/** The problems VS Code reports on the target's lines. */
-export function diagnosticsIn(target: EditTarget): EditDiagnostic[] {
-  const last = target.firstLine + target.lineCount - 1;
+/** The problems VS Code reports on the lines `firstLine`.. of `document`. */
+export function diagnosticsIn(document: vscode.TextDocument, firstLine: number, lineCount: number): EditDiagnostic[] {
+  const last = firstLine + lineCount - 1;
   return vscode.languages
-    .getDiagnostics(target.document.uri)
-    .filter((d) => d.range.start.line <= last && d.range.end.line >= target.firstLine)
-    .map((d) => ({ line: Math.max(target.firstLine, d.range.start.line), severity: severity(d.severity), message: d.message, source: d.source }));
+    .getDiagnostics(document.uri)
+    .filter((d) => d.range.start.line <= last && d.range.end.line >= firstLine)
+    .map((d) => ({ line: Math.max(firstLine, d.range.start.line), severity: severity(d.severity), message: d.message, source: d.source }));
 }

@@ -32,6 +32,11 @@ export class StratusInlineProvider implements vscode.InlineCompletionItemProvide
 
   async provideInlineCompletionItems(document: vscode.TextDocument, position: vscode.Position, context: vscode.InlineCompletionContext, token: vscode.CancellationToken): Promise<vscode.InlineCompletionItem[] | undefined> {
     if (token.isCancellationRequested) return undefined;
+    // The text, the cursor and the version as they are now, before any await: the request is made
+    // for them, and its items are placed at `position` only if the document is still that version.
+    const version = document.version;
+    const text = document.getText();
+    const offset = document.offsetAt(position);
     const abort = toAbortSignal(token);
     try {
       if ((await this.controller.blocked(document)) !== undefined) return undefined;
@@ -49,8 +54,8 @@ export class StratusInlineProvider implements vscode.InlineCompletionItemProvide
           id: document.uri.toString(),
           languageId: document.languageId,
           relativePath: vscode.workspace.asRelativePath(document.uri, false),
-          text: document.getText(),
-          offset: document.offsetAt(position),
+          text,
+          offset,
         },
         { snippets, includeSnippet: () => this.context.mayReadContext() },
         abort.signal,
@@ -58,6 +63,9 @@ export class StratusInlineProvider implements vscode.InlineCompletionItemProvide
         { explicit: context.triggerKind === vscode.InlineCompletionTriggerKind.Invoke },
       );
       if (!items || items.length === 0 || abort.signal.aborted) return undefined;
+      // Changed while the model answered (an edit above, a format, another extension): the suggestion
+      // would land at a position that now means other text. VS Code asks again for the new text.
+      if (document.version !== version) return undefined;
       const first = items[0];
       if (first && this.firstShown(first)) this.telemetry().shown(sizeOf(first.insertText));
       // Several items (a fresh suggestion and the one typed ahead, deduplicated): Alt+] / Alt+[ cycle.

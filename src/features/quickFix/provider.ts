@@ -11,6 +11,8 @@ export interface EditArgs {
   uri: string;
   range: { start: { line: number; character: number }; end: { line: number; character: number } };
   instruction: string;
+  /** The document version the range was read in: the edit finds it where later edits moved it. */
+  version: number;
 }
 
 /** The explain command's argument. */
@@ -76,7 +78,7 @@ export class StratusQuickFixes implements vscode.CodeActionProvider {
       const fix = new vscode.CodeAction(this.titles.fix + suffix, vscode.CodeActionKind.QuickFix);
       fix.diagnostics = [diagnostic];
       // An empty range: the edit works on the block that encloses the diagnostic.
-      const edit: EditArgs = { uri, range: { start, end: start }, instruction: fixInstruction(info) };
+      const edit: EditArgs = { uri, range: { start, end: start }, instruction: fixInstruction(info), version: document.version };
       fix.command = { command: EDIT_COMMAND, title: fix.title, arguments: [edit] };
       const explain = new vscode.CodeAction(this.titles.explain + suffix, vscode.CodeActionKind.QuickFix);
       explain.diagnostics = [diagnostic];

@@ -114,6 +114,7 @@ async function addDocumentation(): Promise<unknown> {
     uri: editor.document.uri.toString(),
     range: { start: { line: start.line, character: start.character }, end: { line: end.line, character: end.character } },
     instruction: DOCUMENTATION_INSTRUCTION,
+    version: editor.document.version,
   };
   return vscode.commands.executeCommand(EDIT_COMMAND, args);
 }

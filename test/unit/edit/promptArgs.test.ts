@@ -111,7 +111,7 @@ describe('core/edit command arguments and history', () => {
   it('accepts nothing, or the documented shape', () => {
     assert.deepEqual(parseEditArgs(undefined), {});
     assert.deepEqual(parseEditArgs(null), {});
-    const args = { uri: 'file:///a.ts', range: { start: { line: 1, character: 0 }, end: { line: 3, character: 2 } }, instruction: ' Fix it ' };
+    const args = { uri: 'file:///a.ts', range: { start: { line: 1, character: 0 }, end: { line: 3, character: 2 } }, instruction: ' Fix it ', version: 7 };
     assert.deepEqual(parseEditArgs(args), { ...args, instruction: 'Fix it' });
   });
 
@@ -125,6 +125,8 @@ describe('core/edit command arguments and history', () => {
       [{ range: 'all' }, /range must be an object/],
       [{ instruction: '   ' }, /instruction must be a non-empty string/],
       [{ instruction: 'x'.repeat(5_000) }, /longer than 4000/],
+      [{ version: -1 }, /version must be a whole number/],
+      [{ version: '3' }, /version must be a whole number/],
     ];
     for (const [value, message] of bad) assert.throws(() => parseEditArgs(value), (e: unknown) => e instanceof ValidationError && message.test(e.message), JSON.stringify(value).slice(0, 60));
   });

@@ -80,3 +80,29 @@ describe('core/inlineCompletion postProcess (cases from real code)', () => {
     assert.equal(run('def f():', '', '\n    return 1\n\nThis completes the function.'), '\n    return 1');
   });
 });
+
+describe('core/inlineCompletion postProcess: the editor\'s auto-closed closer (issue 31, item 7)', () => {
+  it('a multi-line suggestion ending with the closer the editor already inserted keeps one closer', () => {
+    assert.equal(run('const total = sum(', ');', '\n  prices,\n  taxes\n)'), '\n  prices,\n  taxes');
+    assert.equal(run('const items = [', '];', '\n  1,\n  2,\n]'), '\n  1,\n  2,');
+    assert.equal(run('const point = {', '}', '\n  x: 1,\n  y: 2\n}'), '\n  x: 1,\n  y: 2');
+  });
+
+  it('only the closer the rest of the cursor line starts with is dropped, on whatever line it comes', () => {
+    assert.equal(run('function f() {\n  g(', ')\n}', 'a,\n    b)'), 'a,\n    b', 'g( is closed by the suffix');
+    assert.equal(run('foo(bar(', '', 'x,\n  y))'), 'x,\n  y))', 'nothing in the suffix closes them');
+  });
+});
+
+describe('core/inlineCompletion postProcess: an answer that only repeats the text before the cursor (issue 31, item 7)', () => {
+  it('is not offered again', () => {
+    assert.equal(run('function f() {\n  const total = sum(items);\n  ', '\n}', 'const total = sum(items);'), undefined);
+    assert.equal(run('const a = compute(1);\nconst b = compute(2);\n', '', 'const a = compute(1);\nconst b = compute(2);'), undefined);
+    assert.equal(run('function f() {\n  return 1;\n}', '', '\nfunction f() {\n  return 1;\n}'), undefined);
+  });
+
+  it('a short line (a closing brace) or one that continues the code is still offered', () => {
+    assert.equal(run('if (a) {\n  if (b) {\n    run();\n  }\n', '', '}'), '}');
+    assert.equal(run('const a = compute(1);\n', '', 'const b = compute(2);'), 'const b = compute(2);');
+  });
+});
