@@ -32,6 +32,8 @@ export const FINDINGS: ReadonlyArray<{ where: string; fixed: boolean }> = [
   { where: 'transport: a NaN retry cap (a wrong-typed setting) slept through a day-long Retry-After', fixed: true },
   { where: 'search index: an index holding an empty file is saved in a form its loader refuses', fixed: true },
   { where: 'agent globs: a backslash-led glob becomes an absolute POSIX pattern', fixed: true },
+  { where: 'commit message: the diff summary went over its budget (left-out lines uncounted: 260 -> 508 characters)', fixed: true },
+  { where: 'commit message: the prompt went over the model context (250 files: 6,560 -> ~8,300 tokens)', fixed: true },
 ];
 let summaryRegistered = false;
 
