@@ -71,7 +71,8 @@ export function summariseDiff(files: readonly FileDiff[], budgetChars: number): 
   // The least each file takes: its header, and its body when shorter than the "left out" line.
   const least = files.map((_f, i) => {
     const body = bodies[i] as string;
-    return body === '' || (whole[i] && body.length <= LEFT_OUT.length) ? body.length : LEFT_OUT.length;
+    // A read cut short with nothing kept still says its diff was left out.
+    return whole[i] && body.length <= LEFT_OUT.length ? body.length : LEFT_OUT.length;
   });
   const leastTotal = files.reduce((sum, _f, i) => sum + (headers[i] as string).length + (least[i] ? 1 + (least[i] as number) : 0), separators);
   if (leastTotal > budgetChars) return namesOnly(files, headers, budgetChars);
