@@ -34,6 +34,7 @@ export const FINDINGS: ReadonlyArray<{ where: string; fixed: boolean }> = [
   { where: 'agent globs: a backslash-led glob becomes an absolute POSIX pattern', fixed: true },
   { where: 'commit message: the diff summary went over its budget (left-out lines uncounted: 260 -> 508 characters)', fixed: true },
   { where: 'commit message: the prompt went over the model context (250 files: 6,560 -> ~8,300 tokens)', fixed: true },
+  { where: 'documents: a page range "1-" built every page of a 5,000,000-page document in memory (2^31-1: a RangeError)', fixed: true },
 ];
 let summaryRegistered = false;
 
