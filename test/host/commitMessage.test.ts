@@ -168,7 +168,7 @@ describe('Write Commit Message (a real git repository, against the sandbox)', fu
     assert.equal(outcome.status, 'written', outcome.error);
     const sent = (await requests('/v1/chat/completions')).filter((r) => r.seq > before);
     assert.equal(sent.length, 1);
-    assert.match(repository.inputBox.value, /### src\/table\.ts \(modified, \+150000 -0\)/);
+    assert.match(repository.inputBox.value, /### src\/table\.ts \(added, \+150000 -0\)/);
     assert.match(repository.inputBox.value, /export const small = 2;/);
     assert.match(outcome.notice ?? '', /summarised per file: 1 shortened/);
   });
