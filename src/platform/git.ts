@@ -41,6 +41,8 @@ export interface GitRepository {
 }
 
 export interface GitApi {
+  /** The git executable the extension runs (`git.path`, or the one it found). */
+  readonly git?: { readonly path: string };
   readonly state: 'uninitialized' | 'initialized';
   readonly onDidChangeState: vscode.Event<'uninitialized' | 'initialized'>;
   readonly repositories: readonly GitRepository[];

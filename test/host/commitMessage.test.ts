@@ -146,6 +146,33 @@ describe('Write Commit Message (a real git repository, against the sandbox)', fu
     assert.match(repository.inputBox.value, /export const twice = 2;/);
   });
 
+  it('keeps the message the person types while the answer is on its way, and stops the request (issue 31, item 5)', async () => {
+    const repository = await makeRepository('typed', { staged: { 'src/cart.ts': 'export const typed = 2;\n' }, unstaged: {} });
+    repository.inputBox.value = '';
+    await control('/latency', { ms: 800, pathPrefix: '/v1/chat/completions' });
+    const before = await lastSeq();
+    const running = vscode.commands.executeCommand<CommitMessageOutcome>('stratus.generateCommitMessage', sourceControlOf(repository));
+    await eventually(async () => ((await requests('/v1/chat/completions')).some((r) => r.seq > before) ? true : undefined), 'the request to reach the sandbox');
+    repository.inputBox.value = 'fix: my own message';
+    const outcome = await running;
+    assert.equal(outcome.status, 'cancelled');
+    assert.equal(repository.inputBox.value, 'fix: my own message');
+    assert.equal(outcome.message, 'fix: my own message');
+  });
+
+  it('reads a staged diff far larger than the prompt only as far as it can be sent (issue 31, item 8)', async () => {
+    const huge = 'export const row = "a line of a very large table of constants";\n'.repeat(150_000);
+    const repository = await makeRepository('huge', { staged: { 'src/table.ts': huge, 'src/cart.ts': 'export const small = 2;\n' }, unstaged: {} });
+    const before = await lastSeq();
+    const outcome = await vscode.commands.executeCommand<CommitMessageOutcome>('stratus.generateCommitMessage', sourceControlOf(repository));
+    assert.equal(outcome.status, 'written', outcome.error);
+    const sent = (await requests('/v1/chat/completions')).filter((r) => r.seq > before);
+    assert.equal(sent.length, 1);
+    assert.match(repository.inputBox.value, /### src\/table\.ts \(added, \+150000 -0\)/);
+    assert.match(repository.inputBox.value, /export const small = 2;/);
+    assert.match(outcome.notice ?? '', /summarised per file: 1 shortened/);
+  });
+
   it('with nothing to describe, says so, sends nothing and keeps the input box', async () => {
     const repository = await makeRepository('clean', { staged: {}, unstaged: {} });
     repository.inputBox.value = 'my own words';

@@ -11,6 +11,8 @@ export interface FileDiff {
   removed: number;
   /** The hunks (`@@` lines and their bodies), without git's header lines. */
   hunks: string[];
+  /** Only the start of the file's diff was read (its read was capped): the hunks are not all of it. */
+  truncated?: boolean;
 }
 
 /** Reads a C-quoted path of a git header (`"a/\303\251t\303\251.txt"`): octal escapes are UTF-8 bytes. */

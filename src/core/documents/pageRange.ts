@@ -1,13 +1,23 @@
 /**
  * Page ranges as people type them: `1-5, 8, 10-` (an open end runs to the last page). Pages are
- * 1-based, returned sorted without repeats; anything else is a sentence saying what is wrong.
+ * 1-based. Kept as sorted, merged [from, to] intervals: `1-` on a five-million-page document is
+ * one interval, never five million numbers (the page-range box parses on each keystroke).
  */
-export type RangeParse = { ok: true; pages: number[] } | { ok: false; message: string };
+export type PageInterval = readonly [from: number, to: number];
+
+export interface PageSelection {
+  /** Sorted, non-overlapping, non-adjacent intervals (inclusive). */
+  readonly ranges: readonly PageInterval[];
+  /** How many pages the ranges hold. */
+  readonly count: number;
+}
+
+export type RangeParse = ({ ok: true } & PageSelection) | { ok: false; message: string };
 
 export function parsePageRange(text: string, pageCount: number): RangeParse {
   const trimmed = text.trim();
   if (trimmed === '') return { ok: false, message: 'Type pages such as 1-5, 8, 10-.' };
-  const pages = new Set<number>();
+  const intervals: PageInterval[] = [];
   for (const raw of trimmed.split(',')) {
     const part = raw.trim();
     const match = /^(\d+)?\s*(-)?\s*(\d+)?$/.exec(part);
@@ -19,9 +29,31 @@ export function parsePageRange(text: string, pageCount: number): RangeParse {
     if (first < 1 || last < 1) return { ok: false, message: 'Pages start at 1.' };
     if (first > pageCount || last > pageCount) return { ok: false, message: `The document has ${pageCount} page(s); "${part}" goes past the last one.` };
     if (first > last) return { ok: false, message: `"${part}" runs backwards: write the lower page first.` };
-    for (let p = first; p <= last; p++) pages.add(p);
+    intervals.push([first, last]);
   }
-  return { ok: true, pages: [...pages].sort((a, b) => a - b) };
+  return { ok: true, ...mergeIntervals(intervals) };
+}
+
+/** Sorts and merges overlapping or touching intervals; counts their pages. */
+export function mergeIntervals(intervals: readonly PageInterval[]): PageSelection {
+  const sorted = [...intervals].sort((a, b) => a[0] - b[0]);
+  const ranges: Array<[number, number]> = [];
+  for (const [from, to] of sorted) {
+    const last = ranges[ranges.length - 1];
+    if (last && from <= last[1] + 1) last[1] = Math.max(last[1], to);
+    else ranges.push([from, to]);
+  }
+  return { ranges, count: ranges.reduce((sum, [from, to]) => sum + to - from + 1, 0) };
+}
+
+/** The first `limit` pages of the selection, in order (never more numbers than `limit`). */
+export function pagesOf(selection: PageSelection, limit = selection.count): number[] {
+  const pages: number[] = [];
+  for (const [from, to] of selection.ranges) {
+    for (let p = from; p <= to && pages.length < limit; p++) pages.push(p);
+    if (pages.length >= limit) break;
+  }
+  return pages;
 }
 
 /** The pages as a short range text (`1-3, 7`), for titles and messages. */

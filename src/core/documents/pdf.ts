@@ -1,5 +1,6 @@
 import { DocumentError } from './errors';
 import { downscale, pixelsFromPdfJs } from './image';
+import { declaredImageSizes, MAX_IMAGE_PIXELS, oversizedImageNote, oversizedImages } from './imageLimits';
 import { fitImage } from './ocrRequest';
 import { encodePng } from './png';
 import { MIN_TEXT_CHARS } from './plan';
@@ -75,7 +76,10 @@ const MIN_IMAGE_PIXELS = 64 * 64;
 /** Opens a PDF; a file pdf.js cannot parse (or one with a password) is one clear DocumentError. */
 export async function openPdf(pdfjs: PdfJs, bytes: Uint8Array, fileName: string, maxModelLen: number | undefined): Promise<DocumentSource> {
   // pdf.js takes ownership of (transfers) the buffer it is given: hand it a copy.
-  const task = pdfjs.getDocument({ data: new Uint8Array(bytes), verbosity: 0, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, stopAtErrors: false });
+  // Images over the limit are refused by pdf.js before they are decoded (bounded planning); their
+  // declared sizes, read from the bytes first, let a page that shows nothing say why.
+  const oversized = oversizedImages(declaredImageSizes(bytes));
+  const task = pdfjs.getDocument({ data: new Uint8Array(bytes), verbosity: 0, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, stopAtErrors: false, maxImageSize: MAX_IMAGE_PIXELS });
   let doc: PdfJsDocument;
   try {
     doc = await task.promise;
@@ -109,7 +113,9 @@ export async function openPdf(pdfjs: PdfJs, bytes: Uint8Array, fileName: string,
       const page = await doc.getPage(n);
       const image = await largestImage(pdfjs, page);
       page.cleanup();
-      return { number: n, textChars, hasImage: image !== undefined && image.width * image.height >= MIN_IMAGE_PIXELS };
+      const hasImage = image !== undefined && image.width * image.height >= MIN_IMAGE_PIXELS;
+      const note = !hasImage && textChars < MIN_TEXT_CHARS && oversized.length > 0 ? oversizedImageNote(n, oversized) : undefined;
+      return { number: n, textChars, hasImage, ...(note ? { note } : {}) };
     },
     async text(n) {
       const markdown = textLayerMarkdown(await runs(n));

@@ -32,7 +32,7 @@ export function planPages(pages: readonly PageInfo[], mode: ExtractMode): PagePl
     const hasText = page.textChars >= MIN_TEXT_CHARS;
     if (hasText && (mode === 'auto' || !page.hasImage)) return { number: page.number, action: 'text' };
     if (page.hasImage) return { number: page.number, action: 'ocr' };
-    return { number: page.number, action: page.textChars > 0 ? 'text' : 'empty' };
+    return { number: page.number, action: page.textChars > 0 ? 'text' : 'empty', ...(page.note ? { note: page.note } : {}) };
   });
 }
 

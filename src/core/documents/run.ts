@@ -49,6 +49,7 @@ export interface ReadPagesOptions {
 export async function readPages(options: ReadPagesOptions): Promise<PageOutcome[]> {
   const { source, plan, read, onChange } = options;
   const outcomes: PageOutcome[] = plan.map((p) => ({ number: p.number, action: p.action, status: 'queued' }));
+  const notes = new Map(plan.filter((p) => p.note).map((p) => [p.number, p.note as string]));
   const change = (page: PageOutcome, patch: Partial<PageOutcome>): void => {
     Object.assign(page, patch);
     try {
@@ -67,7 +68,10 @@ export async function readPages(options: ReadPagesOptions): Promise<PageOutcome[
     if (abort.signal.aborted) return change(page, { status: 'cancelled' });
     change(page, { status: 'reading' });
     try {
-      if (page.action === 'empty') return change(page, { status: 'done', markdown: '' });
+      if (page.action === 'empty') {
+        const note = notes.get(page.number);
+        return change(page, note ? { status: 'done', markdown: `_(${note})_`, reason: note } : { status: 'done', markdown: '' });
+      }
       if (page.action === 'text') return change(page, { status: 'done', markdown: await source.text(page.number) });
       const image = await source.image(page.number);
       if (!image) return change(page, { status: 'failed', reason: 'the page has no image to read' });

@@ -24,6 +24,8 @@ export interface PageInfo {
   readonly textChars: number;
   /** The page has an image OCR can read. */
   readonly hasImage: boolean;
+  /** Why the page cannot be read as it is, and what to do (e.g. its image is too large to decode). */
+  readonly note?: string | undefined;
 }
 
 /** How one page is to be read: `text` (its text layer, free), `ocr` (the model), `empty` (nothing to read). */
@@ -32,6 +34,8 @@ export type PageAction = 'text' | 'ocr' | 'empty';
 export interface PagePlan {
   readonly number: number;
   readonly action: PageAction;
+  /** Told to the person with the page's result (see PageInfo.note). */
+  readonly note?: string | undefined;
 }
 
 export type PageStatus = 'queued' | 'reading' | 'done' | 'failed' | 'cancelled';

@@ -1,13 +1,15 @@
 import * as vscode from 'vscode';
-import { parseDiff } from '../../core/commitMessage/diff';
+import type { FileDiff } from '../../core/commitMessage/diff';
+import { listChanges } from '../../core/commitMessage/fromGit';
+import type { GitRunner } from '../../core/commitMessage/gitProcess';
 import { gitignoreFolders, ignoredPaths } from '../../core/commitMessage/ignored';
 import type { ChangeSource } from '../../core/commitMessage/prompt';
 import { GIT_STATUS_UNTRACKED, type GitRepository } from '../../platform/git';
 
-/** What a repository's changes are, read through the git extension. */
+/** What a repository's changes are: the files and their line counts (no diff text is read here). */
 export interface RepositoryChanges {
   source: ChangeSource;
-  diff: string;
+  files: FileDiff[];
   ignored: Set<string>;
   untracked: string[];
   recentMessages: string[];
@@ -45,18 +47,16 @@ async function ignoreRules(root: vscode.Uri, paths: readonly string[]): Promise<
   return rules;
 }
 
-/** The staged diff, or the unstaged one when nothing is staged; untracked files; recent commit messages. */
-export async function readChanges(repository: GitRepository): Promise<RepositoryChanges> {
-  const staged = await repository.diff(true);
-  const source: ChangeSource = staged.trim() === '' ? 'unstaged' : 'staged';
-  const diff = source === 'staged' ? staged : await repository.diff(false);
+/** The staged files, or the unstaged ones when nothing is staged; untracked files; recent commit messages. */
+export async function readChanges(repository: GitRepository, git: GitRunner, signal?: AbortSignal): Promise<RepositoryChanges> {
+  const { source, files } = await listChanges(git, signal);
   const state = repository.state;
   const untracked = [...(state.untrackedChanges ?? []), ...state.workingTreeChanges]
     .filter((c) => c.status === GIT_STATUS_UNTRACKED)
     .map((c) => relativeTo(repository.rootUri, c.uri));
-  const paths = parseDiff(diff).flatMap((f) => (f.oldPath ? [f.path, f.oldPath] : [f.path]));
+  const paths = files.flatMap((f) => (f.oldPath ? [f.path, f.oldPath] : [f.path]));
   const ignored = ignoredPaths(paths, await ignoreRules(repository.rootUri, paths));
   // A repository without commits has no log: no style to follow.
   const log = await repository.log({ maxEntries: RECENT_COMMITS }).catch(() => []);
-  return { source, diff, ignored, untracked: [...new Set(untracked)], recentMessages: log.map((c) => c.message) };
+  return { source, files, ignored, untracked: [...new Set(untracked)], recentMessages: log.map((c) => c.message) };
 }

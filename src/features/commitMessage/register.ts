@@ -1,6 +1,9 @@
 import * as vscode from 'vscode';
+import type { FileDiff } from '../../core/commitMessage/diff';
+import { commitPromptFromGit, listChanges } from '../../core/commitMessage/fromGit';
 import { writeCommitMessage } from '../../core/commitMessage/generate';
-import { buildCommitPrompt, ContextTooSmallError, NothingToDescribeError, type ChangeSource, type CommitPromptReport } from '../../core/commitMessage/prompt';
+import { gitProcessRunner } from '../../core/commitMessage/gitProcess';
+import { ContextTooSmallError, NothingToDescribeError, type ChangeSource, type CommitPromptReport } from '../../core/commitMessage/prompt';
 import { presentError, type PresentedError } from '../../core/presentError';
 import { toAbortSignal } from '../../platform/cancellation';
 import { notificationText } from '../../platform/errorActions';
@@ -9,6 +12,7 @@ import { gitApi, type GitRepository } from '../../platform/git';
 import type { Deps } from '../deps';
 import { defaultChatModel } from '../models/selection';
 import { readChanges } from './changes';
+import { MessageWriter } from './inputBox';
 import { chooseRepository } from './repository';
 
 export const COMMIT_MESSAGE_COMMAND = 'stratus.generateCommitMessage';
@@ -68,43 +72,60 @@ async function writeMessage(deps: Deps, arg: unknown, writing: Set<string>): Pro
   try {
     return await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Stratus: writing the commit message for {0}…', name), cancellable: true },
-      (progress, token) => run(deps, repository, progress, token),
+      (progress, token) => run(deps, repository, api.git?.path ?? 'git', progress, token),
     );
   } finally {
     writing.delete(root);
   }
 }
 
-async function run(deps: Deps, repository: GitRepository, progress: vscode.Progress<{ message?: string }>, token: vscode.CancellationToken): Promise<CommitMessageOutcome> {
+async function run(deps: Deps, repository: GitRepository, gitPath: string, progress: vscode.Progress<{ message?: string }>, token: vscode.CancellationToken): Promise<CommitMessageOutcome> {
   const root = repository.rootUri.fsPath;
-  const before = repository.inputBox.value;
-  const abort = toAbortSignal(token);
+  // The box of the repository whose changes are read; it stops being written once the person types in it.
+  const box = new MessageWriter(repository.inputBox);
+  const cancelled = toAbortSignal(token);
+  const stop = new AbortController();
+  const signal = AbortSignal.any([cancelled.signal, stop.signal]);
+  const git = gitProcessRunner(gitPath, root);
   let source: ChangeSource | undefined;
   try {
-    const changes = await readChanges(repository);
+    const changes = await readChanges(repository, git, signal);
     source = changes.source;
     if (source === 'unstaged') progress.report({ message: vscode.l10n.t('nothing is staged: describing the unstaged changes') });
-    const model = await defaultChatModel(deps.inference, abort.signal);
+    const model = await defaultChatModel(deps.inference, signal);
     if (!model) return { status: 'failed', repository: root, source, error: notifyError(deps, { message: vscode.l10n.t('The service lists no chat model.'), actions: ['showLog'] }) };
-    const prompt = buildCommitPrompt({ repositoryName: repositoryName(repository), ...changes, maxModelLen: model.maxModelLen ?? DEFAULT_CONTEXT });
-    if (token.isCancellationRequested) return { status: 'cancelled', repository: root, source, message: before };
+    const prompt = await commitPromptFromGit(git, { repositoryName: repositoryName(repository), ...changes, maxModelLen: model.maxModelLen ?? DEFAULT_CONTEXT }, changes.files, signal);
+    if (token.isCancellationRequested) return { status: 'cancelled', repository: root, source, message: box.value };
     const written = await writeCommitMessage(deps.inference.client(), model.id, prompt, (text) => {
-      if (!token.isCancellationRequested) repository.inputBox.value = text;
-    }, abort.signal);
+      if (token.isCancellationRequested) return;
+      // The person typed their own message meanwhile: theirs stays, and the request stops.
+      if (!box.write(text)) stop.abort();
+    }, signal);
+    if (!box.owned) return { status: 'cancelled', repository: root, source, message: box.value };
     deps.connectionStatus.set({ kind: 'connected', model: model.id });
-    const notice = noticeOf(prompt.report, model.id, written.finishReason);
+    // The changes read may have moved on while the model wrote (more staged, some unstaged).
+    const now = await listChanges(git, signal).catch(() => undefined);
+    const moved = now !== undefined && !sameChanges(now, changes);
+    const notice = noticeOf(prompt.report, model.id, written.finishReason, moved);
     if (notice) void vscode.window.showInformationMessage(notice);
-    return { status: 'written', repository: root, source, message: repository.inputBox.value, ...(notice ? { notice } : {}) };
+    return { status: 'written', repository: root, source, message: box.value, ...(notice ? { notice } : {}) };
   } catch (error) {
-    // Cancelled or failed: the person's own text comes back rather than half a message.
-    repository.inputBox.value = before;
+    // Cancelled or failed: the person's own text comes back rather than half a message (unless they typed since).
+    box.restore();
+    if (stop.signal.aborted && !token.isCancellationRequested) return { status: 'cancelled', repository: root, ...(source ? { source } : {}), message: box.value };
     const presented = presentCommitError(error);
-    if (presented.cancelled) return { status: 'cancelled', repository: root, ...(source ? { source } : {}), message: before };
+    if (presented.cancelled) return { status: 'cancelled', repository: root, ...(source ? { source } : {}), message: box.value };
     if (!(error instanceof NothingToDescribeError)) deps.logger.error('Write Commit Message failed', error);
     return { status: 'failed', repository: root, ...(source ? { source } : {}), error: notifyError(deps, presented) };
   } finally {
-    abort.dispose();
+    cancelled.dispose();
   }
+}
+
+/** Whether two readings of the changes list the same files with the same counts. */
+function sameChanges(a: { source: ChangeSource; files: readonly FileDiff[] }, b: { source: ChangeSource; files: readonly FileDiff[] }): boolean {
+  const key = (f: FileDiff): string => `${f.oldPath ?? ''}\0${f.path}\0${f.status}\0${f.added}\0${f.removed}\0${f.binary}`;
+  return a.source === b.source && a.files.length === b.files.length && a.files.every((f, i) => key(f) === key(b.files[i] as FileDiff));
 }
 
 function presentCommitError(error: unknown): PresentedError {
@@ -123,8 +144,9 @@ function presentCommitError(error: unknown): PresentedError {
 }
 
 /** What the person should know about the message: which changes it describes, what was not sent. */
-export function noticeOf(report: CommitPromptReport, model: string, finishReason: string | undefined): string | undefined {
+export function noticeOf(report: CommitPromptReport, model: string, finishReason: string | undefined, changesMoved = false): string | undefined {
   const parts: string[] = [];
+  if (changesMoved) parts.push(vscode.l10n.t('The changes moved on while the message was written (files staged or changed since): run Write Commit Message again to describe them as they are now.'));
   if (report.source === 'unstaged') parts.push(vscode.l10n.t('Nothing was staged: the message describes the unstaged changes.'));
   const withheld = [...report.binary, ...report.generated];
   if (withheld.length > 0) parts.push(vscode.l10n.t('Named but not sent (binary or generated): {0}.', shortList(withheld)));

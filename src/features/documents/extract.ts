@@ -4,7 +4,7 @@ import { cachedOutcomes, contentKey, type DocumentCache } from '../../core/docum
 import { DocumentError } from '../../core/documents/errors';
 import { DEFAULT_MAX_MODEL_LEN } from '../../core/documents/ocrRequest';
 import { openDocument } from '../../core/documents/open';
-import { formatPageRange, parsePageRange } from '../../core/documents/pageRange';
+import { formatPageRange, pagesOf, parsePageRange } from '../../core/documents/pageRange';
 import { countActions, needsPageRange, planPages } from '../../core/documents/plan';
 import { failureReason, ocrReader } from '../../core/documents/run';
 import type { DocumentSource, ExtractMode, PageInfo, PageOutcome } from '../../core/documents/types';
@@ -56,12 +56,12 @@ async function askPageRange(fileName: string, pageCount: number, settings: Docum
     validateInput: (text) => {
       const parsed = parsePageRange(text, pageCount);
       if (!parsed.ok) return parsed.message;
-      return parsed.pages.length > settings.maxPages ? vscode.l10n.t('That is {0} pages; read at most {1} at a time.', parsed.pages.length, settings.maxPages) : undefined;
+      return parsed.count > settings.maxPages ? vscode.l10n.t('That is {0} pages; read at most {1} at a time.', parsed.count, settings.maxPages) : undefined;
     },
   });
   if (answer === undefined) return undefined;
   const parsed = parsePageRange(answer, pageCount);
-  return parsed.ok ? parsed.pages : undefined;
+  return parsed.ok && parsed.count <= settings.maxPages ? pagesOf(parsed) : undefined;
 }
 
 /** Which pages to read: the option, else all (or a prompt past the cap). */
@@ -69,7 +69,9 @@ async function choosePages(fileName: string, pageCount: number, option: ExtractO
   if (option !== undefined) {
     const parsed = typeof option === 'string' ? parsePageRange(option, pageCount) : parsePageRange(option.join(','), pageCount);
     if (!parsed.ok) throw new DocumentError('unsupported', `${fileName}: ${parsed.message}`);
-    return parsed.pages;
+    // The same cap as the page-range box: a script or tool asking for `1-` of a huge document reads none of it.
+    if (parsed.count > settings.maxPages) throw new DocumentError('unsupported', `${fileName}: that is ${parsed.count} pages; read at most ${settings.maxPages} at a time (setting stratus.documents.maxPages).`);
+    return pagesOf(parsed);
   }
   if (!needsPageRange(pageCount, settings)) return Array.from({ length: pageCount }, (_, i) => i + 1);
   return askPageRange(fileName, pageCount, settings);

@@ -1,4 +1,5 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { deflateSync } from 'node:zlib';
 import { encodePng, type Pixels } from '../../../src/core/documents/png';
 
 /**
@@ -77,3 +78,31 @@ export function corruptPdf(): Uint8Array {
 export const INVOICE_MARKDOWN = ['# Invoice 2024-017', '', 'Sovereign Cloud SAS, 12 rue des Nuages, Lyon', '', '<table><tr><th>Item</th><th>Qty</th><th>Price</th></tr><tr><td>vCPU hours</td><td>720</td><td>36.00</td></tr><tr><td>Object storage</td><td>50 GB</td><td>4.50</td></tr></table>', '', 'Total: 40.50 EUR'].join('\n');
 
 export const INVOICE_TABLE = ['| Item | Qty | Price |', '| --- | --- | --- |', '| vCPU hours | 720 | 36.00 |', '| Object storage | 50 GB | 4.50 |'].join('\n');
+
+/**
+ * A tiny PDF whose one page paints an image declaring `width` x `height` grey pixels, its stream
+ * a few hundred bytes of Flate (decoding it would mean width x height bytes and more).
+ */
+export function hugeImagePdf(width: number, height: number): Uint8Array {
+  const image = deflateSync(Buffer.alloc(4096));
+  const content = Buffer.from('q 612 0 0 792 0 0 cm /Im1 Do Q\n', 'latin1');
+  const objects: Buffer[] = [
+    Buffer.from('<< /Type /Catalog /Pages 2 0 R >>', 'latin1'),
+    Buffer.from('<< /Type /Pages /Kids [3 0 R] /Count 1 >>', 'latin1'),
+    Buffer.from('<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /Im1 4 0 R >> >> /Contents 5 0 R >>', 'latin1'),
+    Buffer.concat([Buffer.from(`<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /Length ${image.length} >>\nstream\n`, 'latin1'), image, Buffer.from('\nendstream', 'latin1')]),
+    Buffer.concat([Buffer.from(`<< /Length ${content.length} >>\nstream\n`, 'latin1'), content, Buffer.from('endstream', 'latin1')]),
+  ];
+  const parts: Buffer[] = [Buffer.from('%PDF-1.7\n', 'latin1')];
+  const offsets: number[] = [];
+  let at = parts[0]!.length;
+  objects.forEach((body, i) => {
+    const part = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`, 'latin1'), body, Buffer.from('\nendobj\n', 'latin1')]);
+    offsets.push(at);
+    parts.push(part);
+    at += part.length;
+  });
+  const xref = [`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`, ...offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`)].join('');
+  parts.push(Buffer.from(`${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${at}\n%%EOF\n`, 'latin1'));
+  return new Uint8Array(Buffer.concat(parts));
+}

@@ -1,14 +1,33 @@
 import assert from 'node:assert/strict';
 import { DocumentError } from '../../../src/core/documents/errors';
-import { formatPageRange, parsePageRange } from '../../../src/core/documents/pageRange';
+import { formatPageRange, pagesOf, parsePageRange } from '../../../src/core/documents/pageRange';
 import { checkSize, countActions, needsPageRange, planPages } from '../../../src/core/documents/plan';
 import type { PageInfo } from '../../../src/core/documents/types';
 
 describe('documents: page ranges', () => {
   it('reads pages, ranges and open ends, sorted without repeats', () => {
-    assert.deepEqual(parsePageRange('3, 1-2, 2, 9-', 10), { ok: true, pages: [1, 2, 3, 9, 10] });
-    assert.deepEqual(parsePageRange(' -2 ', 10), { ok: true, pages: [1, 2] });
-    assert.deepEqual(parsePageRange('7', 7), { ok: true, pages: [7] });
+    assert.deepEqual(parsePageRange('3, 1-2, 2, 9-', 10), { ok: true, ranges: [[1, 3], [9, 10]], count: 5 });
+    assert.deepEqual(parsePageRange(' -2 ', 10), { ok: true, ranges: [[1, 2]], count: 2 });
+    assert.deepEqual(parsePageRange('7', 7), { ok: true, ranges: [[7, 7]], count: 1 });
+    const parsed = parsePageRange('3, 1-2, 2, 9-', 10);
+    assert.ok(parsed.ok);
+    assert.deepEqual(pagesOf(parsed), [1, 2, 3, 9, 10]);
+    assert.deepEqual(pagesOf(parsed, 4), [1, 2, 3, 9]);
+  });
+
+  // Fuzz finding (issue 31, item 15): `1-` built every page in memory before the page cap was
+  // checked, on each keystroke (n = 5,000,000: 300-390 MB; n = 2^31-1: an untyped RangeError).
+  it('keeps an open range on a huge document as one interval, and hands out pages only up to the limit', () => {
+    for (const n of [5_000_000, 2 ** 31 - 1]) {
+      const parsed = parsePageRange('1-', n);
+      assert.deepEqual(parsed, { ok: true, ranges: [[1, n]], count: n });
+      assert.ok(parsed.ok);
+      assert.deepEqual(pagesOf(parsed, 3), [1, 2, 3]);
+    }
+    // The representation grows with the ranges typed, never with the pages they hold.
+    const many = parsePageRange('1-, 5-9, 2, 100-2000000000, 7', 2 ** 31 - 1);
+    assert.deepEqual(many, { ok: true, ranges: [[1, 2 ** 31 - 1]], count: 2 ** 31 - 1 });
+    assert.deepEqual(parsePageRange('10-20, 1-3, 4, 30-', 5_000_000), { ok: true, ranges: [[1, 4], [10, 20], [30, 5_000_000]], count: 4 + 11 + 4_999_971 });
   });
 
   it('says what is wrong with a range it cannot read', () => {

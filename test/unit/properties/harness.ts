@@ -32,6 +32,9 @@ export const FINDINGS: ReadonlyArray<{ where: string; fixed: boolean }> = [
   { where: 'transport: a NaN retry cap (a wrong-typed setting) slept through a day-long Retry-After', fixed: true },
   { where: 'search index: an index holding an empty file is saved in a form its loader refuses', fixed: true },
   { where: 'agent globs: a backslash-led glob becomes an absolute POSIX pattern', fixed: true },
+  { where: 'commit message: the diff summary went over its budget (left-out lines uncounted: 260 -> 508 characters)', fixed: true },
+  { where: 'commit message: the prompt went over the model context (250 files: 6,560 -> ~8,300 tokens)', fixed: true },
+  { where: 'documents: a page range "1-" built every page of a 5,000,000-page document in memory (2^31-1: a RangeError)', fixed: true },
 ];
 let summaryRegistered = false;
 
