@@ -33,6 +33,7 @@ export async function embed(
     method: 'POST',
     path: EMBEDDINGS_PATH,
     json: { model: request.model, input: request.input },
+    billed: true,
     signal: options.signal,
     ...(options.firstByteTimeoutMs ? { timeouts: { firstByteMs: options.firstByteTimeoutMs } } : {}),
   });
