@@ -153,6 +153,7 @@ export class ChatStreamDecoder implements SseDecoder<ChatResult> {
         created: this.created,
         text: this.text.toString(),
         thinking: this.thinking.toString(),
+        ...(this.splitter.open ? { thinkingOpen: true } : {}),
         toolCalls: this.tools.result().map((t) => t.call),
         finishReason: this.finishReason,
         usage: this.usage,
