@@ -66,6 +66,23 @@ export class InferenceConnection implements vscode.Disposable {
     this.changed.fire();
   }
 
+  /**
+   * A new API key was stored: lists the models again with it now (a listing in flight with the
+   * old key is dropped), then tells the listeners (the model provider fires its change event).
+   * Resolves after both, whatever order SecretStorage's own change event comes in, or whether it
+   * comes at all (the same key stored again). A listing that fails is logged; the provider shows why.
+   */
+  async reload(): Promise<void> {
+    const client = this.client();
+    client.models.invalidate();
+    try {
+      await client.models.refresh();
+    } catch (error) {
+      this.logger.warn('Listing models with the new API key failed', error);
+    }
+    this.changed.fire();
+  }
+
   dispose(): void {
     void this.current?.client.close();
     this.current = undefined;

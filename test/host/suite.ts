@@ -1,6 +1,7 @@
 // Every host test file, imported once mocha's globals exist.
 import './activation.test';
 import './account.test';
+import './keyRotation.test';
 import './chat.test';
 import './completion.test';
 import './inlineCompletion.test';

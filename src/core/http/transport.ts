@@ -54,7 +54,8 @@ function checkedTimeouts(t: TransportTimeouts): TransportTimeouts {
  * The HTTP client both APIs share, over a fetch engine (in VS Code the extension host's `fetch`,
  * which carries the user's proxy and certificates): base URL joining, bearer auth, timeouts,
  * cancellation, retries with backoff (writeSafety.ts: a request that may have been applied is never
- * resent unless idempotent, a write never), client-side rate limiting, and redaction of secrets in every error and log line.
+ * resent unless idempotent, a write never, a billed one once after a 5xx), client-side rate
+ * limiting, and redaction of secrets in every error and log line.
  * Non-2xx answers become typed errors.
  */
 export class HttpTransport {
@@ -110,6 +111,7 @@ export class HttpTransport {
     const payload = encodePayload(req);
     const useAuth = req.auth !== false && this.options.auth !== undefined;
     let reauthenticated = false;
+    let serverErrorResends = 0;
 
     for (let attempt = 1; ; attempt++) {
       if (req.signal?.aborted) throw new CancelledError(`${ctx.target} was cancelled`);
@@ -189,7 +191,8 @@ export class HttpTransport {
           continue;
         }
       }
-      if (attempt < attempts && mayResendAfterStatus(status, policy, retry.statuses)) {
+      if (attempt < attempts && mayResendAfterStatus(status, policy, retry.statuses, serverErrorResends)) {
+        if (status !== 429) serverErrorResends++;
         const asked =
           status === 429 ? serverRetryDelay(headers) : parseRetryAfter(headers['retry-after']);
         if (asked !== undefined && asked > retry.maxWaitMs) {

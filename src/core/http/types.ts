@@ -119,6 +119,11 @@ export interface RequestOptions {
    * OutcomeUnknownError. See writeSafety.ts.
    */
   write?: boolean;
+  /**
+   * Each answer may be billed (chat, completion, embeddings, rerank, transcription): after a 5xx
+   * it is sent again at most once (a 429, a refusal, as usual). See writeSafety.ts.
+   */
+  billed?: boolean;
   /** Server-sent events: asks for `text/event-stream`; an idle body is a StreamStalledError. */
   streaming?: boolean;
   timeouts?: Partial<Pick<TransportTimeouts, 'firstByteMs' | 'idleMs'>>;

@@ -19,7 +19,15 @@ export interface SendPolicy {
    * failure after that is OutcomeUnknownError, and only 429 (a refusal) is retried.
    */
   readonly write: boolean;
+  /**
+   * Each answer may be billed (chat, completion, embeddings, rerank, transcription): a 5xx may
+   * come after the work was done, so it is sent again at most once. See mayResendAfterStatus.
+   */
+  readonly billed: boolean;
 }
+
+/** How many times a billed request is sent again after a server error (5xx). */
+export const BILLED_SERVER_ERROR_RESENDS = 1;
 
 const READ_METHODS: ReadonlySet<HttpMethod> = new Set<HttpMethod>(['GET', 'HEAD']);
 
@@ -27,9 +35,12 @@ const READ_METHODS: ReadonlySet<HttpMethod> = new Set<HttpMethod>(['GET', 'HEAD'
  * The policy of a request. Only GET and HEAD are idempotent by default; `idempotent: true` opts a
  * request in, except a write, which never is.
  */
-export function sendPolicy(method: HttpMethod, options: { idempotent?: boolean | undefined; write?: boolean | undefined } = {}): SendPolicy {
+export function sendPolicy(
+  method: HttpMethod,
+  options: { idempotent?: boolean | undefined; write?: boolean | undefined; billed?: boolean | undefined } = {},
+): SendPolicy {
   const write = options.write === true;
-  return { write, idempotent: !write && (options.idempotent ?? READ_METHODS.has(method)) };
+  return { write, billed: options.billed === true, idempotent: !write && (options.idempotent ?? READ_METHODS.has(method)) };
 }
 
 // The connection never opened (or TLS refused the peer before any request byte was written).
@@ -105,11 +116,19 @@ export function mayResendAfterFailure(error: AnyStratusError, policy: SendPolicy
   return error.kind === 'timeout' && error.phase === 'first_byte';
 }
 
-/** Whether the transport may send a request again after an HTTP status it retries (429, 5xx). */
-export function mayResendAfterStatus(status: number, policy: SendPolicy, statuses: readonly number[]): boolean {
+/**
+ * Whether the transport may send a request again after an HTTP status it retries (429, 5xx).
+ * `serverErrorResends` counts the times this request was already sent again after a 5xx. A
+ * status arrives instead of an answer, so no byte of an answer was received (a stream cut after
+ * its 2xx is never sent again: it is not idempotent).
+ */
+export function mayResendAfterStatus(status: number, policy: SendPolicy, statuses: readonly number[], serverErrorResends = 0): boolean {
   if (!statuses.includes(status)) return false;
-  // A 5xx may come after a write created its activity; a 429 is a refusal.
-  return !policy.write || status === 429;
+  // A 429 is a refusal: nothing was done, nothing billed.
+  if (status === 429) return true;
+  // A 5xx may come after a write created its activity, or after a billed answer was generated.
+  if (policy.write) return false;
+  return !policy.billed || serverErrorResends < BILLED_SERVER_ERROR_RESENDS;
 }
 
 /**

@@ -43,11 +43,12 @@ export function register(deps: Deps, options: AccountOptions): vscode.Disposable
         void vscode.window.showErrorMessage(`Stratus: ${problem}`);
         return false;
       }
-      // Seen by the connection (its models listed again) before the command returns, so a first
-      // question asked right after it does not meet "Language model unavailable".
-      const seen = connectionSaw(deps);
+      // The models are listed again with the new key and the provider's change event fired before
+      // the command returns, whatever state the provider was in (a 401 listing in flight, a
+      // placeholder resolved) and whenever SecretStorage's change event comes: a first question
+      // asked right after it does not meet "Language model unavailable".
       await secrets.set(SecretKeys.inferenceApiKey, key.trim());
-      await seen;
+      await deps.inference.reload();
       await vscode.lm.selectChatModels({ vendor: VENDOR }).then(undefined, () => undefined);
       logger.info('Inference API key stored in secret storage.');
       void vscode.window.showInformationMessage(vscode.l10n.t('Stratus: inference API key saved.'));
@@ -152,17 +153,4 @@ function isPat(value: unknown): value is { id: string; secret: string } {
   return typeof value === 'object' && value !== null
     && typeof (value as { id?: unknown }).id === 'string'
     && typeof (value as { secret?: unknown }).secret === 'string';
-}
-
-/** Resolves once the inference connection saw a change (a key just stored), or after 2 s at most. */
-function connectionSaw(deps: Deps): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      listener.dispose();
-      clearTimeout(timer);
-      resolve();
-    };
-    const listener = deps.inference.onDidChange(done);
-    const timer = setTimeout(done, 2000);
-  });
 }

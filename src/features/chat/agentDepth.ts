@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { compactToFit, MemorySummaryStore, type SendPlan, type SummaryRequest, type SummaryStore } from '../../core/agent/compaction';
+import { compactToFit, MemorySummaryStore, type SendPlan, type SummaryAnswer, type SummaryProblem, type SummaryRequest, type SummaryStore } from '../../core/agent/compaction';
 import { ValidationError } from '../../core/errors';
 import type { ChatMessage } from '../../core/inference/chat/types';
 import type { ModelInfo } from '../../core/inference/models/types';
@@ -77,6 +77,8 @@ export class TurnDepth {
   private summaryShown: string | undefined;
   /** Summaries made during this turn (for `/compact`'s note). */
   made = 0;
+  /** A summary answer of this turn was no summary (cut or empty): the user was told, once. */
+  summaryFailed = false;
   private elidedLogged = 0;
 
   constructor(
@@ -147,6 +149,7 @@ export class TurnDepth {
         const { plan } = outcome;
         this.made += outcome.summariesMade;
         this.noteSummary(plan);
+        if (outcome.summaryFailed) this.noteSummaryFailed(outcome.summaryFailed, plan);
         if (plan.cutResults > 0) this.deps.logger.info(`Cut ${plan.cutResults} tool result(s) of the latest round to fit ${this.options.model.id}'s context.`);
         if (plan.elidedResults > 0 && plan.elidedResults !== this.elidedLogged) {
           this.elidedLogged = plan.elidedResults;
@@ -167,10 +170,24 @@ export class TurnDepth {
   }
 
   /** One summary request (the planner's), answered by the turn's model. */
-  private async summarise(request: SummaryRequest): Promise<string> {
+  private async summarise(request: SummaryRequest): Promise<SummaryAnswer> {
     this.options.stream.progress(vscode.l10n.t('Summarising earlier messages…'));
-    const result = await this.deps.inference.client().chat({ model: this.options.model.id, messages: request.messages, max_tokens: request.maxTokens }, { signal: this.options.signal });
-    return result.text;
+    return this.deps.inference.client().chat({ model: this.options.model.id, messages: request.messages, max_tokens: request.maxTokens }, { signal: this.options.signal });
+  }
+
+  /** A summary answer was cut or empty: not kept, and the request went out without it. Said once per turn. */
+  private noteSummaryFailed(problem: SummaryProblem, plan: SendPlan): void {
+    const leftOut = plan.leftOutMessages ?? 0;
+    this.deps.logger.warn(`The summary of earlier messages from ${this.options.model.id} was ${problem === 'cut' ? 'cut off' : 'empty'}: not kept; ${leftOut} message(s) left out, ${plan.elidedResults} tool result(s) shortened.`);
+    if (this.summaryFailed) return;
+    this.summaryFailed = true;
+    const why = problem === 'cut'
+      ? vscode.l10n.t("Could not summarise earlier messages: the model's summary was cut off. It was not kept.")
+      : vscode.l10n.t('Could not summarise earlier messages: the model returned an empty summary. It was not kept.');
+    const instead = leftOut > 0
+      ? vscode.l10n.t("{0} earlier messages were left out of this request to fit the model's context; older tool results were shortened.", fmt(leftOut))
+      : vscode.l10n.t("Older tool results were shortened to fit the model's context instead.");
+    this.options.stream.markdown(`\n\n> _${why} ${instead}_\n\n`);
   }
 
   /** "Summarised N earlier messages", once per summary shown in this turn, with a button that opens it. */

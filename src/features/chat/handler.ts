@@ -93,7 +93,7 @@ async function compactCommand(deps: Deps, turnDepth: TurnDepthFactory, request: 
     const contextLength = model.maxModelLen ?? 32_768;
     const messages: ChatMessage[] = [{ role: 'system', content: SYSTEM_PROMPT }, ...history, { role: 'user', content: request.prompt.trim() || 'Continue.' }];
     await depth.prepare(messages, { toolsTokens: 0, reserveTokens: outputBudget(contextLength) }, true);
-    if (depth.made === 0) stream.markdown(vscode.l10n.t('Nothing new to summarise: the earlier messages are already summarised.'));
+    if (depth.made === 0 && !depth.summaryFailed) stream.markdown(vscode.l10n.t('Nothing new to summarise: the earlier messages are already summarised.'));
     return { metadata };
   } catch (error) {
     return failed(deps, error, { request, stream, partial: '', model: undefined });

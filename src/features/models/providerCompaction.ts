@@ -39,7 +39,7 @@ export class ProviderCompaction {
       conversationId: PROVIDER_CONVERSATION,
       summarise: async (request) => {
         this.logger.info(`Request to ${model.id} through vscode.lm does not fit its context (${maxModelLen.toLocaleString('en')} tokens): summarising earlier messages in one request.`);
-        return (await this.connection.client().chat({ model: model.id, messages: request.messages, max_tokens: request.maxTokens }, { signal })).text;
+        return this.connection.client().chat({ model: model.id, messages: request.messages, max_tokens: request.maxTokens }, { signal });
       },
     }, { minReserveTokens: Math.min(MIN_ANSWER_TOKENS, model.maxOutputTokens) });
     switch (outcome.kind) {
@@ -49,6 +49,8 @@ export class ProviderCompaction {
           plan.summarisedMessages > 0 ? `${plan.summarisedMessages} earlier message(s) replaced by a summary${outcome.summariesMade > 0 ? ' (made now)' : ' (reused)'}` : '',
           plan.elidedResults > 0 ? `${plan.elidedResults} earlier tool result(s) shortened` : '',
           plan.cutResults > 0 ? `${plan.cutResults} tool result(s) of the latest round cut in their middle` : '',
+          outcome.summaryFailed ? `the summary asked for was ${outcome.summaryFailed === 'cut' ? 'cut off' : 'empty'} and not kept` : '',
+          plan.leftOutMessages ? `${plan.leftOutMessages} earlier message(s) left out without a summary` : '',
         ].filter((c) => c !== '');
         if (changes.length > 0) this.logger.info(`Request to ${model.id} through vscode.lm compacted to fit its context: ${changes.join('; ')}.`);
         return { messages: plan.messages, maxTokens: outcome.maxTokens };

@@ -1,6 +1,7 @@
 // What the user is left with in each cell of the fault matrix: defaults by kind of feature, then
 // the cells that differ. `says` is the cell's title. Fake-time bounds come from the transport's
-// defaults: 60 s of silence is a stall, 4 attempts in all, a 2 s Retry-After is slept through.
+// defaults: 60 s of silence is a stall, 4 attempts in all (a billed request: one more after a
+// 5xx, writeSafety.ts), a 2 s Retry-After is slept through.
 
 import { INLINE_CALL } from '../../../src/core/inference/shared/call';
 
@@ -37,6 +38,9 @@ const TRANSIENT = {
   '504': retried(),
 } satisfies Table;
 
+/** Each answer may be billed (chat, completion, embeddings, rerank, transcription): sent again once after a 5xx. */
+const BILLED_503 = error('api', ['retry'], 'retried once (each answer may be billed), then a 503 error without the page, with Retry', { requests: 2, maxElapsedMs: 8_000 });
+
 /** A streamed answer (the chat participant, the agent, the metered stream of the usage store). */
 const STREAM: Table = {
   latency: { says: 'answers after the delay', outcome: 'ok', requests: 1, minElapsedMs: 5_000 },
@@ -44,13 +48,13 @@ const STREAM: Table = {
   reset: partial('interrupted', 'partial answer kept, marked cut off (reset), not resent', { requests: 1, maxElapsedMs: 1_000 }),
   malformed: partial('malformed_response', 'partial answer kept, unreadable event reported', { requests: 1, maxElapsedMs: 1_000 }),
   truncated: partial('interrupted', 'partial answer kept, marked ended early', { requests: 1, maxElapsedMs: 1_000 }),
-  'html 503': error('api', ['retry'], 'retried 3 times, then a 503 error without the page, with Retry', { requests: 4, maxElapsedMs: RETRIES_MS }),
+  'html 503': BILLED_503,
   ...TRANSIENT,
   '401 expired': error('auth', ['setApiKey'], 'API key rejected: Set API Key', { requests: 1 }),
   '403': error('forbidden', ['showLog'], 'permission denied, not retried', { requests: 1 }),
 };
 
-/** A JSON answer (rerank, embeddings, transcription, PAT exchange, console lists). */
+/** A JSON answer (PAT exchange, console lists; the billed ones below). */
 const JSON_CALL: Table = {
   latency: { says: 'answers after the delay', outcome: 'ok', requests: 1, minElapsedMs: 5_000 },
   stall: error('timeout', ['retry'], 'body timeout after 60 s of silence, with Retry', { requests: 1, minElapsedMs: IDLE_MS, maxElapsedMs: IDLE_MS }),
@@ -62,6 +66,9 @@ const JSON_CALL: Table = {
   '401 expired': error('auth', ['setApiKey'], 'API key rejected: Set API Key', { requests: 1 }),
   '403': error('forbidden', ['showLog'], 'permission denied, not retried', { requests: 1 }),
 };
+
+/** A billed JSON answer (rerank, embeddings, transcription, an OCR page). */
+const BILLED_JSON: Table = { ...JSON_CALL, 'html 503': BILLED_503 };
 
 const SILENT = (detail: RegExp, says: string, extra: Partial<Expect> = {}): Expect => ({ says, outcome: 'silent', detail, ...extra } as Expect);
 
@@ -90,9 +97,9 @@ const BY_FEATURE: Record<string, Table> = {
     '401 expired': SILENT(/^stopped notified:auth$/, 'stops, one notification to set the key', { requests: 1 }),
     '403': SILENT(/^stopped notified:forbidden$/, 'stops, one notification', { requests: 1 }),
   },
-  rerank: JSON_CALL,
-  embeddings: JSON_CALL,
-  transcription: JSON_CALL,
+  rerank: BILLED_JSON,
+  embeddings: BILLED_JSON,
+  transcription: BILLED_JSON,
   'resource list': {
     ...JSON_CALL,
     '401 expired': { says: 'token refreshed, list resent once and shown', outcome: 'ok', requests: 2 },
@@ -144,7 +151,7 @@ const ROLLED_BACK: Table = {
 BY_FEATURE.edit = ROLLED_BACK;
 BY_FEATURE['commit message'] = ROLLED_BACK;
 /** One page, non-streamed: the page fails with the reason, kept in the view and the Markdown. */
-BY_FEATURE['OCR page'] = JSON_CALL;
+BY_FEATURE['OCR page'] = BILLED_JSON;
 BY_FEATURE['search index'] = {
   'disk full': { says: 'ENOSPC: answers from memory, one warning, file on disk intact, saved once space is back', outcome: 'ok', requests: 0 },
   unwritable: { says: 'folder blocked: answers from memory, one warning, saved once writable', outcome: 'ok', requests: 0 },

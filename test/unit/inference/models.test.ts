@@ -78,6 +78,42 @@ describe('inference/models', () => {
     assert.equal(rig.server.requests.length, 1);
   });
 
+  it('a listing in flight with a rotated key is neither joined nor cached after invalidate() (issue 31, item 6)', async () => {
+    const OLD = 'sk-rotated-old-key-0000';
+    const NEW = 'sk-rotated-new-key-1111';
+    let key = OLD;
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let oldArrived = (): void => undefined;
+    const oldSeen = new Promise<void>((resolve) => {
+      oldArrived = resolve;
+    });
+    rig.handler = async (q, res) => {
+      if (q.headers.authorization === `Bearer ${OLD}`) {
+        oldArrived();
+        await held;
+        sendJson(res, 401, { error: { message: 'Invalid API key', type: 'authentication_error' } });
+        return;
+      }
+      sendJson(res, 200, { object: 'list', data: MODEL_RECORDS });
+    };
+    const client = rig.client({ apiKey: () => Promise.resolve(key) });
+    const first = client.models.list().then(() => 'listed', (e: unknown) => (e as Error).name);
+    await oldSeen;
+    // The new key is stored while the start-up listing (old key) is still unanswered.
+    key = NEW;
+    client.models.invalidate();
+    const second = client.models.list();
+    release();
+    assert.equal(await first, 'AuthError');
+    assert.ok((await second).some((m) => m.id === 'gpt-oss:120b'), 'listed with the new key');
+    assert.deepEqual(rig.server.requests.map((r) => r.headers.authorization), [`Bearer ${OLD}`, `Bearer ${NEW}`]);
+    await client.models.list();
+    assert.equal(rig.server.requests.length, 2, 'the new list is cached');
+  });
+
   it('applies caller overrides, re-read on every use', async () => {
     serveModels();
     let overrides: Record<string, ModelKind> = { 'gpt-oss:120b': 'ocr' };

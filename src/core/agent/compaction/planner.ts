@@ -38,6 +38,12 @@ export interface CompactionOptions {
   readonly summaries?: readonly SummaryRecord[];
   /** `/compact`: summarise every unit not yet summarised, even if it fits. */
   readonly force?: boolean;
+  /**
+   * No summary could be made (its answer was cut or empty): where step 3 would ask for one, the
+   * units it would replace are left out of this request's view with a note saying so instead.
+   * Nothing is stored, so a later request asks again.
+   */
+  readonly leaveOut?: boolean;
 }
 
 export interface PendingSummary {
@@ -59,11 +65,14 @@ export type CompactionPlan =
       readonly cutResults: number;
       /** Old tool results elided (shortened) in the view. */
       readonly elidedResults: number;
+      /** Messages left out of the view without a summary (`leaveOut`), when any. */
+      readonly leftOutMessages?: number;
     }
   | { readonly action: 'summarise'; readonly request: SummaryRequest; readonly pending: PendingSummary }
   | { readonly action: 'too-large'; readonly promptTokens: number; readonly limit: number };
 
 const SUMMARY_HEADER = (n: number): string => `Summary of ${n} earlier message${n === 1 ? '' : 's'} of this conversation (tool calls and results, and earlier turns), made to fit the model's context:`;
+const LEFT_OUT_NOTE = (n: number): string => `${n} earlier message${n === 1 ? ' was' : 's were'} left out of this conversation to fit the model's context (no summary of them could be made).`;
 
 /** Share of the room elision brings the view down to, and a summary (step 3) brings it down to. */
 export const ELISION_TARGET = 0.75;
@@ -75,11 +84,12 @@ export const LATEST_ROUND_SHARE = 0.5;
  * The conversation with `removed` units left out, the results at `elided` indices shortened, and
  * the summary appended to the leading system message.
  */
-function view(messages: readonly ChatMessage[], removed: readonly Unit[], summary: string | undefined, count: number, elided: ReadonlySet<number> = new Set()): ChatMessage[] {
+function view(messages: readonly ChatMessage[], removed: readonly Unit[], summary: string | undefined, count: number, elided: ReadonlySet<number> = new Set(), leftOut = 0): ChatMessage[] {
   const gone = new Set(removed.flatMap((u) => u.indices));
   const kept = messages.flatMap((m, i) => (gone.has(i) ? [] : [m.role === 'tool' && elided.has(i) ? elideResult(m) : m]));
-  if (summary === undefined) return kept;
-  const section = `<conversation-summary>\n${SUMMARY_HEADER(count)}\n${summary}\n</conversation-summary>`;
+  const parts = [...(summary !== undefined ? [`${SUMMARY_HEADER(count)}\n${summary}`] : []), ...(leftOut > 0 ? [LEFT_OUT_NOTE(leftOut)] : [])];
+  if (parts.length === 0) return kept;
+  const section = `<conversation-summary>\n${parts.join('\n\n')}\n</conversation-summary>`;
   const first = kept[0];
   if (first?.role === 'system') return [{ role: 'system', content: `${first.content}\n\n${section}` }, ...kept.slice(1)];
   return [{ role: 'system', content: section }, ...kept];
@@ -172,11 +182,20 @@ export function planCompaction(original: readonly ChatMessage[], budget: Compact
   // Targets are shares of the room the latest round leaves: it is sent whatever the step.
   const latestNow = latestRound.reduce((a, i) => a + estimateMessageTokens(messages[i] as ChatMessage), 0);
   const targetOf = (share: number): number => Math.floor(latestNow + (limit - latestNow) * share);
-  const send = (removed: readonly Unit[], summary: string | undefined, count: number, elided: ReadonlySet<number> = new Set()): CompactionPlan => {
-    const fitted = cutLatestResults(view(messages, removed, summary, count, elided), limit);
+  const send = (removed: readonly Unit[], summary: string | undefined, count: number, elided: ReadonlySet<number> = new Set(), leftOut = 0): CompactionPlan => {
+    const fitted = cutLatestResults(view(messages, removed, summary, count, elided, leftOut), limit);
     const promptTokens = total(fitted.messages);
     if (promptTokens > limit) return { action: 'too-large', promptTokens, limit };
-    return { action: 'send', messages: fitted.messages, promptTokens, summarisedMessages: count, ...(summary !== undefined ? { summary } : {}), cutResults: Math.max(precut, fitted.cut), elidedResults: elided.size };
+    return {
+      action: 'send',
+      messages: fitted.messages,
+      promptTokens,
+      summarisedMessages: count,
+      ...(summary !== undefined ? { summary } : {}),
+      cutResults: Math.max(precut, fitted.cut),
+      elidedResults: elided.size,
+      ...(leftOut > 0 ? { leftOutMessages: leftOut } : {}),
+    };
   };
 
   if (!options.force) {
@@ -194,17 +213,20 @@ export function planCompaction(original: readonly ChatMessage[], budget: Compact
   if (rest.length === 0) return send(covered, best?.record.summary, coveredCount, new Set(candidates));
 
   // 3. Summarise the next units until the view, with a summary of the longest size asked for and the
-  // units left elided, fits in the summary target.
+  // units left elided, fits in the summary target (with `leaveOut`: the stored summary, if any,
+  // and a note that they were left out).
   const summaryTokens = summaryMaxTokens(budget.maxModelLen, limit);
-  const placeholder = 'x'.repeat(summaryTokens * CHARS_PER_TOKEN);
+  const placeholder = options.leaveOut ? best?.record.summary : 'x'.repeat(summaryTokens * CHARS_PER_TOKEN);
   const target = targetOf(SUMMARY_TARGET);
   const allElided = new Set(candidates);
   const chosen: Unit[] = [];
+  const count = (units: readonly Unit[]): number => units.reduce((a, u) => a + u.indices.length, 0);
   for (const unit of rest) {
     chosen.push(unit);
     if (options.force) continue;
-    if (total(view(messages, [...covered, ...chosen], placeholder, 0, allElided)) <= target) break;
+    if (total(view(messages, [...covered, ...chosen], placeholder, coveredCount, allElided, options.leaveOut ? count(chosen) : 0)) <= target) break;
   }
+  if (options.leaveOut) return send([...covered, ...chosen], best?.record.summary, coveredCount, allElided, count(chosen));
   const replaced = chosen.flatMap((u) => u.indices).sort((a, b) => a - b).map((i) => original[i] as ChatMessage);
   return {
     action: 'summarise',

@@ -47,6 +47,7 @@ export async function chat(
     method: 'POST',
     path,
     json: body,
+    billed: true,
     signal: options.signal,
     ...callTransport(options, { firstByteTimeoutMs: NON_STREAMED_FIRST_BYTE_MS }),
   });
@@ -74,6 +75,7 @@ export function chatStream(
       method: 'POST',
       path,
       json: body,
+      billed: true,
       signal: options.signal,
       streaming: true,
       ...callTransport(options),

@@ -1,7 +1,7 @@
 import { ApiError, MalformedResponseError } from '../../errors';
 import { arr, isRecord, num, str } from '../../json';
 import type { ResponseMeta } from '../shared/meta';
-import { splitThinking } from './think';
+import { splitContent } from './think';
 import type { AssistantMessage, ChatResult, ToolCall, Usage } from './types';
 import { parseUsage } from './usage';
 
@@ -16,6 +16,7 @@ export interface ResultParts {
   created: number | undefined;
   text: string;
   thinking: string;
+  thinkingOpen?: boolean;
   toolCalls: ToolCall[];
   finishReason: string | undefined;
   usage: Usage | undefined;
@@ -51,7 +52,7 @@ export function parseChatCompletion(body: unknown, meta: ResponseMeta, label: st
     throw new MalformedResponseError(`${label}: the response has no choices[0].message`);
   }
   const message = choice.message;
-  const { text, thinking } = splitThinking(str(message.content) ?? '');
+  const { text, thinking, open } = splitContent(str(message.content) ?? '');
   const reasoning = str(message.reasoning_content) ?? str(message.reasoning) ?? '';
   return chatResult(
     {
@@ -60,6 +61,7 @@ export function parseChatCompletion(body: unknown, meta: ResponseMeta, label: st
       created: num(body.created),
       text,
       thinking: reasoning + thinking,
+      ...(open ? { thinkingOpen: true } : {}),
       toolCalls: toolCalls(message.tool_calls),
       finishReason: str(choice.finish_reason),
       usage: parseUsage(body.usage),

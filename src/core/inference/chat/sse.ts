@@ -86,6 +86,9 @@ export function iterateSse<E, R>(
   const queue: E[] = [];
   let head = 0;
   let ended = false;
+  // A failure that came after events still queued (text held back, released by the failure):
+  // thrown once they are handed out.
+  let failed: { error: unknown } | undefined;
   let state:
     | { res: HttpResponse; reader: AsyncIterator<Uint8Array>; decoder: SseDecoder<R>; parser: EventSourceParser }
     | undefined;
@@ -103,6 +106,11 @@ export function iterateSse<E, R>(
   const pull = async (): Promise<IteratorResult<E, undefined>> => {
     queue.length = 0;
     head = 0;
+    if (failed) {
+      const { error } = failed;
+      failed = undefined;
+      throw error;
+    }
     state ??= await start();
     const { res, reader, decoder, parser } = state;
     while (queue.length === 0) {
@@ -113,7 +121,7 @@ export function iterateSse<E, R>(
       } catch (error) {
         ended = true;
         const failure = decoder.readFailed(res.toError(error));
-        if (failure) throw failure;
+        if (failure) return failOrHandOut(failure);
         queue.push(last(decoder.finish()));
         break;
       }
@@ -135,9 +143,16 @@ export function iterateSse<E, R>(
         // A decoding failure (malformed event, error in the stream): stop reading and hang up.
         ended = true;
         await reader.return?.();
-        throw error;
+        return failOrHandOut(error);
       }
     }
+    return { done: false, value: queue[head++] as E };
+  };
+
+  // Events decoded before the failure are handed out first; the failure follows them.
+  const failOrHandOut = (error: unknown): IteratorResult<E, undefined> => {
+    if (queue.length === 0) throw error;
+    failed = { error };
     return { done: false, value: queue[head++] as E };
   };
 

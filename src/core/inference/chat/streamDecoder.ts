@@ -74,9 +74,13 @@ export class ChatStreamDecoder implements SseDecoder<ChatResult> {
     if (!isRecord(chunk)) return;
     const error = chunk.error;
     if (error !== undefined && error !== null) {
+      this.releaseHeld();
       throw streamedError(error, this.ctx.label, this.ctx.redact);
     }
-    if (event === 'error') throw streamedError(chunk, this.ctx.label, this.ctx.redact);
+    if (event === 'error') {
+      this.releaseHeld();
+      throw streamedError(chunk, this.ctx.label, this.ctx.redact);
+    }
     if (this.id === undefined) this.id = str(chunk.id);
     if (this.model === undefined) this.model = str(chunk.model);
     if (this.created === undefined) this.created = num(chunk.created);
@@ -112,6 +116,7 @@ export class ChatStreamDecoder implements SseDecoder<ChatResult> {
    * only the trailing usage or `[DONE]` is lost, so it is returned. A cancel stays a cancel.
    */
   readFailed(error: AnyStratusError): Error | undefined {
+    this.releaseHeld();
     if (error.kind === 'cancelled') return error;
     if (this.complete) return undefined;
     if (!this.delivered) return error;
@@ -148,6 +153,7 @@ export class ChatStreamDecoder implements SseDecoder<ChatResult> {
         created: this.created,
         text: this.text.toString(),
         thinking: this.thinking.toString(),
+        ...(this.splitter.open ? { thinkingOpen: true } : {}),
         toolCalls: this.tools.result().map((t) => t.call),
         finishReason: this.finishReason,
         usage: this.usage,
@@ -171,6 +177,7 @@ export class ChatStreamDecoder implements SseDecoder<ChatResult> {
     }
     if (trimmed === '' || this.complete) return;
     // Half an event at the end of the body: the body was cut, not garbled.
+    this.releaseHeld();
     if (this.atEnd) throw this.endedEarly('in the middle of an event');
     // The parser's message would quote the payload; position is enough to find it in a capture.
     throw new MalformedResponseError(`${this.ctx.label}: event ${this.eventCount} of the stream is not valid JSON`);
@@ -178,8 +185,17 @@ export class ChatStreamDecoder implements SseDecoder<ChatResult> {
 
   /** The body ended before the answer did: interrupted if some of it arrived, else unreadable. */
   private endedEarly(where: string): InterruptedError | MalformedResponseError {
+    this.releaseHeld();
     const what = `${this.ctx.label}: the stream ended${where ? ` ${where}` : ''} before the answer was complete (no finish_reason and no [DONE])`;
     return this.delivered ? new InterruptedError(what, 'ended') : new MalformedResponseError(what);
+  }
+
+  /**
+   * Delivers text held back as a possible tag (`a <`) before the stream ends in an error or a
+   * cancel: it arrived, and a fragment is not a tag once nothing can follow it.
+   */
+  private releaseHeld(): void {
+    this.splitter.flush();
   }
 
   private onChoice(choice: JsonRecord): void {

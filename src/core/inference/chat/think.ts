@@ -39,6 +39,11 @@ export class ThinkSplitter {
 
   constructor(private readonly sink: ThinkSink) {}
 
+  /** A `<think>` block was opened and not closed (so far): the answer may be inside it, cut. */
+  get open(): boolean {
+    return this.inThink;
+  }
+
   push(delta: string): void {
     // Hot path: plain answer text, nothing held back, no tag in sight.
     if (!this.inThink && !this.trimStart && this.pending === '' && !hasLt(delta)) {
@@ -88,6 +93,12 @@ export class ThinkSplitter {
 
 /** Splits a complete content string into answer and thinking. */
 export function splitThinking(content: string): { text: string; thinking: string } {
+  const { text, thinking } = splitContent(content);
+  return { text, thinking };
+}
+
+/** splitThinking, and whether a `<think>` block was left open (the answer cut inside it). */
+export function splitContent(content: string): { text: string; thinking: string; open: boolean } {
   let text = '';
   let thinking = '';
   const splitter = new ThinkSplitter((kind, chunk) => {
@@ -96,5 +107,5 @@ export function splitThinking(content: string): { text: string; thinking: string
   });
   splitter.push(content);
   splitter.flush();
-  return { text, thinking };
+  return { text, thinking, open: splitter.open };
 }

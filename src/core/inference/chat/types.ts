@@ -101,6 +101,8 @@ export interface ChatResult {
   text: string;
   /** The content of `<think>` blocks (and `reasoning_content`), joined. */
   thinking: string;
+  /** True when a `<think>` block was never closed: the answer, if any, was cut inside it. */
+  thinkingOpen?: boolean;
   toolCalls: ToolCall[];
   /** `stop`, `tool_calls`, `length`... undefined if the server never said. */
   finishReason: string | undefined;

@@ -8,9 +8,12 @@ import type { EmbeddingRequest, EmbeddingResult } from './types';
 
 export const EMBEDDINGS_PATH = '/v1/embeddings';
 
-/** A vector whose every component is a finite number (a `null` or a string would poison a similarity). */
+/**
+ * A vector with at least one component, every one a finite number (a `null` or a string would
+ * poison a similarity, and an empty vector has no direction).
+ */
 function isVector(value: unknown): value is number[] {
-  return Array.isArray(value) && value.every((x) => typeof x === 'number' && Number.isFinite(x));
+  return Array.isArray(value) && value.length > 0 && value.every((x) => typeof x === 'number' && Number.isFinite(x));
 }
 
 export async function embed(
@@ -30,6 +33,7 @@ export async function embed(
     method: 'POST',
     path: EMBEDDINGS_PATH,
     json: { model: request.model, input: request.input },
+    billed: true,
     signal: options.signal,
     ...(options.firstByteTimeoutMs ? { timeouts: { firstByteMs: options.firstByteTimeoutMs } } : {}),
   });
@@ -48,6 +52,11 @@ export async function embed(
   for (let i = 0; i < inputs.length; i++) {
     const v = vectors[i];
     if (!v) throw new MalformedResponseError(`${label}: no embedding (a list of numbers) for input ${i}`);
+    // Vectors of one model share one length; a shorter one cannot be compared with the others.
+    const first = embeddings[0];
+    if (first && v.length !== first.length) {
+      throw new MalformedResponseError(`${label}: the embedding for input ${i} has length ${v.length}, input 0's has ${first.length}`);
+    }
     embeddings.push(v);
   }
   const usage = isRecord(body.usage)

@@ -19,6 +19,8 @@ export interface ModelCatalogOptions {
 export class ModelCatalog {
   private cached: { models: ModelInfo[]; at: number } | undefined;
   private inFlight: Promise<ModelInfo[]> | undefined;
+  /** Bumped by invalidate(): a fetch started before it is never joined nor cached after it. */
+  private generation = 0;
   private readonly ttlMs: number;
   private readonly now: () => number;
 
@@ -55,15 +57,22 @@ export class ModelCatalog {
     return inferModelKind(id, this.overrides());
   }
 
-  /** Drops the cache, e.g. after the base URL or the key changed. */
+  /**
+   * Drops the cache, e.g. after the base URL or the key changed, and forgets a fetch in flight:
+   * it was sent with the old key (a 401 at start-up), so a caller after the change must not wait
+   * for its answer, nor may that answer be cached.
+   */
   invalidate(): void {
     this.cached = undefined;
+    this.inFlight = undefined;
+    this.generation++;
   }
 
   private load(force: boolean): Promise<ModelInfo[]> {
     if (this.inFlight && !force) return this.inFlight;
+    const generation = this.generation;
     const started = listModels(this.transport).then((models) => {
-      this.cached = { models, at: this.now() };
+      if (generation === this.generation) this.cached = { models, at: this.now() };
       return models;
     });
     const tracked = started.finally(() => {

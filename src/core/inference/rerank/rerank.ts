@@ -51,6 +51,7 @@ export async function rerank(
     method: 'POST',
     path,
     json,
+    billed: true,
     signal: options.signal,
     ...(options.firstByteTimeoutMs ? { timeouts: { firstByteMs: options.firstByteTimeoutMs } } : {}),
   });

@@ -96,6 +96,7 @@ export async function transcribe(
     method: 'POST',
     path: TRANSCRIPTION_PATH,
     form: transcriptionFields(request),
+    billed: true,
     signal: options.signal,
     timeouts: { firstByteMs: options.firstByteTimeoutMs ?? TRANSCRIPTION_FIRST_BYTE_MS },
     ...(options.onUploadProgress ? { onUploadProgress: options.onUploadProgress } : {}),
