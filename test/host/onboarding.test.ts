@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { createStatusBarItem } from '../../src/features/models/statusBar';
 import type { OnboardingTestApi } from '../../src/features/onboarding/register';
+import { trackStepState, type StepSink } from '../../src/features/onboarding/stepState';
+import { SecretKeys } from '../../src/platform/secrets';
 import { ConnectionStatus } from '../../src/services/connectionStatus';
 import { onFirstVisible, type VisibleView } from '../../src/platform/firstVisible';
 import { stratus } from './extension';
@@ -53,7 +55,7 @@ describe('onboarding: first-run walkthrough', function () {
     const steps = walkthroughs[0]?.steps ?? [];
     assert.deepEqual(steps.map((s) => s.id), ['inferenceEndpoint', 'apiKey', 'askStratus', 'ghostText', 'consoleSignIn', 'cloudView', 'agentDepth', 'editWithInstruction', 'documents', 'commitMessage']);
     assert.deepEqual(steps.map((s) => s.completionEvents), [
-      ['onSettingChanged:stratus.inference.baseUrl'],
+      ['onContext:stratus.walkthrough.endpointSet'],
       ['onContext:stratus.walkthrough.apiKeySet'],
       ['onContext:stratus.walkthrough.modelAnswered'],
       ['onCommand:stratus.inlineCompletion.menu'],
@@ -81,8 +83,9 @@ describe('onboarding: first-run walkthrough', function () {
       const missing = keys.map((k) => k.slice(1, -1)).filter((k) => typeof strings[k] !== 'string' || strings[k] === '');
       assert.deepEqual(missing, [], `${file} lacks ${missing.join(', ')}`);
     }
-    // Activation only when needed: no start-up activation.
+    // Activation only when needed: no start-up activation; opening the walkthrough activates (its steps need the real state).
     assert.ok(!(manifest.activationEvents ?? []).some((e) => e === 'onStartupFinished' || e === '*'), `activationEvents: ${String(manifest.activationEvents)}`);
+    assert.ok((manifest.activationEvents ?? []).includes('onWalkthrough:stratus.gettingStarted'), `activationEvents: ${String(manifest.activationEvents)}`);
   });
 
   it('opens the walkthrough on the first run only, and not when VS Code is told not to open walkthroughs on install', async () => {
@@ -134,6 +137,59 @@ describe('onboarding: first-run walkthrough', function () {
 
     await vscode.commands.executeCommand('stratus.removeApiKey');
     await eventually(async () => (api.contextKeys().apiKeySet === false ? true : undefined), 'apiKeySet false again after Remove Inference API Key');
+  });
+});
+
+describe('onboarding: walkthrough steps follow the set-up already in place', () => {
+  it('with the endpoint in user settings and the key in the environment at activation, the endpoint and key steps\' context keys are true and both steps are marked done', async () => {
+    const { extension } = await stratus();
+    const steps = (extension.packageJSON as { contributes: { walkthroughs: Walkthrough[] } }).contributes.walkthroughs[0]?.steps ?? [];
+    const completion = (id: string): string[] | undefined => steps.find((s) => s.id === id)?.completionEvents;
+    // The harness writes stratus.inference.baseUrl to the user settings before the window opens, as start.sh does.
+    const baseUrl = vscode.workspace.getConfiguration('stratus.inference').get<string>('baseUrl');
+    assert.ok(baseUrl, 'the host run has an endpoint in the user settings');
+    const contexts = new Map<string, boolean>();
+    const marked = new Map<string, boolean>();
+    const sink: StepSink = {
+      setContext: async (key, value) => void contexts.set(key, value),
+      markStep: async (stepId, done) => void marked.set(stepId, done),
+    };
+    const connection = new ConnectionStatus();
+    const environment = new Map<string, string>([[SecretKeys.inferenceApiKey, 'from-the-environment']]);
+    const state = trackStepState({
+      // SecretStore.get answers from the environment when SecretStorage holds nothing (STRATUS_API_KEY).
+      secrets: { get: async (key) => environment.get(key), onDidChange: () => new vscode.Disposable(() => undefined) },
+      settings: () => ({ inferenceBaseUrl: baseUrl }),
+      connectionStatus: connection,
+      walkthrough: 'stratus-cloud.stratus#stratus.gettingStarted',
+      sink,
+      onError: (message) => assert.fail(message),
+    });
+    try {
+      await state.ready;
+      // What completes each step is a context key Stratus sets, true from activation on.
+      const endpointKey = completion('inferenceEndpoint')?.[0]?.replace(/^onContext:/, '');
+      const apiKeyKey = completion('apiKey')?.[0]?.replace(/^onContext:/, '');
+      assert.equal(endpointKey, 'stratus.walkthrough.endpointSet', `the endpoint step completes on ${String(completion('inferenceEndpoint'))}`);
+      assert.equal(apiKeyKey, 'stratus.walkthrough.apiKeySet');
+      assert.equal(contexts.get(endpointKey), true, 'the endpoint step\'s context key');
+      assert.equal(contexts.get(apiKeyKey), true, 'the API key step\'s context key');
+      assert.deepEqual(state.keys(), { endpointSet: true, apiKeySet: true, modelAnswered: false });
+      // VS Code never completes a step whose key was already true when it registered the walkthrough: marked directly.
+      assert.equal(marked.get('stratus-cloud.stratus#stratus.gettingStarted#inferenceEndpoint'), true);
+      assert.equal(marked.get('stratus-cloud.stratus#stratus.gettingStarted#apiKey'), true);
+      assert.equal(marked.has('stratus-cloud.stratus#stratus.gettingStarted#askStratus'), false, 'no answer yet: the ask step is left as it is');
+      connection.set({ kind: 'connected', model: 'gpt-oss:120b' });
+      await eventually(async () => (marked.get('stratus-cloud.stratus#stratus.gettingStarted#askStratus') === true ? true : undefined), 'the ask step after an answer');
+    } finally {
+      state.dispose();
+      connection.dispose();
+    }
+  });
+
+  it('the running extension\'s endpoint key is true: the harness set the endpoint before activation', async () => {
+    const api = await onboarding();
+    await eventually(async () => (api.contextKeys().endpointSet ? true : undefined), 'endpointSet in the activated extension');
   });
 });
 

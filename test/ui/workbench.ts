@@ -111,17 +111,99 @@ export async function sendChat(page: Page, text: string) {
   // a request has no model. A person sees the picker fill; the test waits for the same.
   await page.locator('.interactive-input-part .chat-input-toolbars', { hasText: /Stratus|:/ }).first().waitFor({ timeout: 30_000 });
   const before = await page.locator('.interactive-item-container.interactive-response').count();
-  // The input's decorations intercept pointer events; focusing by a forced click is what a user's click does.
-  await editor.click({ force: true });
-  // A sticky participant leaves "@stratus " in the input: start from an empty one.
-  await page.keyboard.press('ControlOrMeta+A');
-  await page.keyboard.press('Backspace');
-  await page.keyboard.type(text);
+  await typeIntoChatInput(page, text);
   await page.keyboard.press('Enter');
   const responses = page.locator('.interactive-item-container.interactive-response');
   // The first message of a window also activates the participant and resolves the models: slow on a loaded machine.
   await responses.nth(before).waitFor({ timeout: 60_000 });
   return responses.nth(before);
+}
+
+/**
+ * The Chat view's input text as the editor shows it: its line elements in their on-screen order
+ * (Monaco reuses them, so their order in the DOM is not the text's), no-break spaces as spaces.
+ */
+async function chatInputText(page: Page): Promise<string> {
+  const lines = page.locator('.interactive-input-part .monaco-editor .view-lines').first();
+  const text = await lines
+    .evaluate((el) => [...el.querySelectorAll('.view-line')].map((line) => ({ top: parseFloat(line.getAttribute('style')?.match(/top:\s*(-?[\d.]+)px/)?.[1] ?? '0'), text: line.textContent ?? '' })).sort((a, b) => a.top - b.top).map((line) => line.text).join(''))
+    .catch(() => '');
+  return text.replace(/\u00a0/g, ' ').trim();
+}
+
+type Shown = 'all' | 'start' | 'end';
+
+/**
+ * Resolves true when the Chat view's input shows `expected`: all of it, or for a message longer
+ * than the input (its editor renders only the wrapped lines in view) the part in view, which is
+ * its start or its end. Compared without whitespace (Monaco renders spaces as no-break spaces and
+ * splits wrapped lines). False after `timeoutMs`.
+ */
+async function inputShows(page: Page, expected: string, shown: readonly Shown[], timeoutMs: number): Promise<boolean> {
+  const want = expected.replace(/\s+/g, '');
+  for (const deadline = Date.now() + timeoutMs; ; ) {
+    const seen = (await chatInputText(page)).replace(/\s+/g, '');
+    if (seen === want || (seen !== '' && ((shown.includes('start') && want.startsWith(seen)) || (shown.includes('end') && want.endsWith(seen))))) return true;
+    if (Date.now() >= deadline) return false;
+    // Polls at the page's pace: the next animation frame, when Monaco may have rendered again.
+    await page.evaluate(() => new Promise((resolve) => (globalThis as unknown as { requestAnimationFrame(callback: () => void): void }).requestAnimationFrame(() => resolve(undefined))));
+  }
+}
+
+/** Whether the input holds `expected`, scrolling a long message to its start and back to its end. */
+async function inputHolds(page: Page, expected: string): Promise<boolean> {
+  if (!(await inputShows(page, expected, ['end'], 5_000))) return false;
+  if ((await chatInputText(page)).replace(/\s+/g, '') === expected.replace(/\s+/g, '')) return true;
+  await page.keyboard.press('ControlOrMeta+Home');
+  const start = await inputShows(page, expected, ['start'], 5_000);
+  await page.keyboard.press('ControlOrMeta+End');
+  return start && (await inputShows(page, expected, ['end'], 5_000));
+}
+
+/** Closes the suggest widget when it shows: an Enter or a space must not accept a suggestion. */
+async function closeSuggestions(page: Page, appearWithinMs: number): Promise<void> {
+  const widget = page.locator('.suggest-widget.visible').first();
+  const shown = await widget.waitFor({ timeout: appearWithinMs }).then(() => true, () => false);
+  if (!shown) return;
+  await page.keyboard.press('Escape');
+  await widget.waitFor({ state: 'hidden', timeout: 5_000 });
+}
+
+/**
+ * Types `text` into the Chat view's input and confirms the input holds exactly it, before anything
+ * is sent: typing again (cleared first) when it does not, never sending twice.
+ * Seen in CI: the input held "@stratus" alone and the test waited for an answer that never came.
+ * Typing now starts once the input's editor has focus, and the participant is typed on its own
+ * and its suggestion closed before the rest: typed straight on, the rest raced VS Code's
+ * participant completion (accepting it replaces the word with "@stratus " and runs a command that
+ * can switch the chat mode; a slash command's suggestion is accepted by a space).
+ */
+export async function typeIntoChatInput(page: Page, text: string): Promise<void> {
+  const editor = page.locator('.interactive-input-part .monaco-editor').first();
+  const participant = /^@\S+/.exec(text)?.[0];
+  let seen = '';
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    // The input's decorations intercept pointer events; focusing by a forced click is what a user's click does.
+    await editor.click({ force: true });
+    await page.locator('.interactive-input-part .monaco-editor.focused').first().waitFor({ timeout: 10_000 });
+    // A sticky participant leaves "@stratus " in the input: start from an empty one.
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.press('Backspace');
+    if (!(await inputShows(page, '', [], 10_000))) throw new Error(`The chat input still shows ${JSON.stringify(await chatInputText(page))} after it was cleared.`);
+    let rest = text;
+    if (participant) {
+      await page.keyboard.type(participant);
+      // The participant's suggestion shows a moment after the "@": wait for it and close it.
+      await closeSuggestions(page, 3_000);
+      rest = text.slice(participant.length);
+    }
+    await page.keyboard.type(rest);
+    await closeSuggestions(page, 500);
+    if (await inputHolds(page, text)) return;
+    seen = await chatInputText(page);
+    console.log(`typeIntoChatInput: the chat input shows ${JSON.stringify(seen)}, not ${JSON.stringify(text)} (attempt ${attempt}); typing it again`);
+  }
+  throw new Error(`The chat input shows ${JSON.stringify(seen)} after typing ${JSON.stringify(text)} three times.`);
 }
 
 /**

@@ -1,0 +1,107 @@
+import * as vscode from 'vscode';
+import { DisposableStore } from '../../platform/disposables';
+import { SecretKeys, type SecretStore } from '../../platform/secrets';
+import { onSettingsChanged, type StratusSettings } from '../../platform/settings';
+import type { ConnectionStatus } from '../../services/connectionStatus';
+
+/** Context keys that complete the walkthrough's steps (package.json `completionEvents`). */
+export const OnboardingContext = {
+  /** `stratus.inference.baseUrl` is set (user settings). */
+  endpointSet: 'stratus.walkthrough.endpointSet',
+  /** An inference API key is stored (or given by the environment). */
+  apiKeySet: 'stratus.walkthrough.apiKeySet',
+  /** A model answered a request of this window (@stratus or Complete Selection). */
+  modelAnswered: 'stratus.walkthrough.modelAnswered',
+} as const;
+export type OnboardingKey = keyof typeof OnboardingContext;
+
+/** The walkthrough step each key completes (`steps[].id` in package.json). */
+export const STEP_OF_KEY: Record<OnboardingKey, string> = { endpointSet: 'inferenceEndpoint', apiKeySet: 'apiKey', modelAnswered: 'askStratus' };
+
+/** Where the state goes: VS Code's context keys and walkthrough progress (replaced in tests). */
+export interface StepSink {
+  setContext(key: string, value: boolean): Thenable<unknown>;
+  /** Marks a walkthrough step (`publisher.name#walkthrough#step`) done or not done. */
+  markStep(stepId: string, done: boolean): Thenable<unknown>;
+}
+
+export const vscodeStepSink: StepSink = {
+  setContext: (key, value) => vscode.commands.executeCommand('setContext', key, value),
+  markStep: (stepId, done) => vscode.commands.executeCommand(done ? 'welcome.markStepComplete' : 'welcome.markStepIncomplete', stepId),
+};
+
+export interface StepStateOptions {
+  readonly secrets: Pick<SecretStore, 'get' | 'onDidChange'>;
+  readonly settings: () => Pick<StratusSettings, 'inferenceBaseUrl'>;
+  readonly connectionStatus: Pick<ConnectionStatus, 'state' | 'onDidChange'>;
+  /** `publisher.name#walkthroughId`: the prefix of the walkthrough's step ids. */
+  readonly walkthrough: string;
+  readonly sink: StepSink;
+  readonly onError: (message: string, error: unknown) => void;
+}
+
+export interface StepState extends vscode.Disposable {
+  /** Current values of the keys, as last sent. */
+  keys(): Readonly<Record<OnboardingKey, boolean>>;
+  /** Resolves once the first read of every key (the secret store is asynchronous) is sent. */
+  readonly ready: Promise<void>;
+  /** Forgets that a model answered (as in a new window). */
+  resetAnswered(): void;
+}
+
+/**
+ * Keeps the walkthrough's steps in line with the real state, from activation on and at each change.
+ * A context key alone is not enough: VS Code takes a key that is already true when it registers
+ * the walkthrough (it does so lazily, often after Stratus activated) for a past event and never
+ * completes the step; so each known state also marks the step itself (welcome.markStepComplete).
+ * "A model answered" only ever completes its step: a new window has not answered yet.
+ */
+export function trackStepState(options: StepStateOptions): StepState {
+  const store = new DisposableStore();
+  const keys: Record<OnboardingKey, boolean | undefined> = { endpointSet: undefined, apiKeySet: undefined, modelAnswered: undefined };
+  const send = async (name: OnboardingKey, value: boolean): Promise<void> => {
+    if (keys[name] === value) return;
+    keys[name] = value;
+    try {
+      await options.sink.setContext(OnboardingContext[name], value);
+      if (value || name !== 'modelAnswered') await options.sink.markStep(`${options.walkthrough}#${STEP_OF_KEY[name]}`, value);
+    } catch (error) {
+      options.onError(`Could not update the walkthrough step ${STEP_OF_KEY[name]}`, error);
+    }
+  };
+
+  const refreshEndpoint = (settings: Pick<StratusSettings, 'inferenceBaseUrl'>): Promise<void> => send('endpointSet', settings.inferenceBaseUrl !== '');
+  store.add(onSettingsChanged((settings) => void refreshEndpoint(settings)));
+
+  // From SecretStorage (this window or another) and the environment.
+  const refreshApiKey = async (): Promise<void> => {
+    let value: string | undefined;
+    try {
+      value = await options.secrets.get(SecretKeys.inferenceApiKey);
+    } catch (error) {
+      options.onError('Could not read the API key for the walkthrough', error);
+    }
+    await send('apiKeySet', value !== undefined);
+  };
+  store.add(options.secrets.onDidChange((key) => {
+    if (key === SecretKeys.inferenceApiKey) void refreshApiKey();
+  }));
+
+  // An answer names the model that gave it.
+  const onStatus = async (): Promise<void> => {
+    const state = options.connectionStatus.state;
+    if (state.kind === 'connected' && state.model !== undefined) await send('modelAnswered', true);
+  };
+  store.add(options.connectionStatus.onDidChange(() => void onStatus()));
+
+  const ready = Promise.all([refreshEndpoint(options.settings()), refreshApiKey(), onStatus()]).then(() => undefined);
+  return {
+    keys: () => ({ endpointSet: keys.endpointSet === true, apiKeySet: keys.apiKeySet === true, modelAnswered: keys.modelAnswered === true }),
+    ready,
+    resetAnswered: () => {
+      keys.modelAnswered = undefined;
+      void options.sink.setContext(OnboardingContext.modelAnswered, false);
+    },
+    dispose: () => store.dispose(),
+  };
+}
