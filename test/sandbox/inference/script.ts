@@ -167,6 +167,22 @@ export function textReply(content: string, think: string, maxTokens: number, fix
   return { kind: 'text', pieces, content: full, reasoningTokens: estimateTokens(think), finishReason };
 }
 
+/** How Stratus' compaction asks for a summary (its fixed system message starts so). */
+const SUMMARY_REQUEST = /^You compact the earlier part of a conversation/;
+
+/**
+ * A summary request is answered as a model would: a concise summary naming the user lines it
+ * covers (at most 12, 60 characters each). `verbose summary` in the transcript makes the model
+ * echo it instead, so a test can meet a summary cut at its max_tokens.
+ */
+function summaryReply(messages: ChatMessage[]): string | undefined {
+  if (!SUMMARY_REQUEST.test(messages[0]?.role === 'system' ? messages[0].text : '')) return undefined;
+  const transcript = lastUser(messages)?.text ?? '';
+  if (/\bverbose summary\b/i.test(transcript)) return `Echo: ${transcript}`;
+  const asked = transcript.split('\n').filter((line) => line.startsWith('[user] ')).map((line) => line.slice(7, 67));
+  return [`Summary of the conversation so far (${asked.length} user messages).`, ...asked.slice(-12).map((line) => `- The user asked: ${line}`)].join('\n');
+}
+
 export function scriptReply(request: ChatRequest, seed: string): ScriptedReply {
   if (request.toolChoice.mode === 'auto' && request.tools.length > 0) {
     const plan = parsePlan(lastUser(request.messages)?.text ?? '');
@@ -178,6 +194,8 @@ export function scriptReply(request: ChatRequest, seed: string): ScriptedReply {
   }
   const results = toolResults(request.messages);
   if (results !== undefined) return textReply(results, '', request.effectiveMaxTokens);
+  const summary = summaryReply(request.messages);
+  if (summary !== undefined) return textReply(summary, '', request.effectiveMaxTokens);
 
   const user = lastUser(request.messages);
   const text = user?.text ?? '';

@@ -13,9 +13,9 @@ const MODEL = 'gpt-oss:120b';
 const BUDGET = { maxModelLen: 16_384, toolsTokens: 0, reserveTokens: 1_024 };
 
 /** 30 turns of 2,000-character questions and answers (~30k tokens): only a summary makes it fit. */
-function longConversation(): ChatMessage[] {
+function longConversation(first = 'Question'): ChatMessage[] {
   const turns = Array.from({ length: 30 }, (_, i): ChatMessage[] => [
-    { role: 'user', content: `Question ${i}: ${'q'.repeat(2_000)}` },
+    { role: 'user', content: `${i === 0 ? first : 'Question'} ${i}: ${'q'.repeat(2_000)}` },
     { role: 'assistant', content: `Answer ${i}: ${'a'.repeat(2_000)}` },
   ]);
   return [{ role: 'system', content: 'You are Stratus.' }, ...turns.flat(), { role: 'user', content: 'And now?' }];
@@ -63,9 +63,9 @@ describe('compaction: a cut or empty summary is never stored (sandbox)', () => {
   });
 
   it('an answer cut at its max_tokens (finish reason length) is not stored: messages left out with their own note', async () => {
-    // The sandbox's model echoes the transcript it was sent: far longer than the summary's max_tokens.
+    // Asked for a verbose summary, the sandbox's model echoes the transcript: far longer than the summary's max_tokens.
     const store = new MemorySummaryStore();
-    const outcome = sent(await compactToFit(longConversation(), BUDGET, deps(store)));
+    const outcome = sent(await compactToFit(longConversation('Give a verbose summary of question'), BUDGET, deps(store)));
     assert.equal(outcome.summaryFailed, 'cut');
     assertLeftOut(outcome, store);
     const summaryRequests = sandbox.control.requests({ pathPrefix: '/v1/chat/completions' }).length;
