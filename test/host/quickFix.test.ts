@@ -110,6 +110,34 @@ describe('Quick fixes: Fix and Explain with Stratus', function () {
     assert.match(String(body?.messages?.at(-1)?.content), /^Explain this error reported by checker \(E1001\)/);
   });
 
+  it('Explain with Stratus after lines were added above explains the problem where it moved (issue 31, item 5)', async () => {
+    const [, explain] = await quickFixes(new vscode.Range(1, 12, 1, 12));
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(document.uri, new vscode.Position(0, 0), Array.from({ length: 30 }, (_, i) => `// added line ${i + 1}\n`).join(''));
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    // The checker publishes the problem again where it now is, as a language server does.
+    const moved = new vscode.Diagnostic(new vscode.Range(31, 9, 31, 47), reduceProblem.message, reduceProblem.severity);
+    moved.source = reduceProblem.source;
+    moved.code = reduceProblem.code;
+    diagnostics.set(document.uri, [moved]);
+    const outcome = await vscode.commands.executeCommand<ChatOutcome>(explain?.command?.command ?? '', ...(explain?.command?.arguments ?? []));
+    assert.match(outcome.query ?? '', /\(E1001\) in `[^`]+` at line 32,/);
+    assert.match(outcome.query ?? '', /function total\(items\) \{\n {2}return items\.reduce/);
+  });
+
+  it('Explain with Stratus refuses when the problem is no longer reported after the code changed (issue 31, item 5)', async () => {
+    const [, explain] = await quickFixes(new vscode.Range(1, 12, 1, 12));
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(document.uri, new vscode.Position(0, 0), '// a new first line\n');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    diagnostics.set(document.uri, []);
+    const before = await lastSeq();
+    const outcome = await vscode.commands.executeCommand<ChatOutcome>(explain?.command?.command ?? '', ...(explain?.command?.arguments ?? []));
+    assert.equal(outcome.query, undefined);
+    assert.match(outcome.error ?? '', /no longer reported there/);
+    assert.equal((await requests('/v1/chat/completions')).filter((r) => r.seq > before).length, 0, 'nothing sent');
+  });
+
   it('Explain with Stratus in the editor menu sends the selected code to @stratus in the Chat view', async () => {
     const editor = vscode.window.activeTextEditor;
     assert.equal(editor?.document, document);

@@ -20,6 +20,8 @@ export interface ExplainDiagnosticArgs {
   uri: string;
   diagnostic: DiagnosticInfo;
   range: EditArgs['range'];
+  /** The document version the range was read in (the light bulb's); later edits move the diagnostic. */
+  version?: number;
 }
 
 /** Diagnostics given actions per request: a line with more gets actions for its first ones only. */
@@ -82,7 +84,7 @@ export class StratusQuickFixes implements vscode.CodeActionProvider {
       fix.command = { command: EDIT_COMMAND, title: fix.title, arguments: [edit] };
       const explain = new vscode.CodeAction(this.titles.explain + suffix, vscode.CodeActionKind.QuickFix);
       explain.diagnostics = [diagnostic];
-      const args: ExplainDiagnosticArgs = { uri, diagnostic: info, range: { start, end } };
+      const args: ExplainDiagnosticArgs = { uri, diagnostic: info, range: { start, end }, version: document.version };
       explain.command = { command: EXPLAIN_DIAGNOSTIC_COMMAND, title: explain.title, arguments: [args] };
       actions.push(fix, explain);
     }

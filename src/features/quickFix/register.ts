@@ -3,6 +3,7 @@ import { DisposableStore } from '../../platform/disposables';
 import { notificationText } from '../../platform/errorActions';
 import { showPresentedError } from '../../platform/errorNotification';
 import type { Deps } from '../deps';
+import { diagnosticNow } from './diagnosticNow';
 import { boundedExcerpt, DOCUMENTATION_INSTRUCTION, explainCodeQuery, explainDiagnosticQuery, generateTestsQuery, type CodeExcerpt } from './prompts';
 import { EDIT_COMMAND, EXPLAIN_DIAGNOSTIC_COMMAND, StratusQuickFixes, type EditArgs, type ExplainDiagnosticArgs } from './provider';
 
@@ -82,10 +83,17 @@ async function selectionExcerpt(): Promise<CodeExcerpt | undefined> {
 async function explainDiagnostic(deps: Deps, args: ExplainDiagnosticArgs | undefined): Promise<ChatOutcome> {
   if (!args || typeof args.uri !== 'string' || !args.diagnostic || !args.range) return {};
   const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(args.uri));
+  // The light bulb's range is from an earlier version if the user typed since: find it where it is now.
+  const now = diagnosticNow(document, args);
+  if (!now) {
+    const message = vscode.l10n.t('Stratus: the code changed and this problem is no longer reported there. Open the light bulb again.');
+    void vscode.window.showInformationMessage(message);
+    return { error: message };
+  }
   const last = document.lineCount - 1;
-  const from = Math.max(0, Math.min(last, args.range.start.line - CONTEXT_LINES));
-  const to = Math.max(from, Math.min(last, args.range.end.line + CONTEXT_LINES));
-  return openChat(deps, explainDiagnosticQuery(args.diagnostic, excerptOf(document, new vscode.Range(from, 0, to, 0))));
+  const from = Math.max(0, Math.min(last, now.range.start.line - CONTEXT_LINES));
+  const to = Math.max(from, Math.min(last, now.range.end.line + CONTEXT_LINES));
+  return openChat(deps, explainDiagnosticQuery(now.info, excerptOf(document, new vscode.Range(from, 0, to, 0))));
 }
 
 /** Opens the Chat view with `query` sent to `@stratus`. */
