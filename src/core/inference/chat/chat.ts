@@ -4,6 +4,7 @@ import { callTransport, type CallOptions } from '../shared/call';
 import { responseMeta } from '../shared/meta';
 import { parseChatCompletion } from './completion';
 import { iterateSse, readSse } from './sse';
+import { OfferedTools } from './offeredTools';
 import { ChatStreamDecoder } from './streamDecoder';
 import type { ChatRequest, ChatResult, ChatStreamEvent } from './types';
 import { buildChatBody } from './validate';
@@ -22,6 +23,16 @@ export interface ChatStreamOptions extends CallOptions {
    * contract (production sends usage unasked), so it is opt-in; OpenAI-style servers accept it.
    */
   includeUsage?: boolean;
+  /** Recover tool calls the model prints as text instead of `tool_calls` (default on; a setting turns it off per model). */
+  textToolCalls?: boolean;
+  /** Told, in one line, each time such a call is recovered. */
+  onTextToolCall?: (line: string) => void;
+}
+
+/** The tools a call printed as text may name: those offered, unless recovery is off or tools are refused. */
+function textCallTools(request: ChatRequest, options: ChatStreamOptions): OfferedTools | undefined {
+  if (options.textToolCalls === false || !request.tools?.length || request.tool_choice === 'none') return undefined;
+  return new OfferedTools(request.tools);
 }
 
 /** A streamed answer. Nothing is sent until it is consumed, once, by one of the two ways. */
@@ -81,8 +92,15 @@ export function chatStream(
       ...callTransport(options),
     });
   };
+  const tools = textCallTools(request, options);
   const decoderFor = (res: HttpResponse, emit: (e: ChatStreamEvent) => void): ChatStreamDecoder =>
-    new ChatStreamDecoder(emit, { label, meta: responseMeta(res), redact: (t) => transport.redact(t) });
+    new ChatStreamDecoder(emit, {
+      label,
+      meta: responseMeta(res),
+      redact: (t) => transport.redact(t),
+      ...(tools ? { textCallTools: tools } : {}),
+      ...(options.onTextToolCall ? { log: options.onTextToolCall } : {}),
+    });
 
   return {
     async consume(onEvent) {
