@@ -43,7 +43,8 @@ export function createInferenceClient(options: InferenceClientOptions): Inferenc
     ...(modelKindOverrides !== undefined ? { overrides: modelKindOverrides } : {}),
   });
   return {
-    chat: (request, opts) => chat(transport, request, opts),
+    chat: (request, opts) =>
+      chat(transport, request, { textToolCalls: textToolCalls?.(request.model) ?? true, onTextToolCall: (line) => transportOptions.logger?.info(line), ...opts }),
     chatStream: (request, opts) =>
       chatStream(transport, request, { textToolCalls: textToolCalls?.(request.model) ?? true, onTextToolCall: (line) => transportOptions.logger?.info(line), ...opts }),
     complete: (request, opts) => complete(transport, request, opts),

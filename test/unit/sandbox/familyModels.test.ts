@@ -51,6 +51,18 @@ for (const profile of ['contract', 'production'] as SandboxProfile[]) {
       });
     }
 
+    it('a whole (non-streamed) answer is read the same way', async () => {
+      for (const model of TEXT_CALL_MODELS) {
+        const result = await client().chat({ model, tools: TOOLS, messages: [{ role: 'user', content: 'Call get_weather with {"city":"Paris"}' }] });
+        assert.equal(result.finishReason, 'tool_calls', model);
+        assert.deepEqual(result.toolCalls.map((c) => [c.function.name, JSON.parse(c.function.arguments)]), [['get_weather', { city: 'Paris' }]], model);
+        assert.equal(result.text, '', model);
+      }
+      const plain = await client().chat({ model: 'gpt-oss-harmony:20b', messages: [{ role: 'user', content: 'hello' }] });
+      assert.equal(plain.text, 'Echo (gpt-oss-harmony:20b): hello');
+      assert.equal(plain.thinking, 'Answering from the script.');
+    });
+
     it('gpt-oss-harmony:20b: reasoning on the analysis channel, the answer on final', async () => {
       const result = await client().chatStream({ model: 'gpt-oss-harmony:20b', messages: [{ role: 'user', content: 'hello' }] }).consume();
       assert.equal(result.text, 'Echo (gpt-oss-harmony:20b): hello');

@@ -3,6 +3,17 @@ import type { OfferedTools } from './offeredTools';
 import { TextToolCallDetector, type RecoveredCall } from './textToolCalls';
 import { ThinkSplitter } from './think';
 
+/** A whole `content` string decoded at once (a non-streamed answer). */
+export function decodeContent(content: string, tools: OfferedTools | undefined): { text: string; thinking: string; thinkingOpen: boolean; calls: RecoveredCall[] } {
+  let text = '';
+  let thinking = '';
+  const calls: RecoveredCall[] = [];
+  const decoder = new ContentDecoder({ onText: (t) => (text += t), onThinking: (t) => (thinking += t), onCall: (c) => calls.push(c) }, tools);
+  decoder.push(content);
+  decoder.flush();
+  return { text: calls.length > 0 && text.trim() === '' ? '' : text, thinking, thinkingOpen: decoder.thinkingOpen, calls };
+}
+
 export interface ContentSink {
   onText(text: string): void;
   onThinking(text: string): void;

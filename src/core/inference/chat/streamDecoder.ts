@@ -5,7 +5,7 @@ import { chatResult, streamedError } from './completion';
 import type { SseDecoder } from './sse';
 import { ContentDecoder } from './contentDecoder';
 import type { OfferedTools } from './offeredTools';
-import type { RecoveredCall } from './textToolCalls';
+import { recoveredCallId, type RecoveredCall } from './textToolCalls';
 import { TextBuffer } from './textBuffer';
 import { ToolCallStreamAssembler } from './toolCalls';
 import type { ChatResult, ChatStreamEvent, Usage } from './types';
@@ -22,17 +22,6 @@ export interface DecoderContext {
   log?: (line: string) => void;
 }
 
-/** A 9-character alphanumeric id (the form some servers require) from the answer and position. */
-function recoveredCallId(seed: string, index: number): string {
-  let a = 0x811c9dc5;
-  let b = 0x01000193 ^ index;
-  const text = `${seed}:${index}`;
-  for (let i = 0; i < text.length; i++) {
-    a = Math.imul(a ^ text.charCodeAt(i), 0x01000193) >>> 0;
-    b = Math.imul(b ^ text.charCodeAt(i), 0x5bd1e995) >>> 0;
-  }
-  return (a.toString(36) + b.toString(36)).padStart(9, '0').slice(-9);
-}
 
 /**
  * Turns the data of each SSE event into typed deltas, synchronously: no promise per chunk.

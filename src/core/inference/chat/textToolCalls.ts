@@ -23,6 +23,18 @@ export interface TextCallSink {
   onCall(call: RecoveredCall): void;
 }
 
+/** A 9-character alphanumeric id (the form some servers require) from the answer and position. */
+export function recoveredCallId(seed: string, index: number): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ index;
+  const text = `${seed}:${index}`;
+  for (let i = 0; i < text.length; i++) {
+    a = Math.imul(a ^ text.charCodeAt(i), 0x01000193) >>> 0;
+    b = Math.imul(b ^ text.charCodeAt(i), 0x5bd1e995) >>> 0;
+  }
+  return (a.toString(36) + b.toString(36)).padStart(9, '0').slice(-9);
+}
+
 interface Marker {
   open: string;
   format: TextCallFormat;
