@@ -6,6 +6,8 @@ import { networkKey, networkOptions, type SharedNetwork } from '../platform/netw
 import type { UsageListener } from '../core/usage/events';
 import type { BeforeGeneration } from '../core/usage/guard';
 import { SecretKeys, type SecretStore } from '../platform/secrets';
+import { textToolCallsEnabled } from '../core/inference/chat/textToolCallPolicy';
+import { readTextToolCallSetting } from '../platform/textToolCallSetting';
 import { onSettingsChanged, readSettings, type StratusSettings } from '../platform/settings';
 
 /**
@@ -57,6 +59,7 @@ export class InferenceConnection implements vscode.Disposable {
       apiKey: () => this.secrets.get(SecretKeys.inferenceApiKey),
       logger: this.logger,
       modelKindOverrides: () => readSettings().modelKindOverrides,
+      textToolCalls: (model) => textToolCallsEnabled(readTextToolCallSetting(), model),
       ...(this.usage ?? {}),
     });
   }

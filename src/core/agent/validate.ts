@@ -1,4 +1,5 @@
-import { Validator, type OutputUnit, type Schema } from '@cfworker/json-schema';
+import type { OutputUnit, Validator } from '@cfworker/json-schema';
+import { schemaValidator } from '../inference/chat/offeredTools';
 import type { ToolCall } from '../inference/chat/types';
 import { isRecord } from '../json';
 import type { AgentTool } from './types';
@@ -20,9 +21,6 @@ function describeErrors(errors: readonly OutputUnit[]): string {
   return chosen.map((e) => `${e.instanceLocation === '#' ? 'input' : e.instanceLocation.replace(/^#/, 'input')}: ${e.error}`).join('; ');
 }
 
-// Compiled validators by schema object: VS Code hands the same inputSchema objects turn after turn.
-const compiled = new WeakMap<object, Validator>();
-
 /** Validates tool calls against the offered tools. Schemas compile once (per schema object). */
 export class CallValidator {
   private readonly tools = new Map<string, AgentTool>();
@@ -36,13 +34,9 @@ export class CallValidator {
   }
 
   private validatorFor(tool: AgentTool): Validator | undefined {
-    if (!tool.parameters) return undefined;
-    let validator = compiled.get(tool.parameters);
-    if (!validator) {
-      validator = new Validator(tool.parameters as Schema, '2020-12', false);
-      compiled.set(tool.parameters, validator);
-    }
-    return validator;
+    // One compile per schema object (VS Code hands the same inputSchema objects turn after turn),
+    // shared with the check of calls printed as text.
+    return tool.parameters ? schemaValidator(tool.parameters) : undefined;
   }
 
   /**

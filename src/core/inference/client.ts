@@ -21,6 +21,8 @@ export interface InferenceClientOptions
   modelCacheTtlMs?: number;
   /** Model kind overrides by id (a setting); a function is re-read on every use. */
   modelKindOverrides?: ModelKindOverrides | (() => ModelKindOverrides);
+  /** Whether tool calls a model prints as text are recovered for it (`stratus.models.textToolCalls`); default yes. */
+  textToolCalls?: (model: string) => boolean;
 }
 
 
@@ -29,7 +31,7 @@ export interface InferenceClientOptions
  * metering is a decorator in core/usage (`createMeteredInferenceClient`), not part of the client.
  */
 export function createInferenceClient(options: InferenceClientOptions): InferenceClient {
-  const { apiKey, secretName, modelCacheTtlMs, modelKindOverrides, ...transportOptions } = options;
+  const { apiKey, secretName, modelCacheTtlMs, modelKindOverrides, textToolCalls, ...transportOptions } = options;
   const transport = new HttpTransport({
     ...transportOptions,
     baseUrlParam: transportOptions.baseUrlParam ?? 'stratus.inference.baseUrl',
@@ -41,8 +43,10 @@ export function createInferenceClient(options: InferenceClientOptions): Inferenc
     ...(modelKindOverrides !== undefined ? { overrides: modelKindOverrides } : {}),
   });
   return {
-    chat: (request, opts) => chat(transport, request, opts),
-    chatStream: (request, opts) => chatStream(transport, request, opts),
+    chat: (request, opts) =>
+      chat(transport, request, { textToolCalls: textToolCalls?.(request.model) ?? true, onTextToolCall: (line) => transportOptions.logger?.info(line), ...opts }),
+    chatStream: (request, opts) =>
+      chatStream(transport, request, { textToolCalls: textToolCalls?.(request.model) ?? true, onTextToolCall: (line) => transportOptions.logger?.info(line), ...opts }),
     complete: (request, opts) => complete(transport, request, opts),
     completeStream: (request, opts) => completeStream(transport, request, opts),
     embed: (request, opts) => embed(transport, request, opts),

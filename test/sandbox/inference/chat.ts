@@ -3,6 +3,7 @@ import { shortHash } from '../core/ids';
 import type { SandboxState } from '../state';
 import { parseChatRequest, type ChatRequest } from './chatRequest';
 import { invalid, isInferenceError, rateLimited, sendInferenceError } from './errors';
+import { familyReply } from './familyModels';
 import { ocrReply } from './ocr';
 import { completionTokens, scriptReply, type ScriptedReply } from './script';
 import { writeSse } from './sse';
@@ -110,7 +111,7 @@ export async function handleChat(state: SandboxState, ctx: RequestContext, heade
     sendInferenceError(ctx, ocr.error, { ...headers, ...ocr.headers });
     return;
   }
-  const reply = ocr?.reply ?? scriptReply(request, seed);
+  const reply = ocr?.reply ?? familyReply(request.model, scriptReply(request, seed), request.effectiveMaxTokens);
   const usage = usageOf(state, request, reply);
   state.meter.consume(usage.completion_tokens);
   // The budget headers reflect this request's output tokens.

@@ -1,5 +1,6 @@
 import type { SandboxProfile } from '../types';
 import { shortHash } from '../core/ids';
+import { FAMILY_MODELS } from './familyModels';
 
 /**
  * The model catalogue. Capabilities are internal to the sandbox: like production, `/v1/models`
@@ -56,6 +57,8 @@ export const MODELS: readonly ModelSpec[] = [
   },
   { id: 'qwen3-reranker:4b', kind: 'rerank', maxModelLen: 40960, root: 'Qwen/Qwen3-Reranker-4B', aliases: ['qwen3-reranker'], vision: false, tools: false, reasoning: false },
   { id: 'whisper-large-v3', kind: 'speech', maxModelLen: 448, root: 'openai/whisper-large-v3', aliases: ['whisper'], vision: false, tools: false, reasoning: false },
+  // Reasoning and tool-call families that do not follow the contract (familyModels.ts).
+  ...FAMILY_MODELS,
 ];
 
 export const DEFAULT_SPEECH_MODEL = 'whisper-large-v3';

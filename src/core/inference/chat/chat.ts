@@ -4,6 +4,7 @@ import { callTransport, type CallOptions } from '../shared/call';
 import { responseMeta } from '../shared/meta';
 import { parseChatCompletion } from './completion';
 import { iterateSse, readSse } from './sse';
+import { OfferedTools } from './offeredTools';
 import { ChatStreamDecoder } from './streamDecoder';
 import type { ChatRequest, ChatResult, ChatStreamEvent } from './types';
 import { buildChatBody } from './validate';
@@ -16,12 +17,26 @@ export const CHAT_PATH = '/v1/chat/completions';
  */
 export const NON_STREAMED_FIRST_BYTE_MS = 300_000;
 
-export interface ChatStreamOptions extends CallOptions {
+/** Recovery of tool calls printed as text, for a streamed or a whole answer. */
+export interface TextCallOptions {
+  /** Recover tool calls the model prints as text instead of `tool_calls` (default on; a setting turns it off per model). */
+  textToolCalls?: boolean;
+  /** Told, in one line, each time such a call is recovered. */
+  onTextToolCall?: (line: string) => void;
+}
+
+export interface ChatStreamOptions extends CallOptions, TextCallOptions {
   /**
    * Ask for the final usage chunk with `stream_options: {include_usage: true}`. Not in the
    * contract (production sends usage unasked), so it is opt-in; OpenAI-style servers accept it.
    */
   includeUsage?: boolean;
+}
+
+/** The tools a call printed as text may name: those offered, unless recovery is off or tools are refused. */
+function textCallTools(request: ChatRequest, options: TextCallOptions): OfferedTools | undefined {
+  if (options.textToolCalls === false || !request.tools?.length || request.tool_choice === 'none') return undefined;
+  return new OfferedTools(request.tools);
 }
 
 /** A streamed answer. Nothing is sent until it is consumed, once, by one of the two ways. */
@@ -39,7 +54,7 @@ export interface ChatStream extends AsyncIterable<ChatStreamEvent> {
 export async function chat(
   transport: HttpTransport,
   request: ChatRequest,
-  options: CallOptions = {},
+  options: CallOptions & TextCallOptions = {},
   path: string = CHAT_PATH,
 ): Promise<ChatResult> {
   const body = buildChatBody(request, false);
@@ -51,7 +66,8 @@ export async function chat(
     signal: options.signal,
     ...callTransport(options, { firstByteTimeoutMs: NON_STREAMED_FIRST_BYTE_MS }),
   });
-  return parseChatCompletion(await res.json(), responseMeta(res), `POST ${path}`);
+  const textCalls = { tools: textCallTools(request, options), ...(options.onTextToolCall ? { log: options.onTextToolCall } : {}) };
+  return parseChatCompletion(await res.json(), responseMeta(res), `POST ${path}`, textCalls);
 }
 
 /**
@@ -81,8 +97,15 @@ export function chatStream(
       ...callTransport(options),
     });
   };
+  const tools = textCallTools(request, options);
   const decoderFor = (res: HttpResponse, emit: (e: ChatStreamEvent) => void): ChatStreamDecoder =>
-    new ChatStreamDecoder(emit, { label, meta: responseMeta(res), redact: (t) => transport.redact(t) });
+    new ChatStreamDecoder(emit, {
+      label,
+      meta: responseMeta(res),
+      redact: (t) => transport.redact(t),
+      ...(tools ? { textCallTools: tools } : {}),
+      ...(options.onTextToolCall ? { log: options.onTextToolCall } : {}),
+    });
 
   return {
     async consume(onEvent) {

@@ -1,7 +1,9 @@
 import { ApiError, MalformedResponseError } from '../../errors';
 import { arr, isRecord, num, str } from '../../json';
 import type { ResponseMeta } from '../shared/meta';
-import { splitContent } from './think';
+import { decodeContent } from './contentDecoder';
+import type { OfferedTools } from './offeredTools';
+import { recoveredCallId } from './textToolCalls';
 import type { AssistantMessage, ChatResult, ToolCall, Usage } from './types';
 import { parseUsage } from './usage';
 
@@ -46,14 +48,27 @@ function toolCalls(value: unknown): ToolCall[] {
 }
 
 /** Reads a non-streamed chat completion body (`choices[0].message`, `usage`). */
-export function parseChatCompletion(body: unknown, meta: ResponseMeta, label: string): ChatResult {
+export function parseChatCompletion(
+  body: unknown,
+  meta: ResponseMeta,
+  label: string,
+  /** As in a stream: the offered tools a call printed as text may name (recovery on), and the log line. */
+  textCalls?: { tools: OfferedTools | undefined; log?: (line: string) => void },
+): ChatResult {
   const choice = isRecord(body) ? arr(body.choices)[0] : undefined;
   if (!isRecord(body) || !isRecord(choice) || !isRecord(choice.message)) {
     throw new MalformedResponseError(`${label}: the response has no choices[0].message`);
   }
   const message = choice.message;
-  const { text, thinking, open } = splitContent(str(message.content) ?? '');
+  const { text, thinking, thinkingOpen: open, calls: recovered } = decodeContent(str(message.content) ?? '', textCalls?.tools);
   const reasoning = str(message.reasoning_content) ?? str(message.reasoning) ?? '';
+  const calls = toolCalls(message.tool_calls);
+  for (const call of recovered) {
+    const index = calls.length;
+    calls.push({ id: recoveredCallId(str(body.id) ?? '', index), type: 'function', function: { name: call.name, arguments: call.arguments } });
+    textCalls?.log?.(`${label}: recovered a call of '${call.name}' that ${str(body.model) ?? 'the model'} printed as text (${call.format} format)`);
+  }
+  const finish = str(choice.finish_reason);
   return chatResult(
     {
       id: str(body.id),
@@ -62,8 +77,8 @@ export function parseChatCompletion(body: unknown, meta: ResponseMeta, label: st
       text,
       thinking: reasoning + thinking,
       ...(open ? { thinkingOpen: true } : {}),
-      toolCalls: toolCalls(message.tool_calls),
-      finishReason: str(choice.finish_reason),
+      toolCalls: calls,
+      finishReason: finish === 'stop' && recovered.length > 0 ? 'tool_calls' : finish,
       usage: parseUsage(body.usage),
     },
     meta,

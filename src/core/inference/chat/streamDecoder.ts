@@ -3,8 +3,10 @@ import { isRecord, num, str, type JsonRecord } from '../../json';
 import type { ResponseMeta } from '../shared/meta';
 import { chatResult, streamedError } from './completion';
 import type { SseDecoder } from './sse';
+import { ContentDecoder } from './contentDecoder';
+import type { OfferedTools } from './offeredTools';
+import { recoveredCallId, type RecoveredCall } from './textToolCalls';
 import { TextBuffer } from './textBuffer';
-import { ThinkSplitter } from './think';
 import { ToolCallStreamAssembler } from './toolCalls';
 import type { ChatResult, ChatStreamEvent, Usage } from './types';
 import { parseUsage } from './usage';
@@ -14,7 +16,12 @@ export interface DecoderContext {
   label: string;
   meta: ResponseMeta;
   redact: (text: string) => string;
+  /** The tools offered in this request when tool calls printed as text are recovered; undefined: not. */
+  textCallTools?: OfferedTools;
+  /** Told each time a call printed as text is recovered. */
+  log?: (line: string) => void;
 }
+
 
 /**
  * Turns the data of each SSE event into typed deltas, synchronously: no promise per chunk.
@@ -39,22 +46,29 @@ export class ChatStreamDecoder implements SseDecoder<ChatResult> {
    * now on interrupts an answer rather than preventing one. Thinking alone does not count.
    */
   delivered = false;
-  private readonly splitter: ThinkSplitter;
+  private readonly splitter: ContentDecoder;
+  private recovered = 0;
   private readonly tools = new ToolCallStreamAssembler();
 
   constructor(
     private readonly emit: (event: ChatStreamEvent) => void,
     private readonly ctx: DecoderContext,
   ) {
-    this.splitter = new ThinkSplitter((kind, text) => {
-      if (kind === 'text') {
-        this.text.append(text);
-        this.delivered = true;
-      } else {
-        this.thinking.append(text);
-      }
-      emit({ type: kind, text });
-    });
+    this.splitter = new ContentDecoder(
+      {
+        onText: (text) => {
+          this.text.append(text);
+          this.delivered = true;
+          emit({ type: 'text', text });
+        },
+        onThinking: (text) => {
+          this.thinking.append(text);
+          emit({ type: 'thinking', text });
+        },
+        onCall: (call) => this.onRecoveredCall(call),
+      },
+      ctx.textCallTools,
+    );
   }
 
   onEvent(data: string, event: string | undefined): void {
@@ -151,9 +165,10 @@ export class ChatStreamDecoder implements SseDecoder<ChatResult> {
         id: this.id,
         model: this.model,
         created: this.created,
-        text: this.text.toString(),
+        // Only spaces around a recovered call: the call is the whole answer.
+        text: this.recovered > 0 && this.text.toString().trim() === '' ? '' : this.text.toString(),
         thinking: this.thinking.toString(),
-        ...(this.splitter.open ? { thinkingOpen: true } : {}),
+        ...(this.splitter.thinkingOpen ? { thinkingOpen: true } : {}),
         toolCalls: this.tools.result().map((t) => t.call),
         finishReason: this.finishReason,
         usage: this.usage,
@@ -195,7 +210,19 @@ export class ChatStreamDecoder implements SseDecoder<ChatResult> {
    * cancel: it arrived, and a fragment is not a tag once nothing can follow it.
    */
   private releaseHeld(): void {
-    this.splitter.flush();
+    this.splitter.release();
+  }
+
+  /** A call printed as text: assembled after the server's own calls, as if it had sent it. */
+  private onRecoveredCall(call: RecoveredCall): void {
+    let index = 0;
+    for (const { index: used } of this.tools.result()) if (used >= index) index = used + 1;
+    const id = recoveredCallId(this.id ?? '', index);
+    const event = this.tools.add({ index, id, type: 'function', function: { name: call.name, arguments: call.arguments } }, index);
+    this.recovered++;
+    this.delivered = true;
+    this.ctx.log?.(`${this.ctx.label}: recovered a call of '${call.name}' that ${this.model ?? 'the model'} printed as text (${call.format} format)`);
+    if (event) this.emit(event);
   }
 
   private onChoice(choice: JsonRecord): void {
@@ -221,10 +248,11 @@ export class ChatStreamDecoder implements SseDecoder<ChatResult> {
     }
     const finish = str(choice.finish_reason);
     if (finish) {
-      this.finishReason = finish;
       this.splitter.flush();
+      // The server saw an answer; with calls recovered from it, the model asked for tools.
+      this.finishReason = finish === 'stop' && this.recovered > 0 ? 'tool_calls' : finish;
       this.emitToolCalls();
-      this.emit({ type: 'finish', reason: finish });
+      this.emit({ type: 'finish', reason: this.finishReason });
     }
   }
 

@@ -1,0 +1,132 @@
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { ContentDecoder } from '../../../src/core/inference/chat/contentDecoder';
+import { OfferedTools } from '../../../src/core/inference/chat/offeredTools';
+import type { RecoveredCall } from '../../../src/core/inference/chat/textToolCalls';
+import type { ToolDefinition } from '../../../src/core/inference/chat/types';
+import { check } from '../properties/harness';
+
+const TOOLS: ToolDefinition[] = [
+  { type: 'function', function: { name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false } } },
+  { type: 'function', function: { name: 'list_vms', parameters: { type: 'object', properties: { limit: { type: 'integer' } } } } },
+];
+
+interface Decoded {
+  text: string;
+  thinking: string;
+  calls: Array<Omit<RecoveredCall, 'format'> & { format: string }>;
+}
+
+function decode(deltas: readonly string[], tools: readonly ToolDefinition[] | null = TOOLS): Decoded {
+  const out: Decoded = { text: '', thinking: '', calls: [] };
+  const decoder = new ContentDecoder(
+    { onText: (t) => (out.text += t), onThinking: (t) => (out.thinking += t), onCall: (c) => out.calls.push(c) },
+    tools ? new OfferedTools(tools) : undefined,
+  );
+  for (const d of deltas) decoder.push(d);
+  decoder.flush();
+  return out;
+}
+
+/** `text` cut at the given points. */
+function cut(text: string, points: readonly number[]): string[] {
+  const at = [...new Set(points.map((p) => p % (text.length + 1)))].sort((a, b) => a - b);
+  const parts: string[] = [];
+  let from = 0;
+  for (const p of at) {
+    parts.push(text.slice(from, p));
+    from = p;
+  }
+  parts.push(text.slice(from));
+  return parts;
+}
+
+const READ = { name: 'read_file', arguments: '{"path":"src/a.ts"}' };
+
+/** Each format as a model prints it, and what must come out. */
+const CASES: ReadonlyArray<{ name: string; content: string; text: string; calls: Array<{ name: string; arguments: string; format: string }> }> = [
+  { name: 'Hermes/Qwen <tool_call>', content: 'Let me look.\n<tool_call>\n{"name": "read_file", "arguments": {"path": "src/a.ts"}}\n</tool_call>', text: 'Let me look.\n', calls: [{ ...READ, format: 'hermes' }] },
+  { name: 'Hermes, two calls', content: '<tool_call>{"name":"read_file","arguments":{"path":"src/a.ts"}}</tool_call>\n<tool_call>{"name":"list_vms","arguments":{"limit":2}}</tool_call>', text: '\n', calls: [{ ...READ, format: 'hermes' }, { name: 'list_vms', arguments: '{"limit":2}', format: 'hermes' }] },
+  { name: 'Hermes with string arguments', content: '<tool_call>{"name":"read_file","arguments":"{\\"path\\":\\"src/a.ts\\"}"}</tool_call>', text: '', calls: [{ ...READ, format: 'hermes' }] },
+  { name: 'Qwen3-Coder function inside <tool_call>', content: '<tool_call>\n<function=read_file>\n<parameter=path>\nsrc/a.ts\n</parameter>\n</function>\n</tool_call>', text: '', calls: [{ ...READ, format: 'hermes' }] },
+  { name: 'Mistral [TOOL_CALLS][...]', content: '[TOOL_CALLS][{"name": "read_file", "arguments": {"path": "src/a.ts"}}]', text: '', calls: [{ ...READ, format: 'mistral' }] },
+  { name: 'Mistral [TOOL_CALLS]name[ARGS]', content: 'Reading.[TOOL_CALLS]read_file[ARGS]{"path": "src/a.ts"}', text: 'Reading.', calls: [{ ...READ, format: 'mistral' }] },
+  { name: 'Llama <|python_tag|>', content: '<|python_tag|>{"name": "read_file", "parameters": {"path": "src/a.ts"}}<|eom_id|>', text: '', calls: [{ ...READ, format: 'llama' }] },
+  { name: 'Llama bare JSON as the whole answer', content: '  {"name": "read_file", "parameters": {"path": "src/a.ts"}}\n', text: '  ', calls: [{ ...READ, format: 'json' }] },
+  { name: 'fenced json with one call', content: 'I will call it:\n```json\n{"name": "read_file", "arguments": {"path": "src/a.ts"}}\n```\nDone.', text: 'I will call it:\n\nDone.', calls: [{ ...READ, format: 'fenced' }] },
+  { name: 'XML-ish <function=name>{json}', content: 'Sure. <function=read_file>{"path": "src/a.ts"}</function> ok', text: 'Sure.  ok', calls: [{ ...READ, format: 'xml' }] },
+  { name: 'XML-ish parameters', content: '<function=list_vms><parameter=limit>3</parameter></function>', text: '', calls: [{ name: 'list_vms', arguments: '{"limit":3}', format: 'xml' }] },
+  { name: 'harmony commentary call', content: '<|channel|>analysis<|message|>Need the file.<|end|><|start|>assistant<|channel|>commentary to=functions.read_file <|constrain|>json<|message|>{"path":"src/a.ts"}<|call|>', text: '', calls: [{ ...READ, format: 'harmony' }] },
+];
+
+/** Text that mentions the formats but holds no call: it must come out unchanged. */
+const PROSE: readonly string[] = [
+  'Qwen wraps calls in a `<tool_call>` tag; Mistral uses [TOOL_CALLS] before a list.',
+  'The answer is {"name": "Ada", "age": 36} as JSON.',
+  '{"name": "Ada", "age": 36}',
+  '{"path": "src/a.ts"}',
+  'Here is a config:\n```json\n{"compilerOptions": {"strict": true}}\n```\n',
+  'An example call:\n```json\n{"name": "delete_everything", "arguments": {}}\n```',
+  '<tool_call>{"name": "read_file", "arguments": {"path": 42}}</tool_call>',
+  '<tool_call>{"name": "unknown_tool", "arguments": {}}</tool_call>',
+  'Write <function=f> in the template and [ARGS] after.',
+  'a < b and c [d] `e` {f}',
+  '```json\n[{"name": "read_file", "arguments": {"path": "a"}}, {"name": "read_file", "arguments": {"path": "b"}}]\n```',
+];
+
+describe('inference/chat tool calls printed as text', () => {
+  for (const c of CASES) {
+    it(`recovers ${c.name}`, () => {
+      assert.deepEqual(decode([c.content]), { text: c.text, thinking: c.name.startsWith('harmony') ? 'Need the file.' : '', calls: c.calls });
+    });
+  }
+
+  it('recovers every format the same way in any split of the stream (fast-check)', () => {
+    for (const c of CASES) {
+      const expected = decode([c.content]);
+      check(fc.property(fc.array(fc.nat(), { maxLength: 12 }), (points) => {
+        assert.deepEqual(decode(cut(c.content, points)), expected, c.name);
+      }), 150);
+    }
+  });
+
+  for (const prose of PROSE) {
+    it(`leaves prose alone: ${JSON.stringify(prose).slice(0, 60)}`, () => {
+      assert.deepEqual(decode([prose]), { text: prose, thinking: '', calls: [] });
+      assert.deepEqual(decode([...prose]), { text: prose, thinking: '', calls: [] }, 'one character at a time');
+    });
+  }
+
+  it('leaves prose alone in any split (fast-check)', () => {
+    check(fc.property(fc.constantFrom(...PROSE), fc.array(fc.nat(), { maxLength: 10 }), (prose, points) => {
+      assert.deepEqual(decode(cut(prose, points)), { text: prose, thinking: '', calls: [] });
+    }), 300);
+  });
+
+  it('recovers nothing when no tools are offered (recovery off), and shows no harmony marker', () => {
+    for (const c of CASES.filter((x) => !x.name.startsWith('harmony'))) {
+      const out = decode([c.content], null);
+      assert.deepEqual(out.calls, []);
+      assert.equal(out.text, c.content);
+    }
+    const harmony = decode([CASES[CASES.length - 1]?.content ?? ''], null);
+    assert.equal(harmony.text, '{"path":"src/a.ts"}');
+    assert.doesNotMatch(harmony.text, /<\|/);
+  });
+
+  it('holds back only while the text may still be a call: prose after a rejected marker streams on', () => {
+    const seen: string[] = [];
+    const decoder = new ContentDecoder({ onText: (t) => seen.push(t), onThinking: () => undefined, onCall: () => undefined }, new OfferedTools(TOOLS));
+    decoder.push('Use <tool_call> tags');
+    assert.equal(seen.join(''), 'Use <tool_call> tags');
+    decoder.push(' and [TOOL_CALLS] too. {"name": 1}');
+    assert.equal(seen.join(''), 'Use <tool_call> tags and [TOOL_CALLS] too. {"name": 1}');
+  });
+
+  it('gives up on a candidate longer than the look-ahead bound and shows it as text', () => {
+    const long = `<tool_call>{"name": "read_file", "arguments": {"path": "${'x'.repeat(100_010)}"}}</tool_call>`;
+    const out = decode([long]);
+    assert.equal(out.calls.length, 0);
+    assert.equal(out.text, long);
+  });
+});

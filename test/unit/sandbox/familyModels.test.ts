@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { createInferenceClient, type ChatRequest, type InferenceClient } from '../../../src/core/inference';
+import type { SandboxProfile } from '../../sandbox/index';
+import { useSandbox } from './helpers';
+
+const TOOLS: ChatRequest['tools'] = [
+  { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } },
+  { type: 'function', function: { name: 'list_vms', parameters: { type: 'object', properties: {} } } },
+];
+
+const TEXT_CALL_MODELS = ['gpt-oss-harmony:20b', 'qwen2.5:7b', 'mistral-nemo:12b', 'llama3.1:8b'];
+
+for (const profile of ['contract', 'production'] as SandboxProfile[]) {
+  describe(`sandbox family models (${profile} profile): calls printed as text come back as tool calls`, () => {
+    const sb = useSandbox({ profile });
+    const clients: InferenceClient[] = [];
+    const client = (): InferenceClient => {
+      const c = createInferenceClient({ baseUrl: sb().inferenceUrl, apiKey: () => Promise.resolve(sb().credentials.apiKey), retry: { attempts: 1 } });
+      clients.push(c);
+      return c;
+    };
+    afterEach(async () => {
+      await Promise.all(clients.splice(0).map((c) => c.close()));
+    });
+
+    it('lists the family models', async () => {
+      const ids = (await client().models.list()).map((m) => m.id);
+      for (const id of TEXT_CALL_MODELS) assert.ok(ids.includes(id), id);
+    });
+
+    for (const model of TEXT_CALL_MODELS) {
+      it(`${model}: one call, two calls, then the answer after the results, no marker shown`, async () => {
+        const ask: ChatRequest = { model, tools: TOOLS, messages: [{ role: 'user', content: 'Call get_weather with {"city":"Paris"}' }] };
+        let shown = '';
+        const first = await client().chatStream(ask).consume((e) => {
+          if (e.type === 'text') shown += e.text;
+        });
+        assert.equal(shown.trim(), '');
+        assert.equal(first.finishReason, 'tool_calls');
+        assert.deepEqual(first.toolCalls.map((c) => [c.function.name, JSON.parse(c.function.arguments)]), [['get_weather', { city: 'Paris' }]]);
+
+        const two = await client().chatStream({ ...ask, messages: [{ role: 'user', content: 'use get_weather then list_vms' }] }).consume();
+        assert.deepEqual(two.toolCalls.map((c) => c.function.name), ['get_weather', 'list_vms']);
+
+        const call = first.toolCalls[0];
+        assert.ok(call);
+        const answer = await client().chatStream({ ...ask, messages: [...ask.messages, first.message, { role: 'tool', tool_call_id: call.id, content: '{"temp":21}' }] }).consume();
+        assert.deepEqual(answer.toolCalls, []);
+        assert.equal(answer.text, 'Tool result (get_weather): {"temp":21}');
+        assert.doesNotMatch(answer.text, /<\||\[TOOL_CALLS\]|<tool_call>/);
+      });
+    }
+
+    it('a whole (non-streamed) answer is read the same way', async () => {
+      for (const model of TEXT_CALL_MODELS) {
+        const result = await client().chat({ model, tools: TOOLS, messages: [{ role: 'user', content: 'Call get_weather with {"city":"Paris"}' }] });
+        assert.equal(result.finishReason, 'tool_calls', model);
+        assert.deepEqual(result.toolCalls.map((c) => [c.function.name, JSON.parse(c.function.arguments)]), [['get_weather', { city: 'Paris' }]], model);
+        assert.equal(result.text, '', model);
+      }
+      const plain = await client().chat({ model: 'gpt-oss-harmony:20b', messages: [{ role: 'user', content: 'hello' }] });
+      assert.equal(plain.text, 'Echo (gpt-oss-harmony:20b): hello');
+      assert.equal(plain.thinking, 'Answering from the script.');
+    });
+
+    it('gpt-oss-harmony:20b: reasoning on the analysis channel, the answer on final', async () => {
+      const result = await client().chatStream({ model: 'gpt-oss-harmony:20b', messages: [{ role: 'user', content: 'hello' }] }).consume();
+      assert.equal(result.text, 'Echo (gpt-oss-harmony:20b): hello');
+      assert.equal(result.thinking, 'Answering from the script.');
+    });
+
+    it('a text-call model with no tools offered answers in plain text', async () => {
+      const result = await client().chatStream({ model: 'qwen2.5:7b', messages: [{ role: 'user', content: 'hello' }] }).consume();
+      assert.equal(result.text, 'Echo (qwen2.5:7b): hello');
+    });
+  });
+}
