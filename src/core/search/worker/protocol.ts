@@ -39,7 +39,8 @@ export type ToWorker =
   | { t: 'open'; id: number; rebuild: boolean }
   | { t: 'local'; id: number; query: string }
   | { t: 'lexical'; id: number; query: string; limit: number }
-  | { t: 'update'; events: Array<[FileEventKind, string]> }
+  /** `dropped`: set by the parser, how many malformed events it left out (the rest still apply). */
+  | { t: 'update'; events: Array<[FileEventKind, string]>; dropped?: number }
   | { t: 'flush'; id: number }
   | { t: 'persisted'; id: number }
   | { t: 'close'; id: number }
@@ -93,6 +94,17 @@ function isEvent(v: unknown): v is [FileEventKind, string] {
   return Array.isArray(v) && v.length === 2 && (v[0] === 'changed' || v[0] === 'deleted') && isStr(v[1], 4096);
 }
 
+/**
+ * An update keeps its good events and drops each malformed one (a path over 4,096 characters):
+ * one bad path must not leave every other edit of the same debounce window stale.
+ */
+function parseUpdate(events: unknown): ToWorker | undefined {
+  if (!Array.isArray(events) || events.length > 1_000_000) return undefined;
+  const good = events.filter(isEvent);
+  const dropped = events.length - good.length;
+  return dropped === 0 ? { t: 'update', events: good } : { t: 'update', events: good, dropped };
+}
+
 /** The message if it is a well-formed host message, else undefined. */
 export function parseToWorker(m: unknown): ToWorker | undefined {
   if (!isObj(m)) return undefined;
@@ -108,7 +120,7 @@ export function parseToWorker(m: unknown): ToWorker | undefined {
     case 'lexical':
       return isId(m.id) && isStr(m.query, 100_000) && isCount(m.limit) && m.limit <= 10_000 ? (m as ToWorker) : undefined;
     case 'update':
-      return Array.isArray(m.events) && m.events.length <= 1_000_000 && m.events.every(isEvent) ? (m as ToWorker) : undefined;
+      return parseUpdate(m.events);
     case 'flush':
     case 'persisted':
     case 'close':
