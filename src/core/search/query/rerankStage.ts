@@ -90,7 +90,7 @@ export async function readDocuments(fs: SearchFileSystem, maxBytes: number, hits
   await Promise.all(
     [...new Set(hits.map((h) => h.path))].map(async (path) => {
       try {
-        byPath.set(path, decoder.decode(await fs.read(path, maxBytes)).split(/\r?\n/));
+        byPath.set(path, decoder.decode(await fs.read(path, maxBytes)).split(/\r\n|\r|\n/));
       } catch {
         byPath.set(path, undefined);
       }
