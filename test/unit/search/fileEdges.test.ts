@@ -1,7 +1,9 @@
 // Files at the edges of what the index reads (issue 34): long prose lines, line endings other
 // than `\n`, UTF-16 with a byte-order mark, file names that are not valid UTF-8.
 import * as assert from 'node:assert/strict';
-import { chunkText } from '../../../src/core/search';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chunkText, type IndexStats } from '../../../src/core/search';
 import { engineFor, paths, TempWorkspace } from './helpers';
 
 const words = (n: number, seed: string): string => Array.from({ length: n }, (_, i) => `${seed}${i % 17} river`).join(' ');
@@ -36,8 +38,42 @@ describe('search: long lines and line endings (issue 34)', () => {
   });
 });
 
-async function openEngine(ws: TempWorkspace): Promise<ReturnType<typeof engineFor>> {
+async function openEngine(ws: TempWorkspace): Promise<ReturnType<typeof engineFor> & { stats: IndexStats }> {
   const rig = engineFor(ws.root);
-  await rig.engine.open();
-  return rig;
+  const stats = await rig.engine.open();
+  return { ...rig, stats };
 }
+
+describe('search: file names and encodings (issue 34)', () => {
+  let ws: TempWorkspace;
+  beforeEach(() => {
+    ws = new TempWorkspace();
+    ws.write('src/ok.ts', 'export function settleInvoice() {}\n');
+  });
+  afterEach(() => ws.dispose());
+
+  it('decodes UTF-16 files with a byte-order mark (little and big endian) instead of calling them binary', async () => {
+    const text = 'export function reconcileLedger(entries) {\n  return entries.length;\n}\n';
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    const be = Buffer.from(le);
+    be.swap16();
+    be[0] = 0xfe;
+    be[1] = 0xff;
+    ws.write('src/little.ts', le);
+    ws.write('src/big.ts', be);
+    const { engine, stats } = await openEngine(ws);
+    assert.equal(stats.skipped.binary, 0);
+    assert.deepEqual(paths(engine.lexical('reconcile ledger')).sort(), ['src/big.ts', 'src/little.ts']);
+    assert.match(engine.lexical('reconcile ledger')[0]?.preview ?? '', /^export function reconcileLedger/);
+  });
+
+  it('counts a file whose name is not valid UTF-8 among the unreadable, and logs it', async function () {
+    if (process.platform !== 'linux') this.skip();
+    const name = Buffer.concat([Buffer.from(join(ws.root, 'src/')), Buffer.from([0x62, 0xff, 0x61, 0x64, 0x2e, 0x74, 0x73])]);
+    writeFileSync(name, 'export function settleInvoice() {}\n');
+    const { stats, logs } = await openEngine(ws);
+    assert.equal(stats.skipped.unreadable, 1);
+    assert.equal(stats.files, 1);
+    assert.ok(logs.some((l) => /not valid UTF-8/.test(l)), logs.join('\n'));
+  });
+});
