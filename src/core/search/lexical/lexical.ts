@@ -1,6 +1,7 @@
 import type { Chunk } from '../text/chunker';
 import { BytesFile, type FileStat, type RandomAccessFile } from '../shared/files';
 import { declarationTermsBySpan, pathTermsOf, queryTerms } from './exactTerms';
+import { applyPathPriors, PRIOR_POOL, type DemotedPaths } from './pathPriors';
 import { previewOf, scanSpan, type ChunkSpan } from '../text/chunkScan';
 import { TF_BITS, TF_MAX, type ChunkMeta, type FileRecord, type LexicalHit, type LaidOutPartial, type LoadFailure, type PartialIndex } from '../shared/indexTypes';
 import { Bm25Scores } from './bm25';
@@ -11,6 +12,7 @@ import { readSegmentFiles, Segment, SegmentChunk } from '../store/segment';
 import { TermCounter } from '../text/termCounter';
 
 export { INDEX_FORMAT_VERSION } from '../store/indexFormat';
+export { demotedPaths } from './pathPriors';
 export type { ChunkMeta, LexicalHit, LoadFailure, PartialIndex } from '../shared/indexTypes';
 
 /**
@@ -285,10 +287,10 @@ export class LexicalIndex {
   }
 
   /**
-   * Best chunks for the query's terms (BM25), best first. Throws IndexCorruptError when a
+   * Best chunks for the query's terms (BM25, then path priors: `demoted` is the user's globs), best first. Throws IndexCorruptError when a
    * segment's list cannot be read or is damaged (the engine rebuilds; no answer from it).
    */
-  search(query: string, limit: number): LexicalHit[] {
+  search(query: string, limit: number, demoted?: DemotedPaths): LexicalHit[] {
     this.settle();
     const terms = queryTerms(query);
     const n = this.chunkCount;
@@ -310,11 +312,11 @@ export class LexicalIndex {
       throw error;
     }
     const hits: LexicalHit[] = [];
-    for (const [id, score] of scores.top(limit)) {
+    for (const [id, score] of scores.top(limit + PRIOR_POOL)) {
       const meta = this.chunk(id);
       if (meta) hits.push({ id, score, path: meta.path, startLine: meta.startLine, endLine: meta.endLine, preview: meta.preview, hash: meta.hash });
     }
-    return hits;
+    return applyPathPriors(query, hits, limit, demoted);
   }
 
   /** The index as one segment file in memory (a merge of everything, see segmentMerge.ts). */

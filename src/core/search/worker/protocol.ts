@@ -80,7 +80,7 @@ export function isSearchSettings(v: unknown): v is SearchSettings {
   if (!isObj(v) || !isObj(v.rerank) || !isObj(v.chunk)) return false;
   const r = v.rerank;
   return (
-    isCount(v.maxFileSizeBytes) && isStrings(v.excludeGlobs, 10_000) && isBool(v.useGitignore) && isCount(v.candidates) && isCount(v.results) && isStr(v.embeddingModel, 500) && isCount(v.debounceMs) &&
+    isCount(v.maxFileSizeBytes) && isStrings(v.excludeGlobs, 10_000) && isStrings(v.demoteGlobs, 10_000) && isBool(v.useGitignore) && isCount(v.candidates) && isCount(v.results) && isStr(v.embeddingModel, 500) && isCount(v.debounceMs) &&
     isBool(r.enabled) && isStr(r.model, 500) && (r.version === 'v1' || r.version === 'v2') && isCount(r.timeoutMs) && isCount(r.batchSize) && isCount(r.concurrency) &&
     Object.values(v.chunk).every((n) => n === undefined || isCount(n))
   );
