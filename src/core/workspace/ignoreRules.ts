@@ -83,14 +83,19 @@ export class PathFilter {
     if (path === '' || (!this.excludes && this.gitignores.size === 0)) return undefined;
     const probe = isDirectory ? `${path}/` : path;
     if (this.excludes?.ignores(probe)) return 'excluded';
-    for (const [dir, rules] of this.gitignores) {
-      if (dir === '') {
-        if (rules.ignores(probe)) return 'gitignored';
-      } else if (path.startsWith(`${dir}/`)) {
-        if (rules.ignores(probe.slice(dir.length + 1))) return 'gitignored';
+    if (this.gitignores.size === 0) return undefined;
+    // As git: the deepest .gitignore with a rule matching the path decides, so a deeper
+    // `!pattern` re-includes what a higher one ignores (and a deeper rule ignores again).
+    for (let end = path.lastIndexOf('/'); ; end = end > 0 ? path.lastIndexOf('/', end - 1) : -1) {
+      const dir = end < 0 ? '' : path.slice(0, end);
+      const rules = this.gitignores.get(dir);
+      if (rules) {
+        const verdict = rules.test(end < 0 ? probe : probe.slice(end + 1));
+        if (verdict.ignored) return 'gitignored';
+        if (verdict.unignored) return undefined;
       }
+      if (end < 0) return undefined;
     }
-    return undefined;
   }
 }
 

@@ -6,6 +6,11 @@ function num(config: vscode.WorkspaceConfiguration, key: string, fallback: numbe
   return typeof v === 'number' && Number.isFinite(v) ? Math.min(max, Math.max(min, v)) : fallback;
 }
 
+/** A list of globs from a setting: its non-empty strings (anything else in it is ignored). */
+function globList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((g): g is string => typeof g === 'string' && g.trim() !== '').slice(0, 1000) : [];
+}
+
 /** `stratus.search.*` plus `files.exclude` and `search.exclude` of the folder; side-effect free. */
 export function readSearchSettings(folder?: vscode.Uri): SearchSettings {
   const config = vscode.workspace.getConfiguration('stratus.search', folder);
@@ -17,6 +22,7 @@ export function readSearchSettings(folder?: vscode.Uri): SearchSettings {
     maxFileSizeBytes: num(config, 'maxFileSizeKB', d.maxFileSizeBytes / 1024, 1, 100_000) * 1024,
     excludeGlobs: [...new Set([...enabledGlobs(files), ...enabledGlobs(search), '**/.git'])],
     useGitignore: config.get<boolean>('useGitignore', true),
+    demoteGlobs: globList(config.get<unknown>('demoteGlobs', [])),
     chunk: {},
     candidates: Math.round(num(config, 'candidates', d.candidates, 1, 1000)),
     results: Math.round(num(config, 'results', d.results, 1, 200)),

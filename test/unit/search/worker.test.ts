@@ -58,12 +58,13 @@ describe('search: the index worker protocol', () => {
     const bad: unknown[] = [
       null, 42, 'open', [], {}, { t: 'nope' }, { t: 'open', id: 0, rebuild: false }, { t: 'open', id: 1.5, rebuild: false }, { t: 'open', id: 1 },
       { t: 'lexical', id: 1, query: 3, limit: 1 }, { t: 'lexical', id: 1, query: 'q', limit: -1 }, { t: 'lexical', id: 1, query: 'q', limit: 1e9 },
-      { t: 'update', events: [['moved', 'a']] }, { t: 'update', events: [['changed']] }, { t: 'update', events: 'a' },
+      { t: 'update', events: 'a' },
       { t: 'answer', id: 1, ok: false, error: 'boom' }, { t: 'answer', id: 1, ok: 'yes' },
       { t: 'init', init: { root: '', inference: false }, settings }, { t: 'init', init: { root: '/w', inference: false }, settings: { ...settings, candidates: 'many' } },
       { t: 'settings', settings: { ...settings, rerank: { ...settings.rerank, version: 'v9' } } },
     ];
     for (const m of bad) assert.equal(parseToWorker(m), undefined, JSON.stringify(m));
+    assert.deepEqual(parseToWorker({ t: 'update', events: [['moved', 'a'], ['changed'], ['changed', 'ok.ts'], ['deleted', 'y'.repeat(4097)]] }), { t: 'update', events: [['changed', 'ok.ts']], dropped: 3 });
     assert.ok(parseFromWorker({ t: 'status', ready: true, files: 3, chunks: 9 }));
     const badFrom: unknown[] = [
       { t: 'status', ready: 'yes', files: 1, chunks: 1 }, { t: 'progress', id: 1, done: -1, total: 2 }, { t: 'call', id: 1, op: 'rerank' },
@@ -106,6 +107,40 @@ describe('search: the index worker protocol', () => {
       const answer = await next((m) => m.t === 'done' && m.id === 4);
       assert.equal(answer.t === 'done' && Array.isArray(answer.value) ? (answer.value[0] as { path: string }).path : '', 'src/auth/tokenRefresher.ts');
       assert.equal(received.some((m) => m.t === 'done' && m.id === 2), false, 'the malformed request got no answer');
+      port1.close();
+    } finally {
+      ws.dispose();
+    }
+  });
+
+  it('drops only the bad event of an update batch (a path over 4,096 characters), logs it, and applies the rest (issue 34)', async () => {
+    const ws = new TempWorkspace();
+    try {
+      fill(ws, 2);
+      const { port1, port2 } = new MessageChannel();
+      serveIndex(port2, () => assert.fail('no build worker'));
+      const received: FromWorker[] = [];
+      port1.on('message', (m: FromWorker) => received.push(m));
+      const next = (pred: (m: FromWorker) => boolean): Promise<FromWorker> =>
+        new Promise((resolve) => {
+          const check = (): void => {
+            const m = received.find(pred);
+            if (m) resolve(m);
+            else setImmediate(check);
+          };
+          check();
+        });
+      port1.postMessage({ t: 'init', init: { root: ws.root, inference: false }, settings });
+      port1.postMessage({ t: 'open', id: 1, rebuild: false });
+      await next((m) => m.t === 'done' && m.id === 1);
+      ws.write('src/billing/invoiceMailer.ts', '/** Mails the quarterly invoice to the customer. */\nexport function mailQuarterlyInvoice() {}\n');
+      port1.postMessage({ t: 'update', events: [['changed', `src/${'x'.repeat(5000)}.ts`], ['changed', 'src/billing/invoiceMailer.ts']] });
+      port1.postMessage({ t: 'flush', id: 2 });
+      await next((m) => m.t === 'done' && m.id === 2);
+      port1.postMessage({ t: 'lexical', id: 3, query: 'mail the quarterly invoice', limit: 5 });
+      const answer = await next((m) => m.t === 'done' && m.id === 3);
+      assert.equal(answer.t === 'done' && Array.isArray(answer.value) ? (answer.value[0] as { path: string } | undefined)?.path : '', 'src/billing/invoiceMailer.ts');
+      assert.ok(received.some((m) => m.t === 'log' && m.level === 'warn' && /1 file event dropped/.test(m.message)));
       port1.close();
     } finally {
       ws.dispose();

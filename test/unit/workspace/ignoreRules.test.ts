@@ -38,6 +38,18 @@ describe('workspace: ignore rules', () => {
     assert.equal(f.check('packages/a/generated', false), undefined);
   });
 
+  it('lets a deeper .gitignore re-include with !pattern what a higher one ignores, as git does (issue 34)', () => {
+    const f = new PathFilter();
+    f.addGitignore('', '*.gen.ts\n*.log\n');
+    f.addGitignore('pkg', '!api.gen.ts\n');
+    f.addGitignore('pkg/deep', 'api.gen.ts\n');
+    assert.equal(f.check('pkg/api.gen.ts', false), undefined, 'the deeper negation wins');
+    assert.equal(f.check('pkg/other.gen.ts', false), 'gitignored');
+    assert.equal(f.check('pkg/deep/api.gen.ts', false), 'gitignored', 'a still deeper rule ignores again');
+    assert.equal(f.check('src/api.gen.ts', false), 'gitignored', 'the negation applies only below its folder');
+    assert.equal(ignoredAlongPath(f, 'pkg/sub/api.gen.ts'), undefined);
+  });
+
   it('recognises binaries by a NUL byte', () => {
     assert.equal(looksBinary(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1])), true);
     assert.equal(looksBinary(new TextEncoder().encode('plain text é')), false);

@@ -1,15 +1,12 @@
 import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { chunkRanges, type ChunkOptions } from '../text/chunker';
+import { decodeFileText, utf16ByteOrder, type Decoder } from '../text/fileText';
 import { NodeFileSystem, type LoadedFile } from '../shared/files';
 import type { SkipReason } from '../../workspace/ignoreRules';
 import { FileClaims } from './fileClaims';
 import { LexicalIndex } from '../lexical/lexical';
 import { batchesInListOrder, layOutPartial, packedTransferList, packPartial, type PackedPartial } from './packedPartial';
 
-/** A text decoder (TextDecoder fits). */
-interface Decoder {
-  decode(bytes: Uint8Array): string;
-}
 
 /** What indexing one file came to. */
 export type IndexOutcome = 'indexed' | 'unchanged' | 'gone' | SkipReason;
@@ -52,11 +49,12 @@ export function nulInProbe(bytes: Uint8Array): boolean {
 }
 
 export function indexBytes(index: LexicalIndex, path: string, stat: { size: number; mtime: number }, bytes: Uint8Array, chunk: ChunkOptions, decoder: Decoder): IndexOutcome {
-  if (nulInProbe(bytes)) {
+  // UTF-16 text has NUL bytes (its ASCII characters' high bytes): its byte-order mark says text.
+  if (!utf16ByteOrder(bytes) && nulInProbe(bytes)) {
     index.removeFile(path);
     return 'binary';
   }
-  const text = decoder.decode(bytes);
+  const text = decodeFileText(bytes, decoder);
   index.setFileText(path, stat, text, chunkRanges(path, text, chunk));
   return 'indexed';
 }

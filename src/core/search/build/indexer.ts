@@ -177,6 +177,7 @@ export class Indexer {
     const files: string[] = [];
     /** Entries still to visit: path, whether a folder (the top is the next in descending order). */
     const stack: Array<[string, boolean]> = [[from, true]];
+    let undecodableLogged = false;
     const children: Array<[string, string, boolean]> = [];
     const byKey = (a: [string, string, boolean], b: [string, string, boolean]): number => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
     for (let top = stack.pop(); top; top = stack.pop()) {
@@ -205,6 +206,13 @@ export class Indexer {
       for (const e of entries) {
         const path = join(dir, e.name);
         if (e.kind === 'other') continue;
+        if (e.kind === 'undecodable') {
+          // Not silently: counted, and the first one of a walk logged (its name cannot be opened).
+          if (!undecodableLogged) this.options.logger.warn(`Search index: skipped ${path} (its name is not valid UTF-8, so it cannot be opened by name); later ones are counted as unreadable.`);
+          undecodableLogged = true;
+          skip(path, 'unreadable');
+          continue;
+        }
         const folder = e.kind === 'directory';
         const reason = filter.check(path, folder);
         if (reason) {

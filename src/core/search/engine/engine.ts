@@ -1,6 +1,6 @@
 import { describeLoadFailure, searchSettingsKey } from '../store/indexFormat';
 import { Indexer, yieldToEventLoop } from '../build/indexer';
-import { isLoadFailure, LexicalIndex } from '../lexical/lexical';
+import { demotedPaths, isLoadFailure, LexicalIndex } from '../lexical/lexical';
 import { PathFilter } from '../../workspace/ignoreRules';
 import { IndexCorruptError } from '../store/indexBounds';
 import type { LexicalHit, LoadFailure } from '../shared/indexTypes';
@@ -174,7 +174,7 @@ export class SearchEngine implements WorkspaceIndex {
    */
   private searchIndex(query: string, limit: number): LexicalHit[] {
     try {
-      return this.index.search(query, limit);
+      return this.index.search(query, limit, demotedPaths(this.options.settings().demoteGlobs));
     } catch (error) {
       if (!(error instanceof IndexCorruptError)) throw error;
       this.damaged(error);

@@ -19,12 +19,13 @@ export class Bm25Scores {
 
   /**
    * Adds one term: its postings in several lists (segment, live base, live additions), `df` in
-   * all. A posting of a removed chunk (length 0) scores nothing but counts in df (until a merge).
+   * all, its idf times `weight`; `boostOnly`: it adds only to chunks an earlier term scored. A
+   * posting of a removed chunk (length 0) scores nothing but counts in df (until a merge).
    */
-  addTerm(lists: ReadonlyArray<ArrayLike<number> | undefined>, df: number, n: number, avg: number, lengths: readonly number[]): void {
+  addTerm(lists: ReadonlyArray<ArrayLike<number> | undefined>, df: number, n: number, avg: number, lengths: readonly number[], weight = 1, boostOnly = false): void {
     const scores = this.scores;
     const touched = this.touched;
-    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    const idf = weight * Math.log(1 + (n - df + 0.5) / (df + 0.5));
     for (const list of lists) {
       if (!list) continue;
       for (let i = 0; i < list.length; i++) {
@@ -33,7 +34,10 @@ export class Bm25Scores {
         const len = lengths[id] ?? 0;
         if (len === 0) continue; // removed
         const tf = p & TF_MAX;
-        if (scores[id] === 0) touched.push(id);
+        if (scores[id] === 0) {
+          if (boostOnly) continue;
+          touched.push(id);
+        }
         scores[id] = (scores[id] ?? 0) + (idf * (tf * (K1 + 1))) / (tf + K1 * (1 - B + (B * len) / avg));
       }
     }

@@ -1,6 +1,7 @@
 import type { Chunk } from '../text/chunker';
 import { BytesFile, type FileStat, type RandomAccessFile } from '../shared/files';
-import { forEachTerm } from '../text/identifiers';
+import { declarationTermsBySpan, pathTermsOf, queryTerms } from './exactTerms';
+import { applyPathPriors, PRIOR_POOL, type DemotedPaths } from './pathPriors';
 import { previewOf, scanSpan, type ChunkSpan } from '../text/chunkScan';
 import { TF_BITS, TF_MAX, type ChunkMeta, type FileRecord, type LexicalHit, type LaidOutPartial, type LoadFailure, type PartialIndex } from '../shared/indexTypes';
 import { Bm25Scores } from './bm25';
@@ -11,6 +12,7 @@ import { readSegmentFiles, Segment, SegmentChunk } from '../store/segment';
 import { TermCounter } from '../text/termCounter';
 
 export { INDEX_FORMAT_VERSION } from '../store/indexFormat';
+export { demotedPaths } from './pathPriors';
 export type { ChunkMeta, LexicalHit, LoadFailure, PartialIndex } from '../shared/indexTypes';
 
 /**
@@ -32,7 +34,7 @@ export type { ChunkMeta, LexicalHit, LoadFailure, PartialIndex } from '../shared
  * objects per term occurrence and scores through per-term maps; scaled to the 50 MB benchmark its
  * queries would take ~200 ms, over the 50 ms target. Prefix and fuzzy matching, what the radix tree buys, are not used by this search.
  *
- * Persisted (format v6), the index is an immutable segment on disk (segment.ts: tables in memory,
+ * Persisted (format v7; v6 brought segments), the index is an immutable segment on disk (segment.ts: tables in memory,
  * postings read per query term) plus the live tier in memory (files indexed since, as above);
  * the segment's chunks of files changed or deleted since are tombstones (length 0), and a merge
  * (segmentMerge.ts) writes both into a new segment.
@@ -139,7 +141,10 @@ export class LexicalIndex {
     this.removeFile(path);
     const pathTerms = this.pathTerms(path);
     const first = this.nextId;
-    for (const c of chunks) this.addChunk(path, c.text, { startLine: c.startLine, endLine: c.endLine, start: 0, end: c.text.length }, pathTerms, previews);
+    for (const c of chunks) {
+      const span = { startLine: c.startLine, endLine: c.endLine, start: 0, end: c.text.length };
+      this.addChunk(path, c.text, span, pathTerms, previews, declarationTermsBySpan(c.text, [span])[0]);
+    }
     this.counter.release();
     this.files.set(path, { mtime: stat.mtime, size: stat.size, first, count: chunks.length });
   }
@@ -149,24 +154,24 @@ export class LexicalIndex {
     this.removeFile(path);
     const pathTerms = this.pathTerms(path);
     const first = this.nextId;
-    for (const c of chunks) this.addChunk(path, text, c, pathTerms, true);
+    const declared = declarationTermsBySpan(text, chunks);
+    chunks.forEach((c, i) => this.addChunk(path, text, c, pathTerms, true, declared[i]));
     this.counter.release();
     this.files.set(path, { mtime: stat.mtime, size: stat.size, first, count: chunks.length });
   }
 
   private pathTerms(path: string): number[] {
-    const out = new Set<number>();
-    forEachTerm(path, (t) => out.add(this.live.termId(t)));
-    return [...out];
+    return pathTermsOf(path).map((t) => this.live.termId(t));
   }
 
-  /** Indexes `text[span.start, span.end)` as one chunk; returns its id. */
-  private addChunk(path: string, text: string, span: ChunkSpan, pathTerms: readonly number[], previews: boolean): number {
+  /** Indexes `text[span.start, span.end)` as one chunk, with the terms of the names it declares; returns its id. */
+  private addChunk(path: string, text: string, span: ChunkSpan, pathTerms: readonly number[], previews: boolean, declared: readonly string[] | undefined): number {
     const id = this.nextId++;
     this.version++;
     const counter = this.counter;
     counter.begin(text, id);
     for (const t of pathTerms) counter.add(t, PATH_WEIGHT);
+    if (declared) for (const t of declared) counter.add(this.live.termId(t), 1);
     scanSpan(text, span, counter);
     const terms = counter.terms;
     const tf = counter.tf;
@@ -282,37 +287,36 @@ export class LexicalIndex {
   }
 
   /**
-   * Best chunks for the query's terms (BM25), best first. Throws IndexCorruptError when a
+   * Best chunks for the query's terms (BM25, then path priors: `demoted` is the user's globs), best first. Throws IndexCorruptError when a
    * segment's list cannot be read or is damaged (the engine rebuilds; no answer from it).
    */
-  search(query: string, limit: number): LexicalHit[] {
+  search(query: string, limit: number, demoted?: DemotedPaths): LexicalHit[] {
     this.settle();
-    const terms = new Set<string>();
-    forEachTerm(query, (t) => terms.add(t));
+    const terms = queryTerms(query);
     const n = this.chunkCount;
-    if (terms.size === 0 || n === 0 || limit <= 0 || this.seg?.closed) return [];
+    if (terms.length === 0 || n === 0 || limit <= 0 || this.seg?.closed) return [];
     const scores = this.scores;
     scores.begin(this.nextId);
     const avg = this.totalLength / n || 1;
     const seg = this.seg;
     try {
-      for (const term of terms) {
+      for (const { term, weight, boostOnly } of terms) {
         const k = seg ? seg.lookup(term) : -1;
         const segList = seg && k >= 0 ? seg.postings(k) : undefined;
         const [base, extra] = this.live.lists(term);
         const df = (segList?.length ?? 0) + (base?.length ?? 0) + (extra?.length ?? 0);
-        if (df > 0) scores.addTerm([segList, base, extra], df, n, avg, this.lengths);
+        if (df > 0) scores.addTerm([segList, base, extra], df, n, avg, this.lengths, weight, boostOnly);
       }
     } catch (error) {
       scores.reset();
       throw error;
     }
     const hits: LexicalHit[] = [];
-    for (const [id, score] of scores.top(limit)) {
+    for (const [id, score] of scores.top(limit + PRIOR_POOL)) {
       const meta = this.chunk(id);
       if (meta) hits.push({ id, score, path: meta.path, startLine: meta.startLine, endLine: meta.endLine, preview: meta.preview, hash: meta.hash });
     }
-    return hits;
+    return applyPathPriors(query, hits, limit, demoted);
   }
 
   /** The index as one segment file in memory (a merge of everything, see segmentMerge.ts). */

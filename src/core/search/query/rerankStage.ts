@@ -1,6 +1,7 @@
 import { CancelledError } from '../../errors';
 import type { ModelInfo } from '../../inference/models/types';
 import type { SearchFileSystem } from '../shared/files';
+import { decodeFileText } from '../text/fileText';
 import { rerankDocuments } from './rerank';
 import type { SearchHit, SearchInference, SearchNote, SearchResult, SearchSettings } from '../shared/searchTypes';
 
@@ -90,7 +91,7 @@ export async function readDocuments(fs: SearchFileSystem, maxBytes: number, hits
   await Promise.all(
     [...new Set(hits.map((h) => h.path))].map(async (path) => {
       try {
-        byPath.set(path, decoder.decode(await fs.read(path, maxBytes)).split(/\r?\n/));
+        byPath.set(path, decodeFileText(await fs.read(path, maxBytes), decoder).split(/\r\n|\r|\n/));
       } catch {
         byPath.set(path, undefined);
       }

@@ -5,7 +5,8 @@ import { ConfinedReader, type ReaderFs, type ReadRefusal } from '../../workspace
 /** One entry of a directory listing. */
 export interface DirEntry {
   name: string;
-  kind: 'file' | 'directory' | 'other';
+  /** `undecodable`: a name that is not valid UTF-8 (its decoded form, with U+FFFD, names no file). */
+  kind: 'file' | 'directory' | 'other' | 'undecodable';
 }
 
 export interface FileStat {
@@ -148,7 +149,12 @@ export class NodeFileSystem implements SearchFileSystem {
   list(dir: string): Promise<DirEntry[]> {
     const r = this.reader.list(this.reader.pathOf(dir));
     if (!r.ok) return Promise.reject(new FileNotReadError(dir, r.reason));
-    return Promise.resolve(r.entries.map((e) => ({ name: e.name, kind: e.isFile() ? 'file' : e.isDirectory() ? 'directory' : 'other' })));
+    return Promise.resolve(r.entries.map((e) => ({ name: e.name, kind: e.name.includes('\uFFFD') && this.undecodable(dir, e.name) ? 'undecodable' : e.isFile() ? 'file' : e.isDirectory() ? 'directory' : 'other' })));
+  }
+
+  /** Whether a listed name with U+FFFD came from bytes that are not UTF-8: its decoded form names nothing. */
+  private undecodable(dir: string, name: string): boolean {
+    return !this.reader.stat(this.reader.pathOf(join(dir, name))).ok;
   }
 
   stat(path: string): Promise<FileStat | undefined> {

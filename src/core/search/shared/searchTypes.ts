@@ -16,6 +16,8 @@ export interface SearchSettings {
   excludeGlobs: readonly string[];
   /** Honour `.gitignore` files. */
   useGitignore: boolean;
+  /** The user's globs of files ranked lower, like fixtures (`stratus.search.demoteGlobs`); indexed all the same. */
+  demoteGlobs: readonly string[];
   chunk: ChunkOptions;
   /** Candidates sent to rerank (K). */
   candidates: number;
@@ -40,6 +42,7 @@ export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
   maxFileSizeBytes: 1024 * 1024,
   excludeGlobs: ['**/.git', '**/node_modules', '**/.DS_Store'],
   useGitignore: true,
+  demoteGlobs: [],
   chunk: {},
   candidates: 50,
   results: 20,

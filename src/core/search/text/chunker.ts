@@ -4,6 +4,8 @@
  * else a hard cut. Chunks are bounded in lines and characters; weak and hard cuts overlap a little.
  */
 
+import { nextLineAt } from './chunkScan';
+
 export interface Chunk {
   /** 1-based first line. */
   startLine: number;
@@ -122,7 +124,7 @@ let lineScratch = new Int32Array(2 * 4096);
 const KEPT_LINES = 1 << 16;
 
 /**
- * Line starts and ends (a `\r` before the `\n` excluded) of a text, as one array: [s0, e0, s1, e1, ...].
+ * Line starts and ends (line breaks excluded: `\r\n`, `\r` or `\n`) of a text, as one array: [s0, e0, s1, e1, ...].
  * The array is shared: valid until the next call.
  */
 function lineBounds(text: string): { bounds: Int32Array; count: number } {
@@ -131,10 +133,18 @@ function lineBounds(text: string): { bounds: Int32Array; count: number } {
   let count = 0;
   let from = 0;
   const n = text.length;
+  // A `\r` alone also ends a line (old Mac files), as in editors and ripgrep.
+  let cr = text.indexOf('\r');
   while (from < n) {
     const nl = text.indexOf('\n', from);
     const lineEnd = nl < 0 ? n : nl;
-    const end = nl > from && text.charCodeAt(nl - 1) === 13 ? nl - 1 : lineEnd;
+    let end = nl > from && text.charCodeAt(nl - 1) === 13 ? nl - 1 : lineEnd;
+    let next = nl < 0 ? -1 : nl + 1;
+    if (cr >= 0 && cr < from) cr = text.indexOf('\r', from);
+    if (cr >= 0 && cr < end) {
+      end = cr;
+      next = nextLineAt(text, cr);
+    }
     if (count === cap) {
       cap *= 2;
       const grown = new Int32Array(cap * 2);
@@ -145,8 +155,8 @@ function lineBounds(text: string): { bounds: Int32Array; count: number } {
     bounds[2 * count] = from;
     bounds[2 * count + 1] = end;
     count++;
-    if (nl < 0) break;
-    from = nl + 1;
+    if (next < 0 || next >= n) break;
+    from = next;
   }
   return { bounds, count };
 }
@@ -156,7 +166,7 @@ export function chunkText(path: string, text: string, options: ChunkOptions = {}
   const cr = text.includes('\r');
   return ranges.map((r) => {
     const slice = text.slice(r.start, r.end);
-    return { startLine: r.startLine, endLine: r.endLine, text: cr ? slice.replace(/\r\n/g, '\n') : slice };
+    return { startLine: r.startLine, endLine: r.endLine, text: cr ? slice.replace(/\r\n?/g, '\n') : slice };
   });
 }
 

@@ -14,6 +14,11 @@ const STOP_WORDS = new Set(
   ).split(' '),
 );
 
+/** Whether a lower-case word is filler ("where", "the"), never indexed nor searched. */
+export function isStopWord(word: string): boolean {
+  return STOP_WORDS.has(word);
+}
+
 /** Longer runs are data (base64, hashes, minified code), not words anyone searches for. */
 export const MAX_WORD_LENGTH = 64;
 

@@ -140,6 +140,7 @@ export function serveIndex(port: Port, makeBuildWorker: (script: string) => Work
         });
       case 'update': {
         const e = need();
+        if (m.dropped) logger.warn(`Search index worker: ${m.dropped} file event${m.dropped === 1 ? '' : 's'} dropped (malformed, or a path over 4,096 characters); the other ${m.events.length} applied.`);
         for (const [kind, path] of m.events) {
           if (kind === 'changed') e.notifyChanged(path);
           else e.notifyDeleted(path);

@@ -39,7 +39,8 @@ export type ToWorker =
   | { t: 'open'; id: number; rebuild: boolean }
   | { t: 'local'; id: number; query: string }
   | { t: 'lexical'; id: number; query: string; limit: number }
-  | { t: 'update'; events: Array<[FileEventKind, string]> }
+  /** `dropped`: set by the parser, how many malformed events it left out (the rest still apply). */
+  | { t: 'update'; events: Array<[FileEventKind, string]>; dropped?: number }
   | { t: 'flush'; id: number }
   | { t: 'persisted'; id: number }
   | { t: 'close'; id: number }
@@ -79,7 +80,7 @@ export function isSearchSettings(v: unknown): v is SearchSettings {
   if (!isObj(v) || !isObj(v.rerank) || !isObj(v.chunk)) return false;
   const r = v.rerank;
   return (
-    isCount(v.maxFileSizeBytes) && isStrings(v.excludeGlobs, 10_000) && isBool(v.useGitignore) && isCount(v.candidates) && isCount(v.results) && isStr(v.embeddingModel, 500) && isCount(v.debounceMs) &&
+    isCount(v.maxFileSizeBytes) && isStrings(v.excludeGlobs, 10_000) && isStrings(v.demoteGlobs, 10_000) && isBool(v.useGitignore) && isCount(v.candidates) && isCount(v.results) && isStr(v.embeddingModel, 500) && isCount(v.debounceMs) &&
     isBool(r.enabled) && isStr(r.model, 500) && (r.version === 'v1' || r.version === 'v2') && isCount(r.timeoutMs) && isCount(r.batchSize) && isCount(r.concurrency) &&
     Object.values(v.chunk).every((n) => n === undefined || isCount(n))
   );
@@ -91,6 +92,17 @@ function isInit(v: unknown): v is WorkerInit {
 
 function isEvent(v: unknown): v is [FileEventKind, string] {
   return Array.isArray(v) && v.length === 2 && (v[0] === 'changed' || v[0] === 'deleted') && isStr(v[1], 4096);
+}
+
+/**
+ * An update keeps its good events and drops each malformed one (a path over 4,096 characters):
+ * one bad path must not leave every other edit of the same debounce window stale.
+ */
+function parseUpdate(events: unknown): ToWorker | undefined {
+  if (!Array.isArray(events) || events.length > 1_000_000) return undefined;
+  const good = events.filter(isEvent);
+  const dropped = events.length - good.length;
+  return dropped === 0 ? { t: 'update', events: good } : { t: 'update', events: good, dropped };
 }
 
 /** The message if it is a well-formed host message, else undefined. */
@@ -108,7 +120,7 @@ export function parseToWorker(m: unknown): ToWorker | undefined {
     case 'lexical':
       return isId(m.id) && isStr(m.query, 100_000) && isCount(m.limit) && m.limit <= 10_000 ? (m as ToWorker) : undefined;
     case 'update':
-      return Array.isArray(m.events) && m.events.length <= 1_000_000 && m.events.every(isEvent) ? (m as ToWorker) : undefined;
+      return parseUpdate(m.events);
     case 'flush':
     case 'persisted':
     case 'close':

@@ -1,0 +1,52 @@
+import { declarationsIn, declarationTerm, exactQueryTerms, fileNameTermOf } from '../text/declarations';
+import { forEachTerm, isStopWord } from '../text/identifiers';
+import type { ChunkSpan } from '../text/chunkScan';
+
+/**
+ * The exact-name terms of the index (text/declarations.ts) as the lexical index adds and asks
+ * for them: per chunk, the names it declares; per file, its name; per query, the words' parts
+ * (weight 1) and their exact names (weighted).
+ */
+
+/** The declaration terms of each span of a file's text (one pass over the text), undefined for a span that declares nothing. */
+export function declarationTermsBySpan(text: string, spans: readonly ChunkSpan[]): Array<string[] | undefined> {
+  const found = declarationsIn(text);
+  const out: Array<string[] | undefined> = [];
+  let k = 0;
+  for (const span of spans) {
+    while (k < found.length && (found[k]?.[0] ?? 0) < span.start) k++;
+    let terms: string[] | undefined;
+    for (let j = k; j < found.length && (found[j]?.[0] ?? 0) < span.end; j++) (terms ??= []).push(declarationTerm(found[j]?.[1] ?? ''));
+    out.push(terms);
+  }
+  return out;
+}
+
+/** The path's word terms and its file-name term. */
+export function pathTermsOf(path: string): string[] {
+  const out = new Set<string>();
+  forEachTerm(path, (t) => out.add(t));
+  const fileName = fileNameTermOf(path);
+  if (fileName) out.add(fileName);
+  return [...out];
+}
+
+/** A query term: its weight, and whether it only adds to chunks its other terms found. */
+export interface QueryTerm {
+  term: string;
+  weight: number;
+  boostOnly: boolean;
+}
+
+/**
+ * A query's terms: the parts of its words (weight 1), then their exact names, which only boost a
+ * chunk the parts found: an exact-name term is a bucket shared by a few names (declarations.ts),
+ * and a chunk that holds none of the query's words is no answer, whatever its bucket.
+ */
+export function queryTerms(query: string): QueryTerm[] {
+  const parts = new Set<string>();
+  forEachTerm(query, (t) => parts.add(t));
+  const out: QueryTerm[] = [...parts].map((term) => ({ term, weight: 1, boostOnly: false }));
+  if (out.length > 0) for (const [term, weight] of exactQueryTerms(query, isStopWord)) out.push({ term, weight, boostOnly: true });
+  return out;
+}

@@ -1,0 +1,69 @@
+import ignore from 'ignore';
+import { globToGitignore } from '../../workspace/ignoreRules';
+
+/**
+ * Path priors (issue 34): in real repositories test fixtures, vendored copies, generated code,
+ * snapshots and versioned API documents repeat the words of the real code and outranked it. A
+ * hit's score is multiplied by its path's prior: such files are demoted, never dropped, and a
+ * query that names tests (`test`, `spec`, `fixture`, `mock`, `snapshot`) lifts the test demotion.
+ * The user's own globs (`stratus.search.demoteGlobs`) demote like a fixture.
+ */
+
+/** Extra hits scored beyond the limit, so a demoted hit's place can be taken by the next ones. */
+export const PRIOR_POOL = 50;
+
+/** Demotions, strongest match first: each a path pattern and its factor. */
+const TEST_PATH = /(?:^|\/)(?:__tests__|__mocks__|tests?|specs?|e2e|fixtures?|__fixtures__|testdata|test-?data|testing-?fixtures)(?:\/|$)|(?:^|\/)[^/]*[._-](?:test|spec)s?\.[^/]+$|(?:^|\/)test_[^/]*\.py$/i;
+const SNAPSHOT_PATH = /(?:^|\/)__snapshots__\/|\.snap$/;
+const VENDORED_PATH = /(?:^|\/)(?:vendor|third[_-]party|node_modules|bower_components|external)(?:\/|$)/i;
+const GENERATED_PATH = /\.pb\.go$|_pb2(?:_grpc)?\.py$|\.pb\.(?:cc|h)$|\.min\.(?:js|css|mjs)$|\.g\.(?:ts|dart|cs)$|\.generated\.[^/]+$|(?:^|\/)(?:generated|__generated__|gen)\//i;
+/** An API document per version: `v1/`, `v2beta1/`, `2023-01-01/` folders holding YAML or JSON. */
+const VERSIONED_API_PATH = /(?:^|\/)(?:v\d+(?:(?:alpha|beta)\d*)?|\d{4}-\d{2}-\d{2})\/(?:[^/]+\/)*[^/]+\.(?:ya?ml|json)$/i;
+
+export const PRIORS = { test: 0.5, snapshot: 0.3, vendored: 0.35, generated: 0.35, versionedApi: 0.5, userGlob: 0.5 } as const;
+
+/** Whether a path matches one of the user's demotion globs. */
+export type DemotedPaths = (path: string) => boolean;
+
+let lastGlobs: readonly string[] | undefined;
+let lastMatcher: DemotedPaths | undefined;
+
+/** The matcher of the user's globs (VS Code glob syntax, as `files.exclude`), kept while the setting stays the same. */
+export function demotedPaths(globs: readonly string[]): DemotedPaths | undefined {
+  if (globs.length === 0) return undefined;
+  if (globs !== lastGlobs) {
+    const rules = ignore({ allowRelativePaths: true }).add(globs.flatMap(globToGitignore));
+    lastMatcher = (path) => rules.ignores(path);
+    lastGlobs = globs;
+  }
+  return lastMatcher;
+}
+
+/** Whether a query asks about tests themselves (then test files are not demoted). */
+export function wantsTests(query: string): boolean {
+  return /\b(?:tests?|testing|specs?|fixtures?|mocks?|snapshots?)\b/i.test(query);
+}
+
+/** The factor a hit in `path` is scored by (1: ordinary code). */
+export function pathPrior(path: string, testsWanted: boolean, demoted?: DemotedPaths): number {
+  if (VENDORED_PATH.test(path)) return PRIORS.vendored;
+  if (demoted?.(path)) return PRIORS.userGlob;
+  if (GENERATED_PATH.test(path)) return PRIORS.generated;
+  if (SNAPSHOT_PATH.test(path)) return testsWanted ? 1 : PRIORS.snapshot;
+  if (VERSIONED_API_PATH.test(path)) return PRIORS.versionedApi;
+  if (!testsWanted && TEST_PATH.test(path)) return PRIORS.test;
+  return 1;
+}
+
+/** The best `limit` hits once each score is multiplied by its path's prior (ties keep their order). */
+export function applyPathPriors<T extends { path: string; score: number }>(query: string, hits: readonly T[], limit: number, demoted?: DemotedPaths): T[] {
+  const testsWanted = wantsTests(query);
+  const priorOf = new Map<string, number>();
+  const scored = hits.map((h, i) => {
+    let prior = priorOf.get(h.path);
+    if (prior === undefined) priorOf.set(h.path, (prior = pathPrior(h.path, testsWanted, demoted)));
+    return { hit: prior === 1 ? h : { ...h, score: h.score * prior }, i };
+  });
+  scored.sort((a, b) => b.hit.score - a.hit.score || a.i - b.i);
+  return scored.slice(0, limit).map((s) => s.hit);
+}

@@ -1,0 +1,83 @@
+// Path priors (issue 34): fixtures, vendored copies, generated code, snapshots and versioned API
+// documents are demoted, never dropped; a query that names tests lifts the test demotion.
+import * as assert from 'node:assert/strict';
+import { chunkText, LexicalIndex } from '../../../src/core/search';
+import { applyPathPriors, demotedPaths, pathPrior, PRIORS, wantsTests } from '../../../src/core/search/lexical/pathPriors';
+import { engineFor, paths, TempWorkspace } from './helpers';
+
+const CODE = 'export function parseImportAttributes(parser) {\n  const attributes = parser.readAttributes();\n  return attributes;\n}\n';
+
+describe('search: path priors', () => {
+  it('demotes each kind of path by its factor, and leaves ordinary code alone', () => {
+    const cases: Array<[string, number]> = [
+      ['src/parser/imports.ts', 1],
+      ['src/parser/__tests__/imports.test.ts', PRIORS.test],
+      ['test/fixtures/imports/input.js', PRIORS.test],
+      ['pkg/server/server_test.go', PRIORS.test],
+      ['src/parser/imports.spec.ts', PRIORS.test],
+      ['tests/test_imports.py', PRIORS.test],
+      ['src/__snapshots__/imports.test.ts.snap', PRIORS.snapshot],
+      ['vendor/github.com/acme/client/client.go', PRIORS.vendored],
+      ['third_party/zlib/inflate.c', PRIORS.vendored],
+      ['api/service.pb.go', PRIORS.generated],
+      ['public/app.min.js', PRIORS.generated],
+      ['src/generated/schema.ts', PRIORS.generated],
+      ['openapi/v1beta1/service.yaml', PRIORS.versionedApi],
+      ['src/v1/handler.ts', 1],
+      ['src/testing/TestScheduler.ts', 1],
+    ];
+    for (const [path, factor] of cases) assert.equal(pathPrior(path, false), factor, path);
+  });
+
+  it('lifts the test demotion when the query names tests, fixtures, specs or mocks (not the vendored one)', () => {
+    assert.equal(wantsTests('where are the parser fixtures'), true);
+    assert.equal(wantsTests('test for import attributes'), true);
+    assert.equal(wantsTests('parse import attributes'), false);
+    assert.equal(wantsTests('attestation of the latest build'), false, 'a word that only contains "test"');
+    assert.equal(pathPrior('test/fixtures/imports/input.js', true), 1);
+    assert.equal(pathPrior('vendor/acme/client.go', true), PRIORS.vendored);
+  });
+
+  it('reorders by score times prior, ties in their order, and cuts at the limit', () => {
+    const hits = [
+      { path: 'test/fixtures/a.js', score: 10 },
+      { path: 'src/a.ts', score: 6 },
+      { path: 'src/b.ts', score: 6 },
+      { path: 'vendor/x/a.js', score: 20 },
+    ];
+    assert.deepEqual(applyPathPriors('parse a', hits, 3).map((h) => h.path), ['vendor/x/a.js', 'src/a.ts', 'src/b.ts']);
+    assert.deepEqual(applyPathPriors('parse a fixture', hits, 2).map((h) => h.path), ['test/fixtures/a.js', 'vendor/x/a.js']);
+  });
+
+  it("demotes the user's own globs (VS Code glob syntax) like a fixture; none set, nothing demoted", async () => {
+    const demoted = demotedPaths(['**/examples/**', 'docs']);
+    assert.equal(pathPrior('pkg/examples/parser.ts', false, demoted), PRIORS.userGlob);
+    assert.equal(pathPrior('docs/parser.md', false, demoted), PRIORS.userGlob);
+    assert.equal(pathPrior('src/docs/parser.md', false, demoted), 1, 'a glob without a slash matches at the root only, as in files.exclude');
+    assert.equal(demotedPaths([]), undefined);
+    const ws = new TempWorkspace();
+    try {
+      ws.write('examples/importAttributes.ts', `${CODE}${CODE}`);
+      ws.write('src/importAttributes.ts', CODE);
+      const plain = engineFor(ws.root);
+      await plain.engine.open();
+      assert.equal(paths(plain.engine.lexical('parse import attributes'))[0], 'examples/importAttributes.ts');
+      const set = engineFor(ws.root, { settings: { demoteGlobs: ['examples'] } });
+      await set.engine.open();
+      assert.deepEqual(paths(set.engine.lexical('parse import attributes')), ['src/importAttributes.ts', 'examples/importAttributes.ts']);
+    } finally {
+      ws.dispose();
+    }
+  });
+
+  it('ranks the real code above its test fixture copy in the index, and the fixture first when asked for it', () => {
+    const index = new LexicalIndex();
+    for (const path of ['test/fixtures/parser/import-attributes/input.ts', 'src/parser/importAttributes.ts', 'vendor/parser/importAttributes.ts']) {
+      const text = path.startsWith('src/') ? CODE : `${CODE}${CODE.replace('parseImportAttributes', 'parseImportAttributesAgain')}`;
+      index.setFile(path, { mtime: 1, size: 1 }, chunkText(path, text));
+    }
+    assert.equal(index.search('parse import attributes', 5)[0]?.path, 'src/parser/importAttributes.ts');
+    assert.equal(index.search('parse import attributes fixture', 5)[0]?.path, 'test/fixtures/parser/import-attributes/input.ts');
+    assert.equal(index.search('parse import attributes', 5).length, 3, 'demoted, not dropped');
+  });
+});
