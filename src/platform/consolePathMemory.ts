@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import { InMemoryPathMemory, type PathMemory } from '../core/console/catalog/pathMemory';
+import { InMemoryPathMemory, type PathMemory } from '../core/console';
 
 const KEY = 'stratus.console.discoveredPaths';
 

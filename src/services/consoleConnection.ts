@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
-import { createConsoleClient, createConsoleRateLimiter, type ConsoleClient } from '../core/console';
-import { InMemoryPathMemory, type PathMemory } from '../core/console/catalog/pathMemory';
+import { createConsoleClient, createConsoleRateLimiter, InMemoryPathMemory, type ConsoleClient, type PathMemory } from '../core/console';
 import type { DeprecationNotice, SessionInfo } from '../core/console/types';
 import { isStratusError } from '../core/errors';
 import type { Logger } from '../core/log';
