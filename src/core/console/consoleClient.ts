@@ -108,6 +108,8 @@ export interface ConsoleClient {
   /** Runs a catalog action (create, modify, delete, powerOn, ...); resolves with its activity id. */
   perform(kindId: string, actionId: string, request?: PerformRequest): Promise<WriteResult>;
   readonly activities: ActivityApi;
+  /** The kind with the paths in use now: the contract's until a read found production's (consolePaths.ts). */
+  kindInUse(kindId: string): ResourceKind;
   /** Every module, version, method and path this client depends on. */
   endpointsInUse(): EndpointInUse[];
   readonly transport: HttpTransport;
@@ -271,6 +273,7 @@ export function createConsoleClient(options: ConsoleClientOptions): ConsoleClien
       follow: (id, followOptions = {}) =>
         followActivity((activityId, signal) => getActivity(http, activityId, signal), id, { ...followDefaults, ...followOptions }, logger),
     },
+    kindInUse: (kindId) => paths.kind(kindId),
     endpointsInUse: () => endpointsInUse(paths.kindsInUse()),
     transport,
     close: () => transport.close(),

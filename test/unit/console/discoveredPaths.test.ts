@@ -39,7 +39,9 @@ describe('console paths: the production shape found by itself (issue 32, 7)', ()
   it('listing VMs finds the production path after one 404 and remembers it: the second listing asks it directly', async () => {
     const sb = await productionOnly();
     const client = fx.client(sb);
+    assert.equal(client.kindInUse('virtualMachines').collection, CONTRACT_VMS, 'the contract path until a read says otherwise');
     const first = await client.list('virtualMachines');
+    assert.equal(client.kindInUse('virtualMachines').collection, PRODUCTION_VMS);
     assert.ok(first.items.length > 0);
     assert.deepEqual(sent(sb), [`GET ${CONTRACT_VMS} 404`, `GET ${PRODUCTION_VMS} ok`]);
     sb.control.clearRequests();
