@@ -4,6 +4,7 @@ import { ChatCommandRegistry } from './platform/chatCommands';
 import { ConnectionStatus } from './services/connectionStatus';
 import { ConsoleConnection } from './services/consoleConnection';
 import { DisposableStore } from './platform/disposables';
+import { createConsolePathMemory } from './platform/consolePathMemory';
 import { InferenceConnection } from './services/inferenceConnection';
 import { InstructionsService } from './services/repositoryInstructions';
 import { WorkspaceTrustGate, type TrustFake } from './services/workspaceTrust';
@@ -86,7 +87,7 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
     secrets,
     settings: readSettings,
     inference: store.add(new InferenceConnection(secrets, logger, network, usageRuntime.hooks)),
-    console: store.add(new ConsoleConnection(secrets, logger, network)),
+    console: store.add(new ConsoleConnection(secrets, logger, network, createConsolePathMemory(context.globalState))),
     connectionStatus: store.add(new ConnectionStatus()),
     chatCommands: new ChatCommandRegistry(),
     trust,

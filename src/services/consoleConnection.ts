@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { createConsoleClient, createConsoleRateLimiter, type ConsoleClient } from '../core/console';
+import { createConsoleClient, createConsoleRateLimiter, InMemoryPathMemory, type ConsoleClient, type PathMemory } from '../core/console';
 import type { DeprecationNotice, SessionInfo } from '../core/console/types';
 import { isStratusError } from '../core/errors';
 import type { Logger } from '../core/log';
@@ -39,6 +39,8 @@ export class ConsoleConnection implements vscode.Disposable {
     private readonly secrets: SecretStore,
     private readonly logger: Logger,
     private readonly network?: SharedNetwork,
+    /** Which paths answered per console base URL: kept across client rebuilds (and windows, when persisted). */
+    private readonly pathMemory: PathMemory = new InMemoryPathMemory(),
   ) {
     this.subscriptions.push(
       this.emitter,
@@ -77,6 +79,7 @@ export class ConsoleConnection implements vscode.Disposable {
           baseUrl: settings.consoleBaseUrl,
           logger: this.logger,
           resourcePaths: settings.resourcePaths,
+          pathMemory: this.pathMemory,
           rateLimiter: this.rateLimiter,
           pat: { id: () => this.secrets.get(SecretKeys.patId), secret: () => this.secrets.get(SecretKeys.patSecret) },
           onDeprecation: (notice) => this.warnDeprecated(notice),

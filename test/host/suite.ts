@@ -7,6 +7,7 @@ import './completion.test';
 import './inlineCompletion.test';
 import './chatHandler.test';
 import './resources.test';
+import './consolePaths.test';
 import './writeOutcome.test';
 import './network.test';
 import './search.test';

@@ -72,5 +72,6 @@ CONTROL (${base}/__sandbox, JSON bodies, no auth)
   POST /__sandbox/clock                {advanceMs}
   POST /__sandbox/recorded-strings     {maxChars}   (longest string kept in recorded bodies; default 200)
   POST /__sandbox/console-rate-limits  {perModule, auth} | {enabled: false}
+  POST /__sandbox/console-paths        {mode: "all" | "production"}  production: only the production console paths (contract paths 404)
 `;
 }

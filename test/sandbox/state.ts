@@ -9,6 +9,7 @@ import { MAX_STRING, Redactor, RequestLog } from './core/requestLog';
 import { ALL_SECRETS } from './credentials';
 import { CompletionStreamLog } from './inference/completionLog';
 import { OutputTokenMeter, TIER_1 } from './inference/meter';
+import type { ConsolePathsMode } from './console/productionPaths';
 import type { ConsoleRateLimits, SandboxOptions, SandboxProfile, Tier } from './types';
 
 export interface ResolvedOptions {
@@ -24,6 +25,7 @@ export interface ResolvedOptions {
   consoleRateLimits: ConsoleRateLimits | false;
   chunkDelayMs: number;
   productionLists: 'ranged' | 'plain';
+  consolePaths: ConsolePathsMode;
   timers: SandboxTimers | undefined;
 }
 
@@ -41,6 +43,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     consoleRateLimits: options.consoleRateLimits === false ? false : { ...DEFAULT_CONSOLE_LIMITS, ...(options.consoleRateLimits ?? {}) },
     chunkDelayMs: options.chunkDelayMs ?? 0,
     productionLists: options.productionLists ?? 'ranged',
+    consolePaths: options.consolePaths ?? 'all',
     timers: options.timers,
   };
 }
@@ -64,12 +67,15 @@ export class SandboxState {
   readonly store: ConsoleStore;
   readonly activities: ActivityEngine;
   readonly limiter: ConsoleRateLimiter;
+  /** Which console resource paths are served (console/productionPaths.ts); reset restores the option. */
+  consolePaths: ConsolePathsMode;
   /** Set while closing, so sockets destroyed by close() are not reported as client aborts. */
   closing = false;
   private counter = 0;
 
   constructor(readonly options: ResolvedOptions) {
     this.profile = options.profile;
+    this.consolePaths = options.consolePaths;
     this.clock = new Clock(options.timers);
     this.meter = new OutputTokenMeter(this.clock, { ...options.tier });
     this.auth = new ConsoleAuth(this.clock, options.jwtLifetimeSeconds, this.identity);
@@ -87,6 +93,7 @@ export class SandboxState {
 
   reset(): void {
     this.faults.reset();
+    this.consolePaths = this.options.consolePaths;
     this.clock.resetOffset();
     this.meter.reset({ ...this.options.tier });
     this.activities.reset();

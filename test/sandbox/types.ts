@@ -1,4 +1,5 @@
 /** Public types of the sandbox server (re-exported by index.ts). */
+import type { ConsolePathsMode } from './console/productionPaths';
 import type { SandboxTimers } from './core/clock';
 
 export type SandboxProfile = 'contract' | 'production';
@@ -43,6 +44,12 @@ export interface SandboxOptions {
    * bare array and no total (a full page looks like any other page).
    */
   productionLists?: 'ranged' | 'plain';
+  /**
+   * Console resource paths served. `all` (default): the contract's and production's. `production`:
+   * only production's (`/api/compute/v1/vcenters/virtual_machines`, `/api/iam/v2/users?companyId=`),
+   * the contract's answer 404 (console/productionPaths.ts).
+   */
+  consolePaths?: ConsolePathsMode;
   /** Time source for the sandbox clock (default: the real timers); tests pass a fake-timers clock. */
   timers?: SandboxTimers;
 }
@@ -185,6 +192,7 @@ export interface CompletionStreamRecord {
 
 export interface ControlSnapshot {
   profile: SandboxProfile;
+  consolePaths: ConsolePathsMode;
   clockOffsetMs: number;
   latency: LatencySpec | null;
   streamFaults: StreamFaultSpec[];
@@ -229,6 +237,8 @@ export interface SandboxControl {
   /** Move the sandbox clock forward (rate-limit windows, JWT expiry, activity progress). */
   advanceTime(ms: number): void;
   setConsoleRateLimits(limits: ConsoleRateLimits | false): void;
+  /** Which console resource paths are served from now on (SandboxOptions.consolePaths). */
+  setConsolePaths(mode: ConsolePathsMode): void;
   /** Received requests, oldest first (bounded to the last 500). */
   requests(filter?: { pathPrefix?: string }): RecordedRequest[];
   clearRequests(): void;

@@ -1,7 +1,7 @@
 /**
  * The console client: its public surface (ConsoleClient and its options) and createConsoleClient.
  */
-import { MalformedResponseError, ValidationError } from '../errors';
+import { isStratusError, MalformedResponseError, ValidationError } from '../errors';
 import type { RateLimiter } from '../http/rateLimiter';
 import { createTransport, type HttpTransport } from '../http/transport';
 import type { TransportOptions } from '../http/types';
@@ -12,8 +12,9 @@ import { performWrite } from './activities/writes';
 import { exchangePat } from './auth/accessToken';
 import { ConsoleAuth, type PatProviders } from './auth/session';
 import { buildBody } from './catalog/actionInputs';
-import type { ResourceKindSpec } from './catalog/kindSpecs';
-import { RESOURCE_PATHS_SETTING, resolveCatalog, ResourceCatalog } from './catalog/resourceCatalog';
+import type { ActionSpec, ResourceKind, ResourceKindSpec } from './catalog/kindSpecs';
+import { InMemoryPathMemory, type PathMemory } from './catalog/pathMemory';
+import { RESOURCE_PATHS_SETTING, type ResourceCatalog } from './catalog/resourceCatalog';
 import {
   endpointPath,
   endpointsInUse,
@@ -27,6 +28,7 @@ import {
   type PathVars,
 } from './catalog/routes';
 import { DeprecationWatcher, ConsoleHttp, createConsoleRateLimiter, RequestContext, type ConsoleRateLimits } from './consoleHttp';
+import { ConsolePaths } from './consolePaths';
 import { getResource, listResources } from './lists/collections';
 import type {
   Activity,
@@ -52,6 +54,11 @@ export interface ConsoleClientOptions
   catalog?: readonly ResourceKindSpec[];
   /** The `stratus.console.resourcePaths` setting; invalid values throw a ValidationError here. */
   resourcePaths?: unknown;
+  /**
+   * Which paths answered per console base URL (contract or production, consolePaths.ts); share one
+   * across clients (and persist it) to keep what was found. Default: this client's own memory.
+   */
+  pathMemory?: PathMemory;
   /** Called once per endpoint per client when a response carries Deprecation or Sunset. */
   onDeprecation?: (notice: DeprecationNotice) => void;
   /** Server limits to stay under (default 25 r/s per module, 5 r/s for the PAT exchange). */
@@ -101,6 +108,8 @@ export interface ConsoleClient {
   /** Runs a catalog action (create, modify, delete, powerOn, ...); resolves with its activity id. */
   perform(kindId: string, actionId: string, request?: PerformRequest): Promise<WriteResult>;
   readonly activities: ActivityApi;
+  /** The kind with the paths in use now: the contract's until a read found production's (consolePaths.ts). */
+  kindInUse(kindId: string): ResourceKind;
   /** Every module, version, method and path this client depends on. */
   endpointsInUse(): EndpointInUse[];
   readonly transport: HttpTransport;
@@ -113,12 +122,14 @@ const DEFAULT_RETRY = { attempts: 4, statuses: [429, 500, 502, 503, 504] };
 /** Builds the console client; nothing is loaded or sent until the first call. */
 export function createConsoleClient(options: ConsoleClientOptions): ConsoleClient {
   const logger = options.logger ?? silentLogger;
-  const catalog = new ResourceCatalog(resolveCatalog(options.resourcePaths, options.catalog));
+  const paths = new ConsolePaths(options.catalog, options.resourcePaths, options.baseUrl, options.pathMemory ?? new InMemoryPathMemory(), logger);
+  const catalog = paths.catalog;
   const context = new RequestContext();
   const deprecations = new DeprecationWatcher(logger, options.onDeprecation);
   const {
     pat,
     resourcePaths: _paths,
+    pathMemory: _memory,
     catalog: _catalog,
     onDeprecation: _onDeprecation,
     rateLimits,
@@ -174,6 +185,47 @@ export function createConsoleClient(options: ConsoleClientOptions): ConsoleClien
     return out;
   }
 
+  /** A target where the action needs one, an id safe in its path, valid input; whether the id goes in the path. */
+  function checkRequest(singular: string, action: ActionSpec, { target, input }: PerformRequest): boolean {
+    if (action.target === 'item' && !target) throw new ValidationError(`${action.label} needs a ${singular.toLowerCase()}`, 'target');
+    const idInPath = placeholdersOf(action.path).includes('id');
+    if (idInPath && target) checkPathId(target.id);
+    buildBody(action, input, target, idInPath);
+    return idInPath;
+  }
+
+  /**
+   * One page of a collection, at the path that answered last; on a 404 of the collection, at the
+   * other path of its kind (reads only: a GET probes nothing but its own collection).
+   */
+  async function list(kindId: string, listOptions: ListOptions): Promise<ListPage<ResourceItem>> {
+    const order = paths.readOrder(kindId);
+    let firstError: unknown;
+    for (const shape of order) {
+      const kind = paths.kind(kindId, shape);
+      try {
+        const page = await listResources(http, kind, await vars(kind.collection, listOptions.signal), listOptions, logger);
+        paths.answered(kindId, shape);
+        return page;
+      } catch (error) {
+        if (!(isStratusError(error) && error.kind === 'not_found')) throw error;
+        if (shape === order[order.length - 1]) throw firstError ?? error;
+        firstError = error;
+        logger.info(`GET ${splitQuery(kind.collection).path} answered 404: trying the ${order[order.indexOf(shape) + 1] ?? ''} path of ${kind.label.plural.toLowerCase()}.`);
+      }
+    }
+    throw firstError;
+  }
+
+  /**
+   * The kind's paths once a read proved them: a write (or a read of one) never goes to a path no
+   * read answered, so when none has yet, the collection is read first (one small page).
+   */
+  async function provenKind(kindId: string, signal: AbortSignal | undefined): Promise<ResourceKind> {
+    if (!paths.proven(kindId)) await list(kindId, { limit: 1, ...(signal ? { signal } : {}) });
+    return paths.kind(kindId);
+  }
+
   return {
     auth: {
       get session() {
@@ -184,27 +236,24 @@ export function createConsoleClient(options: ConsoleClientOptions): ConsoleClien
       onDidChangeSession: (listener) => session.onDidChangeSession(listener),
     },
     catalog,
-    async list(kindId, listOptions = {}) {
-      const kind = catalog.kind(kindId);
-      return listResources(http, kind, await vars(kind.collection, listOptions.signal), listOptions, logger);
-    },
+    list: (kindId, listOptions = {}) => list(kindId, listOptions),
     async get(kindId, id, getOptions = {}) {
-      const kind = catalog.kind(kindId);
+      if (catalog.kind(kindId).item === undefined) throw new ValidationError(`${catalog.kind(kindId).label.plural} cannot be read one by one`, 'kind');
+      checkPathId(id);
+      const kind = await provenKind(kindId, getOptions.signal);
       if (kind.item === undefined) throw new ValidationError(`${kind.label.plural} cannot be read one by one`, 'kind');
       const item = await getResource(http, { ...kind, item: kind.item }, id, getOptions.signal);
       if (!item) throw new MalformedResponseError(`Reading ${kind.label.singular.toLowerCase()} ${id} returned no object`);
       return item;
     },
     async perform(kindId, actionId, request = {}) {
-      const kind = catalog.kind(kindId);
-      const action = catalog.action(kindId, actionId);
       const { target, input, signal } = request;
-      if (action.target === 'item' && !target) {
-        throw new ValidationError(`${action.label} needs a ${kind.label.singular.toLowerCase()}`, 'target');
-      }
-      const idInPath = placeholdersOf(action.path).includes('id');
-      // Before anything else (input checks, sign-in): an id that would leave its collection.
-      if (idInPath && target) checkPathId(target.id);
+      // Before anything else (input checks, sign-in, the read that proves the path): the request
+      // itself, at the paths of either shape.
+      checkRequest(catalog.kind(kindId).label.singular, catalog.action(kindId, actionId), request);
+      const kind = await provenKind(kindId, signal);
+      const action = kind.actions.find((a) => a.id === actionId) ?? catalog.action(kindId, actionId);
+      const idInPath = checkRequest(kind.label.singular, action, request);
       const json = buildBody(action, input, target, idInPath);
       const expanded = expand(action.path, {
         ...(await vars(action.path, signal)),
@@ -224,7 +273,8 @@ export function createConsoleClient(options: ConsoleClientOptions): ConsoleClien
       follow: (id, followOptions = {}) =>
         followActivity((activityId, signal) => getActivity(http, activityId, signal), id, { ...followDefaults, ...followOptions }, logger),
     },
-    endpointsInUse: () => endpointsInUse(catalog.kinds),
+    kindInUse: (kindId) => paths.kind(kindId),
+    endpointsInUse: () => endpointsInUse(paths.kindsInUse()),
     transport,
     close: () => transport.close(),
   };

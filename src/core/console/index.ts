@@ -6,6 +6,8 @@ export type { PatProviders } from './auth/session';
 export type * from './catalog/kindSpecs';
 export { DEFAULT_CATALOG } from './catalog/builtInKinds';
 export { ResourceCatalog, RESOURCE_PATHS_SETTING, resolveCatalog } from './catalog/resourceCatalog';
+export { InMemoryPathMemory, type PathMemory, type PathShape } from './catalog/pathMemory';
+export { PRODUCTION_PATHS } from './catalog/productionPaths';
 export { PagedList, DEFAULT_MAX_SCAN_PAGES, DEFAULT_PAGE_SIZE, type PagedListOptions, type PageRequestOf, type ScanProgress } from './lists/pagedList';
 export { FOLLOW_DEFAULTS } from './activities/followActivity';
 export { activityIdFromLocation } from './activities/writes';

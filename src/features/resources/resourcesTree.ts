@@ -227,7 +227,9 @@ export class ResourcesTree implements vscode.TreeDataProvider<ResourceNode>, vsc
     item.iconPath = new vscode.ThemeIcon(kind.icon);
     const count = list.loaded && list.error === undefined ? (list.total !== undefined ? vscode.l10n.t('{0} of {1}', list.items.length, list.total) : `${list.items.length}${list.nextOffset !== undefined || list.partial ? '+' : ''}`) : undefined;
     item.description = [count, list.filter ? vscode.l10n.t('filter: "{0}"', list.filter) : undefined].filter(Boolean).join(' · ') || undefined;
-    item.tooltip = `${kind.label.plural} — ${kind.module} v${kind.version}, ${kind.collection}${kind.readOnly ? ` (${vscode.l10n.t('read-only')})` : ''}`;
+    // The path in use (production's once a read found it there), not only the contract's.
+    const inUse = this.connection.client().kindInUse(kind.id);
+    item.tooltip = `${kind.label.plural} — ${inUse.module} v${inUse.version}, ${inUse.collection}${kind.readOnly ? ` (${vscode.l10n.t('read-only')})` : ''}`;
     const creatable = kind.actions.some((a) => a.target === 'collection');
     item.contextValue = `stratus.kind;${creatable ? 'creatable;' : ''}${list.filter ? 'filtered;' : ''}`;
     return item;

@@ -3,6 +3,7 @@ import { isRecord } from '../core/json';
 import type { SandboxState } from '../state';
 import { sendConsoleError, TOO_MANY_REQUESTS } from './errors';
 import { AUTH_PATH } from './rateLimit';
+import { PRODUCTION_ROUTES, type ConsoleRoute } from './productionPaths';
 import * as r from './resources';
 
 /**
@@ -100,7 +101,8 @@ export function handleConsole(state: SandboxState, ctx: RequestContext): void {
   state.activities.tick();
 
   let allowed: string[] = [];
-  for (const route of CONSOLE_ROUTES) {
+  const routes: readonly ConsoleRoute[] = state.consolePaths === 'production' ? PRODUCTION_ROUTES : CONSOLE_ROUTES;
+  for (const route of routes) {
     const params = match(route.pattern, ctx.path);
     if (!params) continue;
     if (route.method !== ctx.method) {

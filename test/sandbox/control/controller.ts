@@ -172,6 +172,10 @@ export function createControl(state: SandboxState): SandboxControl {
     setRecordedStringLimit(maxChars: number): void {
       state.log.redactor.maxString = Math.min(1_000_000, Math.max(16, nonNegativeInteger(maxChars, 'maxChars')));
     },
+    setConsolePaths(mode): void {
+      if (mode !== 'all' && mode !== 'production') throw new ControlError('mode must be "all" or "production"');
+      state.consolePaths = mode;
+    },
     completionStreams(): CompletionStreamRecord[] {
       return state.completions.list();
     },
@@ -182,6 +186,7 @@ export function createControl(state: SandboxState): SandboxControl {
       const a = state.activities;
       return {
         profile: state.profile,
+        consolePaths: state.consolePaths,
         clockOffsetMs: state.clock.offsetMs,
         latency: state.faults.latency ? { ...state.faults.latency } : null,
         streamFaults: state.faults.snapshotStreamFaults(),

@@ -93,7 +93,8 @@ describe('console path ids: nothing is sent for an unsafe id', () => {
 
   it('does not follow a Location of %2e%2e (which would read the activity collection)', async () => {
     const { client, requests } = await setup('/api/activity/v1/activities/%2e%2e');
-    await assert.rejects(client.perform('virtualMachines', 'create', { input: { name: 'n', cpu: 1, memoryGiB: 1 } }), MalformedResponseError);
-    assert.deepEqual(requests(), ['POST /api/compute/v1/virtual-machines']);
+    // Networks have one path only: the write is the first request (no read to prove a path).
+    await assert.rejects(client.perform('virtualNetworks', 'create', { input: { name: 'n' } }), MalformedResponseError);
+    assert.deepEqual(requests(), ['POST /api/network/v1/virtual-networks']);
   });
 });

@@ -38,7 +38,9 @@ describe('console/writes against the sandbox', () => {
         const result = await client.perform('virtualMachines', 'create', { input: { name: 'api-1', cpu: 4, memoryGiB: 8 } });
         if (profile === 'production') assert.equal(result.location, result.activityId);
         else assert.equal(result.location, `/api/activity/v1/activities/${result.activityId}`);
-        const post = sb.control.requests({ pathPrefix: '/api/compute' })[0];
+        // Before the write, one read of the collection proved its path (consolePaths.ts).
+        const [read, post] = sb.control.requests({ pathPrefix: '/api/compute' });
+        assert.equal(read?.method, 'GET');
         assert.equal(post?.method, 'POST');
         assert.equal(post?.status, 201);
         assert.deepEqual(post?.body?.json, { name: 'api-1', cpu: 4, memory: 8 * 1024 ** 3, powerOn: false });

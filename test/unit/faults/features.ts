@@ -258,6 +258,11 @@ const writeFollow: Feature = {
   run: (ctx) =>
     withClose(consoleClient(ctx), async (client) => {
       await drive(ctx.world, () => client.auth.signIn(), writeFollow.boundMs);
+      // As in the Cloud view, the collection was read before the write (which proves its path):
+      // the fault meets the write itself.
+      await drive(ctx.world, () => client.list('virtualMachines', { limit: 1 }), writeFollow.boundMs);
+      // A second later, as a person clicks: the write does not wait on the rate limiter's spacing.
+      await ctx.world.clock.tickAsync(1_000);
       ctx.inject();
       let phase: 'write' | 'follow' = 'write';
       const driven = await drive(ctx.world, async () => {

@@ -139,7 +139,9 @@ export function buildBody(
   if (!idInPath && target && action.idInBody) {
     for (const [wire, path] of Object.entries(action.idInBody)) {
       const value = path === 'id' ? target.id : at(target.raw, path);
-      if (value !== undefined && value !== null) setAt(body, wire, value);
+      // Production's power body names the VM and its datacenter: without one, refuse before sending.
+      if (value === undefined || value === null || value === '') throw new ValidationError(`${action.label} needs the resource's ${path}, which it does not have`, wire);
+      setAt(body, wire, value);
     }
   }
   return Object.keys(body).length > 0 || action.method !== 'DELETE' ? body : undefined;
