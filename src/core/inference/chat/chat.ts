@@ -1,6 +1,6 @@
 import type { HttpTransport } from '../../http/transport';
 import type { HttpResponse } from '../../http/types';
-import { callTransport, type CallOptions } from '../shared/call';
+import { callFeature, callTransport, type CallOptions } from '../shared/call';
 import { responseMeta } from '../shared/meta';
 import { parseChatCompletion } from './completion';
 import { iterateSse, readSse } from './sse';
@@ -50,6 +50,7 @@ export async function chat(
     billed: true,
     signal: options.signal,
     ...callTransport(options, { firstByteTimeoutMs: NON_STREAMED_FIRST_BYTE_MS }),
+    ...callFeature(options),
   });
   return parseChatCompletion(await res.json(), responseMeta(res), `POST ${path}`);
 }
@@ -79,6 +80,7 @@ export function chatStream(
       signal: options.signal,
       streaming: true,
       ...callTransport(options),
+      ...callFeature(options),
     });
   };
   const decoderFor = (res: HttpResponse, emit: (e: ChatStreamEvent) => void): ChatStreamDecoder =>
