@@ -10,6 +10,7 @@ import { ALL_SECRETS } from './credentials';
 import { CompletionStreamLog } from './inference/completionLog';
 import { OutputTokenMeter, TIER_1 } from './inference/meter';
 import type { ConsoleRateLimits, SandboxOptions, SandboxProfile, Tier } from './types';
+import { PromptCache } from './inference/promptCache';
 
 export interface ResolvedOptions {
   host: string;
@@ -60,6 +61,7 @@ export class SandboxState {
     readOnlyUserId: uuidFrom('sandbox:user:readonly'),
   };
   readonly meter: OutputTokenMeter;
+  readonly promptCache = new PromptCache();
   readonly auth: ConsoleAuth;
   readonly store: ConsoleStore;
   readonly activities: ActivityEngine;
@@ -95,5 +97,6 @@ export class SandboxState {
     this.log.clear();
     this.log.redactor.maxString = MAX_STRING;
     this.completions.clear();
+    this.promptCache.clear();
   }
 }
