@@ -97,6 +97,26 @@ describe('http/traffic: sizes and features', () => {
     assert.deepEqual(seen, [3, 5]);
     assert.deepEqual(chunks, [3, 5]);
   });
+
+  it('passes an early exit on to the inner body (which cancels the connection)', async () => {
+    let returned = false;
+    const inner = {
+      [Symbol.asyncIterator]: (): AsyncIterator<Uint8Array> => ({
+        next: () => Promise.resolve({ done: false, value: new Uint8Array(2) }),
+        return: () => {
+          returned = true;
+          return Promise.resolve({ done: true, value: undefined });
+        },
+      }),
+    };
+    const seen: number[] = [];
+    for await (const chunk of countedBody(inner, (n) => seen.push(n))) {
+      assert.equal(chunk.byteLength, 2);
+      break;
+    }
+    assert.ok(returned);
+    assert.deepEqual(seen, [2]);
+  });
 });
 
 describe('http/networkActivity: through the transport', () => {
