@@ -24,6 +24,7 @@ import * as documents from './features/documents/register';
 import { CompletionStats } from './core/usage/completionStats';
 import * as inlineCompletion from './features/inlineCompletion/register';
 import * as models from './features/models/register';
+import * as networkActivity from './features/network/register';
 import * as onboarding from './features/onboarding/register';
 import * as quickFix from './features/quickFix/register';
 import * as resources from './features/resources/register';
@@ -62,6 +63,8 @@ export interface StratusApi {
   };
   /** Document view internals: in ExtensionMode.Test only. */
   readonly documents?: documents.DocumentsTestApi;
+  /** Network Activity recorder and view: in ExtensionMode.Test only. */
+  readonly network?: networkActivity.NetworkTestApi;
 }
 
 /** Composition root: build dependencies once, then hand them to each feature. */
@@ -77,7 +80,8 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
   const logger = createLogger(logChannel, redactor);
   const secrets = new SecretStore(context.secrets, redactor, process.env);
   const plainHttp = createPlainHttpGate(context.globalState);
-  const network: SharedNetwork = { redactor, beforeSecretSent: (url, secretName, param) => plainHttp.check(url, secretName, param) };
+  const traffic = networkActivity.createNetworkActivity();
+  const network: SharedNetwork = { redactor, beforeSecretSent: (url, secretName, param) => plainHttp.check(url, secretName, param), traffic: traffic.activity };
   const usageRuntime = store.add(usage.createUsageRuntime(context, logger));
   const trust = store.add(new WorkspaceTrustGate());
   const deps: Deps = {
@@ -119,6 +123,8 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
   store.add(explorer.disposable);
   const usageFeature = usage.register(deps, context.extensionUri, usageRuntime);
   store.add(usageFeature.disposable);
+  const networkFeature = networkActivity.register(traffic);
+  store.add(networkFeature.disposable);
   const onboardingFeature = onboarding.register(deps, { globalState: context.globalState, extensionId: context.extension.id, testMode });
   store.add(onboardingFeature.disposable);
 
@@ -140,6 +146,7 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
     documents: documentsFeature.testApi,
     inlineCompletion: inlineFeature.testApi,
     onboarding: onboardingFeature.testApi,
+    network: networkFeature.testApi,
   };
 }
 

@@ -59,6 +59,7 @@ export const RESTRICTED_MODE_COMMANDS: Readonly<Record<string, { readonly safe: 
   'stratus.searchWorkspace': { safe: SEARCH },
   'stratus.rebuildSearchIndex': { safe: SEARCH },
   'stratus.showUsage': { safe: VIEW },
+  'stratus.showNetworkActivity': { safe: VIEW },
   'stratus.usage.exportCsv': { safe: PICKED },
   'stratus.usage.reset': { safe: VIEW },
   'stratus.transcribeFile': { safe: PICKED },

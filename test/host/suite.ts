@@ -13,6 +13,7 @@ import './network.test';
 import './search.test';
 import './confinement.test';
 import './usage.test';
+import './networkActivity.test';
 import './tools.test';
 import './cloudSignIn.test';
 import './cloudMarkdown.test';

@@ -11,6 +11,7 @@ import { CompletionStreamLog } from './inference/completionLog';
 import { OutputTokenMeter, TIER_1 } from './inference/meter';
 import type { ConsolePathsMode } from './console/productionPaths';
 import type { ConsoleRateLimits, SandboxOptions, SandboxProfile, Tier } from './types';
+import { PromptCache } from './inference/promptCache';
 
 export interface ResolvedOptions {
   host: string;
@@ -63,6 +64,7 @@ export class SandboxState {
     readOnlyUserId: uuidFrom('sandbox:user:readonly'),
   };
   readonly meter: OutputTokenMeter;
+  readonly promptCache = new PromptCache();
   readonly auth: ConsoleAuth;
   readonly store: ConsoleStore;
   readonly activities: ActivityEngine;
@@ -102,5 +104,6 @@ export class SandboxState {
     this.log.clear();
     this.log.redactor.maxString = MAX_STRING;
     this.completions.clear();
+    this.promptCache.clear();
   }
 }

@@ -9,6 +9,7 @@ import { firstHeader } from './headers';
 import { Redactor } from './redact';
 import { MAX_SERVER_WAIT_MS, parseRetryAfter, serverRetryDelay } from './retryAfter';
 import { sleep } from './sleep';
+import { countedBody, featureOfPath, payloadBytes } from './traffic';
 import type {
   FetchInit,
   FetchLike,
@@ -152,11 +153,13 @@ export class HttpTransport {
         throw failureAfterSending(err, policy, ctx.target);
       }
 
+      // The Network Activity view's one hook: host, feature and sizes, never content.
+      const received = this.options.traffic?.sent({ host: url.host, feature: req.feature ?? featureOfPath(req.path), bytes: payloadBytes(payload) });
       const status = res.status;
       const headers = headerRecord(res.headers);
       if (this.logging) this.logger.debug(`${where()} ${status} in ${elapsed(started)} ms`);
       if (status >= 200 && status < 300) {
-        const response = this.wrap(res, headers, control, ctx);
+        const response = this.wrap(res, headers, control, ctx, received);
         // A read (idempotent, not streamed) is read whole here while a retry is left, so a
         // connection that breaks in its body is sent again like one that broke before the headers.
         if (!policy.idempotent || req.streaming === true || attempt >= attempts) return response;
@@ -174,7 +177,8 @@ export class HttpTransport {
         return bufferedResponse(response, text, ctx.target);
       }
 
-      const bodyText = await readErrorBody(timedBody(res.body, control, ctx.idleMs));
+      const errorBody = timedBody(res.body, control, ctx.idleMs);
+      const bodyText = await readErrorBody(received ? countedBody(errorBody, received) : errorBody);
       this.inFlight.delete(control);
       const err = toApiError({
         status,
@@ -266,8 +270,9 @@ export class HttpTransport {
     return headers;
   }
 
-  private wrap(res: Response, headers: ResponseHeaders, control: AttemptControl, ctx: FailureContext): HttpResponse {
-    const body = timedBody(res.body, control, ctx.idleMs);
+  private wrap(res: Response, headers: ResponseHeaders, control: AttemptControl, ctx: FailureContext, received: ((bytes: number) => void) | undefined): HttpResponse {
+    const timed = timedBody(res.body, control, ctx.idleMs);
+    const body = received ? countedBody(timed, received) : timed;
     const done = (): void => {
       this.inFlight.delete(control);
     };

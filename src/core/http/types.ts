@@ -86,6 +86,16 @@ export interface TransportOptions {
   headers?: Readonly<Record<string, string>>;
   /** Jitter source, for tests. Default Math.random. */
   random?: () => number;
+  /** Told of every attempt's host, feature and byte sizes (traffic.ts); never of a body's content. */
+  traffic?: TrafficTap | undefined;
+}
+
+/**
+ * Watches where requests go (the Network Activity view): one call per attempt sent, with the
+ * request body's size, returning the function told the size of each response chunk as it is read.
+ */
+export interface TrafficTap {
+  sent(exchange: { host: string; feature: string; bytes: number }): (receivedBytes: number) => void;
 }
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -135,6 +145,8 @@ export interface RequestOptions {
   sendsSecret?: boolean;
   /** Told how many body bytes have been handed to the network so far (uploads). */
   onUploadProgress?: (sentBytes: number) => void;
+  /** What the request is for, as the Network Activity view names it; default from the path (traffic.ts). */
+  feature?: string | undefined;
 }
 
 export type ResponseHeaders = Readonly<Record<string, string | string[] | undefined>>;

@@ -21,6 +21,8 @@ export type UsageEvent =
       promptTokens: number;
       completionTokens: number;
       reasoningTokens: number;
+      /** Of the prompt tokens, those the server served from its prompt cache (when it said). */
+      cachedTokens?: number | undefined;
       /**
        * True when the service sent no usage and the figures are estimated from the text: answers
        * without a usage chunk, and streams cancelled, interrupted or stopped early (counted from

@@ -34,6 +34,12 @@ export interface Counters {
   inlineAccepted: number;
   inlineAcceptedChars: number;
   inlineAcceptedLines: number;
+  /**
+   * Prompt tokens served from the server's prompt cache: a subset of `input` (billed at the
+   * cached-input rate), and `inlineCached` the part of it from inline completion.
+   */
+  cachedInput: number;
+  inlineCached: number;
 }
 
 /** The counters every stored bucket has had since the first format. */
@@ -51,7 +57,9 @@ export const INLINE_COUNTER_KEYS: readonly (keyof Counters)[] = [
   'inlineAcceptedChars',
   'inlineAcceptedLines',
 ];
-export const COUNTER_KEYS: readonly (keyof Counters)[] = [...BASE_COUNTER_KEYS, ...INLINE_COUNTER_KEYS];
+/** Added with cached prompt tokens: a bucket written before has none of them (read as 0). */
+export const CACHE_COUNTER_KEYS: readonly (keyof Counters)[] = ['cachedInput', 'inlineCached'];
+export const COUNTER_KEYS: readonly (keyof Counters)[] = [...BASE_COUNTER_KEYS, ...INLINE_COUNTER_KEYS, ...CACHE_COUNTER_KEYS];
 
 export function emptyCounters(): Counters {
   const c = {} as Counters;
@@ -122,10 +130,12 @@ export function countersOf(event: UsageEvent): Counters | undefined {
       // The service counts reasoning inside completion_tokens: split them, never count twice.
       c.output = completion - reasoning;
       c.reasoning = reasoning;
+      c.cachedInput = Math.min(nonNegative(event.cachedTokens), c.input);
       if (event.kind === 'completion') {
         c.inlineRequests = 1;
         c.inlineInput = c.input;
         c.inlineOutput = completion;
+        c.inlineCached = c.cachedInput;
       }
       break;
     }

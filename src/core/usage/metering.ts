@@ -31,6 +31,11 @@ function kindOf(options: CallOptions | undefined): GenerationKind {
   }
 }
 
+/** The figures of a usage the server reported (cached prompt tokens only when it said). */
+function reported(u: Usage): { promptTokens: number; completionTokens: number; reasoningTokens: number; cachedTokens?: number; estimated: false } {
+  return { promptTokens: u.promptTokens, completionTokens: u.completionTokens, reasoningTokens: u.reasoningTokens ?? 0, ...(u.cachedTokens !== undefined ? { cachedTokens: u.cachedTokens } : {}), estimated: false };
+}
+
 function estimatePrompt(request: ChatRequest): number {
   return request.messages.reduce((sum, m) => sum + estimateMessageTokens(m), 0) + estimateToolsTokens(request.tools);
 }
@@ -104,7 +109,7 @@ export function meterClient(client: InferenceClient, options: MeteringOptions): 
   const chatUsage = (request: ChatRequest, result: ChatResult, kind: GenerationKind = 'chat'): void => {
     const model = result.model ?? request.model;
     if (result.usage) {
-      emit({ kind, at: now(), model, promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens, reasoningTokens: result.usage.reasoningTokens ?? 0, estimated: false });
+      emit({ kind, at: now(), model, ...reported(result.usage) });
     } else {
       // No usage from the server: estimated from the text, and marked so.
       emit({ kind, at: now(), model, promptTokens: estimatePrompt(request), completionTokens: estimateCompletion(result), reasoningTokens: 0, estimated: true });
@@ -127,8 +132,7 @@ export function meterClient(client: InferenceClient, options: MeteringOptions): 
     if (seen.result) {
       chatUsage(request, seen.result, kind);
     } else if (seen.usage) {
-      const u = seen.usage;
-      emit({ kind, at: now(), model: request.model, promptTokens: u.promptTokens, completionTokens: u.completionTokens, reasoningTokens: u.reasoningTokens ?? 0, estimated: false });
+      emit({ kind, at: now(), model: request.model, ...reported(seen.usage) });
     } else if (seen.any) {
       emit({ kind, at: now(), model: request.model, promptTokens: estimatePrompt(request), completionTokens: Math.ceil(seen.chars / CHARS_PER_TOKEN), reasoningTokens: 0, estimated: true });
     }

@@ -31,9 +31,9 @@ export function isTierId(value: unknown): value is TierId {
 }
 
 /** What is billed, and at which rate (EUR per unit). */
-export type CostKind = 'input' | 'output' | 'reasoning' | 'embeddings' | 'rerank' | 'audio';
+export type CostKind = 'input' | 'cachedInput' | 'output' | 'reasoning' | 'embeddings' | 'rerank' | 'audio';
 
-export const COST_KINDS: readonly CostKind[] = ['input', 'output', 'reasoning', 'embeddings', 'rerank', 'audio'];
+export const COST_KINDS: readonly CostKind[] = ['input', 'cachedInput', 'output', 'reasoning', 'embeddings', 'rerank', 'audio'];
 
 const perMillion = (eur: number): number => eur / 1_000_000;
 
@@ -43,6 +43,9 @@ const perMillion = (eur: number): number => eur / 1_000_000;
  */
 export const RATES: Readonly<Record<CostKind, { readonly eurPerUnit: number; readonly unit: 'token' | 'minute'; readonly label: string }>> = {
   input: { eurPerUnit: perMillion(1.8), unit: 'token', label: 'Input tokens' },
+  // The contract prices no prompt cache: cached prompt tokens cost the input rate unless the
+  // user's agreement gives them their own (stratus.usage.cachedInputRate).
+  cachedInput: { eurPerUnit: perMillion(1.8), unit: 'token', label: 'Cached input tokens' },
   output: { eurPerUnit: perMillion(8), unit: 'token', label: 'Output tokens' },
   reasoning: { eurPerUnit: perMillion(8), unit: 'token', label: 'Reasoning tokens' },
   embeddings: { eurPerUnit: perMillion(1.8), unit: 'token', label: 'Embedding tokens (input rate)' },

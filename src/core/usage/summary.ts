@@ -1,5 +1,5 @@
 import { completionFigures, type CompletionFigures } from './completionStats';
-import { costByKind, quantities, totalCost } from './cost';
+import { costByKind, eurPerUnit, quantities, totalCost, type EurPerUnit } from './cost';
 import { cappedOutput, type Bucket, type Counters, type Ledger } from './ledger';
 import { COST_KINDS, RATES, type CostKind, type TierId } from './rates';
 import { budgetOf, creditOf, tierOf, type UsageSettings } from './settings';
@@ -52,6 +52,19 @@ export interface UsageSnapshot {
   estimatedRequests: number;
   /** Inline (ghost-text) completion: requests, acceptance and cost, per window. */
   completion: { hour: CompletionFigures; day: CompletionFigures; month: CompletionFigures };
+  /** This month's prompt tokens and those served from the prompt cache, in all and per feature. */
+  promptCache: { all: CacheShare; inline: CacheShare; other: CacheShare };
+}
+
+/** Prompt tokens and the cached part of them. */
+export interface CacheShare { promptTokens: number; cachedTokens: number }
+
+function promptCache(c: Counters): UsageSnapshot['promptCache'] {
+  return {
+    all: { promptTokens: c.input, cachedTokens: c.cachedInput },
+    inline: { promptTokens: c.inlineInput, cachedTokens: c.inlineCached },
+    other: { promptTokens: c.input - c.inlineInput, cachedTokens: c.cachedInput - c.inlineCached },
+  };
 }
 
 function forecast(used: number, limit: number | undefined, ratePerHour: number, now: number, windowEnd: number, label: (ms: number) => string): ForecastItem {
@@ -69,7 +82,7 @@ function earliest(buckets: readonly Bucket[]): number | undefined {
   return first;
 }
 
-function modelRow(model: string, c: Counters): ModelRow {
+function modelRow(model: string, c: Counters, rates: EurPerUnit): ModelRow {
   return {
     model: model === '' ? '(unknown)' : model,
     requests: c.requests,
@@ -81,7 +94,7 @@ function modelRow(model: string, c: Counters): ModelRow {
     searchUnits: c.searchUnits,
     audioMinutes: c.audioMinutes,
     estimated: c.estimated,
-    eur: totalCost(c),
+    eur: totalCost(c, rates),
   };
 }
 
@@ -103,17 +116,18 @@ export function summarize(ledger: Ledger, settings: UsageSettings, now: number):
   const history = ledger.total(-Infinity, Infinity);
   const budget = budgetOf(settings);
   const credit = creditOf(settings);
+  const rates = eurPerUnit(settings.cachedInputEurPerMillion);
 
-  const byKindEur = costByKind(month);
+  const byKindEur = costByKind(month, rates);
   const q = quantities(month);
   const byKind: KindRow[] = COST_KINDS.map((kind) => ({ kind, label: RATES[kind].label, quantity: q[kind], unit: RATES[kind].unit, eur: byKindEur[kind] }));
   // A model with inline statistics only (no request this month) gets no row.
-  const byModel = [...ledger.byModel(monthStart, monthEnd)].filter(([, c]) => c.requests > 0).map(([m, c]) => modelRow(m, c)).sort((a, b) => b.eur - a.eur || a.model.localeCompare(b.model));
-  const monthCost = totalCost(month);
-  const historyCost = totalCost(history);
+  const byModel = [...ledger.byModel(monthStart, monthEnd)].filter(([, c]) => c.requests > 0).map(([m, c]) => modelRow(m, c, rates)).sort((a, b) => b.eur - a.eur || a.model.localeCompare(b.model));
+  const monthCost = totalCost(month, rates);
+  const historyCost = totalCost(history, rates);
 
   const rate = cappedOutput(lastHour);
-  const eurRate = totalCost(lastHour);
+  const eurRate = totalCost(lastHour, rates);
   const clock = (ms: number): string => formatClock(ms, tz);
   const dated = (ms: number): string => `${formatDate(ms, tz)} ${formatClock(ms, tz)}`;
 
@@ -139,7 +153,7 @@ export function summarize(ledger: Ledger, settings: UsageSettings, now: number):
   for (const s of starts) {
     const c = ledger.total(s, startOfNextDay(s + HOUR_MS * 12, tz));
     daysT.push(s);
-    daysEur.push(totalCost(c));
+    daysEur.push(totalCost(c, rates));
     daysOut.push(cappedOutput(c));
   }
 
@@ -174,6 +188,7 @@ export function summarize(ledger: Ledger, settings: UsageSettings, now: number):
     charts: { hours: { t: hoursT, output: hoursOut, input: hoursIn }, days: { t: daysT, eur: daysEur, output: daysOut } },
     estimatedRequests: month.estimated,
     completion: { hour: completionFigures(hour), day: completionFigures(day), month: completionFigures(month) },
+    promptCache: promptCache(month),
   };
 }
 

@@ -53,7 +53,7 @@ export function validEvent(v: unknown): v is UsageEvent {
     case 'nextEdit':
     case 'completion':
     case 'ocr':
-      return typeof v.model === 'string' && count(v.promptTokens) && count(v.completionTokens) && count(v.reasoningTokens);
+      return typeof v.model === 'string' && count(v.promptTokens) && count(v.completionTokens) && count(v.reasoningTokens) && optional(v.cachedTokens, count);
     case 'embeddings':
       return typeof v.model === 'string' && count(v.promptTokens);
     case 'inlineStat':

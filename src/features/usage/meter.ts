@@ -15,6 +15,7 @@ export function readUsageSettings(): UsageSettings {
     monthlyBudget: config.get<unknown>('monthlyBudget'),
     upfrontCredit: config.get<unknown>('upfrontCredit'),
     waitAtCap: config.get<unknown>('waitAtCap'),
+    cachedInputRate: config.get<unknown>('cachedInputRate'),
   });
 }
 

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { presentError } from '../../core/presentError';
+import { eurPerUnit } from '../../core/usage/cost';
 import { usageCsv } from '../../core/usage/csv';
 import { usageMarkdown } from '../../core/usage/markdown';
 import type { UsageSnapshot } from '../../core/usage/summary';
@@ -8,7 +9,7 @@ import type { InferenceClient } from '../../core/inference/client';
 import { DisposableStore } from '../../platform/disposables';
 import type { Deps } from '../deps';
 import type { UsageMeter } from '../../core/usage/meter';
-import type { UsageRuntime } from './meter';
+import { readUsageSettings, type UsageRuntime } from './meter';
 import { createUsageStatusBar, type UsageLevel } from './statusBar';
 import { USAGE_VIEW_ID, UsageViewProvider } from './view';
 
@@ -46,7 +47,7 @@ export function register(deps: Deps, extensionUri: vscode.Uri, runtime: UsageRun
       saveLabel: vscode.l10n.t('Export Usage'),
     });
     if (!target) return;
-    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(usageCsv(meter().ledgerCopy())));
+    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(usageCsv(meter().ledgerCopy(), eurPerUnit(readUsageSettings().cachedInputEurPerMillion))));
     deps.logger.info(`Usage exported to ${target.fsPath}.`);
     void vscode.window.showInformationMessage(vscode.l10n.t('Stratus: usage exported to {0}.', vscode.workspace.asRelativePath(target)));
   };

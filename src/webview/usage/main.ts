@@ -41,6 +41,7 @@ const daysHost = h('div', { class: 'chart', role: 'img' });
 const kinds = h('section', { 'aria-labelledby': 'kinds-h' });
 const models = h('section', { 'aria-labelledby': 'models-h' });
 const completion = h('section', { class: 'completion', 'aria-labelledby': 'completion-h' });
+const promptCache = h('section', { class: 'prompt-cache', 'aria-labelledby': 'cache-h' });
 const rateLimit = h('section', { class: 'ratelimit', 'aria-labelledby': 'rl-h' });
 const notice = h('p', { class: 'notice', role: 'status', 'aria-live': 'polite' });
 const exportButton = h('button', { type: 'button' }, 'Export CSV');
@@ -59,6 +60,7 @@ function skeleton(): void {
     kinds,
     models,
     completion,
+    promptCache,
     rateLimit,
     notice,
     h('footer', {}, exportButton, resetButton),
@@ -165,6 +167,7 @@ function render(s: UsageSnapshot): void {
   );
   if (s.estimatedRequests > 0) models.append(h('p', { class: 'muted small' }, `${formatInt(s.estimatedRequests)} request(s) had no usage from the service: estimated.`));
   renderCompletion(s);
+  renderPromptCache(s);
   const rl = s.rateLimit;
   rateLimit.replaceChildren(
     h('h3', { id: 'rl-h' }, 'Last rate-limit headers'),
@@ -175,6 +178,25 @@ function render(s: UsageSnapshot): void {
           h('dt', {}, 'Resets'), h('dd', {}, rl.resetAtLabel ?? '–'),
         )
       : h('p', { class: 'muted' }, 'None yet.'),
+  );
+}
+
+/** The share of prompt tokens the service served from its prompt cache this month, in all and per feature. */
+function renderPromptCache(s: UsageSnapshot): void {
+  const cache = s.promptCache as UsageSnapshot['promptCache'] | undefined;
+  if (!cache || cache.all.promptTokens === 0) {
+    promptCache.replaceChildren(h('h3', { id: 'cache-h' }, 'Prompt cache'), h('p', { class: 'muted' }, 'No prompt tokens metered this month yet.'));
+    return;
+  }
+  const share = (c: { promptTokens: number; cachedTokens: number }): string => (c.promptTokens > 0 ? `${Math.round((c.cachedTokens / c.promptTokens) * 100)} %` : '-');
+  const rows = [
+    ['Chat, agent and other requests', cache.other],
+    ['Inline completion', cache.inline],
+    ['All', cache.all],
+  ] as const;
+  promptCache.replaceChildren(
+    h('h3', { id: 'cache-h' }, `Prompt cache, ${s.month.label}`),
+    table('Prompt tokens served from the prompt cache this month', 'cache-c', ['Feature', 'Prompt tokens', 'From cache', 'Share'], rows.map(([label, c]) => [label, formatInt(c.promptTokens), formatInt(c.cachedTokens), share(c)])),
   );
 }
 

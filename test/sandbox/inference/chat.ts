@@ -27,6 +27,9 @@ function usageOf(state: SandboxState, request: ChatRequest, reply: ScriptedReply
     usage.completion_tokens_details = { reasoning_tokens: reasoning };
     usage.prompt_tokens_details = null;
   }
+  const cached = state.promptCache.lookup(request);
+  if (cached > 0 && state.profile === 'production') usage.prompt_tokens_details = { cached_tokens: cached };
+  else if (cached > 0) usage.cached_tokens = cached;
   return usage;
 }
 

@@ -144,6 +144,6 @@ describe('usage ledger, cost and forecast', () => {
   });
 
   it('falls back to tier defaults for invalid settings', () => {
-    assert.deepEqual(parseUsageSettings({ tier: 'tier9', monthlyBudget: -3, upfrontCredit: 'x', waitAtCap: 'yes' }), { tier: 'tier1', monthlyBudgetEur: undefined, upfrontCreditEur: undefined, waitAtCap: false });
+    assert.deepEqual(parseUsageSettings({ tier: 'tier9', monthlyBudget: -3, upfrontCredit: 'x', waitAtCap: 'yes' }), { tier: 'tier1', monthlyBudgetEur: undefined, upfrontCreditEur: undefined, waitAtCap: false, cachedInputEurPerMillion: undefined });
   });
 });

@@ -1,6 +1,6 @@
 import type { HttpTransport } from '../../http/transport';
 import type { HttpResponse } from '../../http/types';
-import { callTransport, type CallOptions } from '../shared/call';
+import { callFeature, callTransport, type CallOptions } from '../shared/call';
 import { responseMeta } from '../shared/meta';
 import { parseChatCompletion } from './completion';
 import { iterateSse, readSse } from './sse';
@@ -65,6 +65,7 @@ export async function chat(
     billed: true,
     signal: options.signal,
     ...callTransport(options, { firstByteTimeoutMs: NON_STREAMED_FIRST_BYTE_MS }),
+    ...callFeature(options),
   });
   const textCalls = { tools: textCallTools(request, options), ...(options.onTextToolCall ? { log: options.onTextToolCall } : {}) };
   return parseChatCompletion(await res.json(), responseMeta(res), `POST ${path}`, textCalls);
@@ -95,6 +96,7 @@ export function chatStream(
       signal: options.signal,
       streaming: true,
       ...callTransport(options),
+      ...callFeature(options),
     });
   };
   const tools = textCallTools(request, options);

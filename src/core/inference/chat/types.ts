@@ -90,6 +90,8 @@ export interface Usage {
   totalTokens: number;
   /** Present when the server reports it (`usage.reasoning_tokens` or `completion_tokens_details`). */
   reasoningTokens?: number;
+  /** Prompt tokens served from the server's prompt cache, when it says (`prompt_tokens_details.cached_tokens`). */
+  cachedTokens?: number;
 }
 
 /** One turn's outcome, from a plain call or an assembled stream. */

@@ -37,3 +37,9 @@ export function callTransport(options: CallOptions, fallback: Pick<CallOptions, 
   const timeouts = { ...(firstByteMs ? { firstByteMs } : {}), ...(idleMs ? { idleMs } : {}) };
   return { ...(Object.keys(timeouts).length > 0 ? { timeouts } : {}), ...(retry === false ? { retry } : {}) };
 }
+
+/** The Network Activity view's name for a call: its purpose, as the usage meter names it (metering.ts). */
+export function callFeature(options: CallOptions): { feature?: string } {
+  const feature = options.purpose === 'inline' ? 'completion' : options.purpose;
+  return feature ? { feature } : {};
+}
