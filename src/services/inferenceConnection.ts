@@ -6,6 +6,11 @@ import { networkKey, networkOptions, type SharedNetwork } from '../platform/netw
 import type { UsageListener } from '../core/usage/events';
 import type { BeforeGeneration } from '../core/usage/guard';
 import { SecretKeys, type SecretStore } from '../platform/secrets';
+import { Redactor } from '../core/http/redact';
+import { extraBodyLayers } from '../core/inference/shared/extraBody';
+import { GatewaySecrets } from '../platform/gatewaySecrets';
+import { readGatewaySettings } from '../platform/gatewaySettings';
+import { gatewayHeaders } from './gatewayHeaders';
 import { onSettingsChanged, readSettings, type StratusSettings } from '../platform/settings';
 
 /**
@@ -16,6 +21,7 @@ export class InferenceConnection implements vscode.Disposable {
   private current: { client: InferenceClient; key: string } | undefined;
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly subscriptions: vscode.Disposable[];
+  private readonly gatewaySecrets: GatewaySecrets;
   /** Fires when the settings or the API key change: models must be listed again. */
   readonly onDidChange = this.changed.event;
 
@@ -26,6 +32,7 @@ export class InferenceConnection implements vscode.Disposable {
     /** The usage meter's listener and cap check, handed to every client built. */
     private readonly usage?: { onUsage: UsageListener; beforeGeneration?: BeforeGeneration },
   ) {
+    this.gatewaySecrets = new GatewaySecrets(secrets, network?.redactor ?? new Redactor());
     this.subscriptions = [
       this.changed,
       onSettingsChanged(() => this.reset()),
@@ -42,7 +49,7 @@ export class InferenceConnection implements vscode.Disposable {
 
   client(): InferenceClient {
     const settings = readSettings();
-    const key = `${settings.inferenceBaseUrl} ${networkKey(settings)}`;
+    const key = `${settings.inferenceBaseUrl} ${networkKey(settings)} ${JSON.stringify(readGatewaySettings().inferenceTimeouts)}`;
     if (this.current?.key !== key) {
       void this.current?.client.close();
       this.current = { client: this.build(settings), key };
@@ -57,6 +64,9 @@ export class InferenceConnection implements vscode.Disposable {
       apiKey: () => this.secrets.get(SecretKeys.inferenceApiKey),
       logger: this.logger,
       modelKindOverrides: () => readSettings().modelKindOverrides,
+      timeouts: readGatewaySettings().inferenceTimeouts,
+      gatewayHeaders: () => gatewayHeaders('inference', this.gatewaySecrets),
+      extraBody: (model) => extraBodyLayers(readGatewaySettings().extraBody.table, model),
       ...(this.usage ?? {}),
     });
   }

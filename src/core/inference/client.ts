@@ -8,6 +8,7 @@ import type { ModelKindOverrides } from './models/types';
 import { rerank } from './rerank/rerank';
 import { transcribe } from './transcription/transcription';
 import type { InferenceClient } from './api';
+import type { CallOptions } from './shared/call';
 
 export type { InferenceClient } from './api';
 
@@ -21,6 +22,11 @@ export interface InferenceClientOptions
   modelCacheTtlMs?: number;
   /** Model kind overrides by id (a setting); a function is re-read on every use. */
   modelKindOverrides?: ModelKindOverrides | (() => ModelKindOverrides);
+  /**
+   * Extra chat/completions body fields for a model (`stratus.models.extraBody`, reasoning effort),
+   * least specific first; re-read on every request.
+   */
+  extraBody?: (model: string) => ReadonlyArray<Readonly<Record<string, unknown>>>;
 }
 
 
@@ -29,7 +35,11 @@ export interface InferenceClientOptions
  * metering is a decorator in core/usage (`createMeteredInferenceClient`), not part of the client.
  */
 export function createInferenceClient(options: InferenceClientOptions): InferenceClient {
-  const { apiKey, secretName, modelCacheTtlMs, modelKindOverrides, ...transportOptions } = options;
+  const { apiKey, secretName, modelCacheTtlMs, modelKindOverrides, extraBody, ...transportOptions } = options;
+  const withExtras = <O extends CallOptions>(model: string, opts: O | undefined): O | undefined => {
+    const layers = extraBody?.(model);
+    return layers && layers.length > 0 ? Object.assign({}, opts, { extraBody: [...layers, ...(opts?.extraBody ?? [])] }) : opts;
+  };
   const transport = new HttpTransport({
     ...transportOptions,
     baseUrlParam: transportOptions.baseUrlParam ?? 'stratus.inference.baseUrl',
@@ -41,10 +51,10 @@ export function createInferenceClient(options: InferenceClientOptions): Inferenc
     ...(modelKindOverrides !== undefined ? { overrides: modelKindOverrides } : {}),
   });
   return {
-    chat: (request, opts) => chat(transport, request, opts),
-    chatStream: (request, opts) => chatStream(transport, request, opts),
-    complete: (request, opts) => complete(transport, request, opts),
-    completeStream: (request, opts) => completeStream(transport, request, opts),
+    chat: (request, opts) => chat(transport, request, withExtras(request.model, opts)),
+    chatStream: (request, opts) => chatStream(transport, request, withExtras(request.model, opts)),
+    complete: (request, opts) => complete(transport, request, withExtras(request.model, opts)),
+    completeStream: (request, opts) => completeStream(transport, request, withExtras(request.model, opts)),
     embed: (request, opts) => embed(transport, request, opts),
     rerank: (request, opts) => rerank(transport, request, opts),
     transcribe: (request, opts) => transcribe(transport, request, opts),
