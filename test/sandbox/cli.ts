@@ -1,7 +1,7 @@
 /**
  * tsx test/sandbox/cli.ts [--port N] [--host H] [--profile contract|production]
  *                         [--vms N] [--activity-step-ms N] [--jwt-lifetime S] [--chunk-delay-ms N]
- *                         [--production-lists ranged|plain]
+ *                         [--production-lists ranged|plain] [--gateway-header NAME=VALUE]
  * First stdout line: one JSON object {"inference", "console", "apiKey", "patId", "patSecret"};
  * then human-readable help. Stops cleanly on SIGINT/SIGTERM.
  */
@@ -10,7 +10,7 @@ import { startSandbox } from './index';
 import type { SandboxOptions } from './types';
 
 function usage(message: string): never {
-  process.stderr.write(`${message}\nusage: tsx test/sandbox/cli.ts [--port N] [--host H] [--profile contract|production] [--vms N] [--activity-step-ms N] [--jwt-lifetime S] [--chunk-delay-ms N] [--production-lists ranged|plain]\n`);
+  process.stderr.write(`${message}\nusage: tsx test/sandbox/cli.ts [--port N] [--host H] [--profile contract|production] [--vms N] [--activity-step-ms N] [--jwt-lifetime S] [--chunk-delay-ms N] [--production-lists ranged|plain] [--gateway-header NAME=VALUE]\n`);
   process.exit(2);
 }
 
@@ -58,6 +58,12 @@ function parseArgs(argv: string[]): SandboxOptions {
         const style = value();
         if (style !== 'ranged' && style !== 'plain') usage('--production-lists must be ranged or plain');
         options.productionLists = style;
+        break;
+      }
+      case '--gateway-header': {
+        const [header, ...rest] = value().split('=');
+        if (!header || rest.length === 0) usage('--gateway-header takes NAME=VALUE');
+        options.gateway = { header, value: rest.join('=') };
         break;
       }
       case '--help':

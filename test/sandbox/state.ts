@@ -4,6 +4,7 @@ import { ConsoleRateLimiter, DEFAULT_CONSOLE_LIMITS } from './console/rateLimit'
 import { ConsoleStore } from './console/store';
 import { Clock, type SandboxTimers } from './core/clock';
 import { FaultState } from './core/faults';
+import { GatewayMode, type GatewaySpec } from './core/gateway';
 import { uuidFrom } from './core/ids';
 import { MAX_STRING, Redactor, RequestLog } from './core/requestLog';
 import { ALL_SECRETS } from './credentials';
@@ -25,6 +26,7 @@ export interface ResolvedOptions {
   chunkDelayMs: number;
   productionLists: 'ranged' | 'plain';
   timers: SandboxTimers | undefined;
+  gateway: GatewaySpec | null;
 }
 
 export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
@@ -42,6 +44,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     chunkDelayMs: options.chunkDelayMs ?? 0,
     productionLists: options.productionLists ?? 'ranged',
     timers: options.timers,
+    gateway: options.gateway ?? null,
   };
 }
 
@@ -64,6 +67,7 @@ export class SandboxState {
   readonly store: ConsoleStore;
   readonly activities: ActivityEngine;
   readonly limiter: ConsoleRateLimiter;
+  readonly gateway: GatewayMode;
   /** Set while closing, so sockets destroyed by close() are not reported as client aborts. */
   closing = false;
   private counter = 0;
@@ -77,6 +81,7 @@ export class SandboxState {
     this.store.seed({ vms: options.vmCount, users: options.userCount, networks: options.networkCount });
     this.activities = new ActivityEngine(this.clock, options.activityStepMs, options.profile);
     this.limiter = new ConsoleRateLimiter(this.clock, options.consoleRateLimits);
+    this.gateway = new GatewayMode(options.gateway);
   }
 
   /** A per-request sequence number (response ids). */
@@ -95,5 +100,6 @@ export class SandboxState {
     this.log.clear();
     this.log.redactor.maxString = MAX_STRING;
     this.completions.clear();
+    this.gateway.reset();
   }
 }

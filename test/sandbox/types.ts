@@ -1,5 +1,6 @@
 /** Public types of the sandbox server (re-exported by index.ts). */
 import type { SandboxTimers } from './core/clock';
+import type { GatewaySpec } from './core/gateway';
 
 export type SandboxProfile = 'contract' | 'production';
 
@@ -45,6 +46,8 @@ export interface SandboxOptions {
   productionLists?: 'ranged' | 'plain';
   /** Time source for the sandbox clock (default: the real timers); tests pass a fake-timers clock. */
   timers?: SandboxTimers;
+  /** Gateway mode (core/gateway.ts): every API request needs this header; default off. */
+  gateway?: GatewaySpec;
 }
 
 export interface SandboxCredentials {
@@ -197,6 +200,7 @@ export interface ControlSnapshot {
   consoleRateLimits: ConsoleRateLimits | false;
   counts: { vms: number; users: number; networks: number; roles: number; activities: number };
   requestsLogged: number;
+  gateway: GatewaySpec | null;
 }
 
 /**
@@ -238,6 +242,8 @@ export interface SandboxControl {
   completionStreams(): CompletionStreamRecord[];
   clearCompletionStreams(): void;
   snapshot(): ControlSnapshot;
+  /** Gateway mode on (the header and value every API request needs) or off (null). */
+  setGateway(spec: GatewaySpec | null): void;
 }
 
 export interface Sandbox {
