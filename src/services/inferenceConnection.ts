@@ -10,6 +10,7 @@ import { Redactor } from '../core/http/redact';
 import { extraBodyLayers } from '../core/inference/shared/extraBody';
 import { GatewaySecrets } from '../platform/gatewaySecrets';
 import { readGatewaySettings } from '../platform/gatewaySettings';
+import { readCapabilityOverrides } from '../platform/modelOverrides';
 import { gatewayHeaders } from './gatewayHeaders';
 import { onSettingsChanged, readSettings, type StratusSettings } from '../platform/settings';
 
@@ -65,6 +66,7 @@ export class InferenceConnection implements vscode.Disposable {
       logger: this.logger,
       modelKindOverrides: () => readSettings().modelKindOverrides,
       timeouts: readGatewaySettings().inferenceTimeouts,
+      capabilityOverrides: readCapabilityOverrides,
       gatewayHeaders: () => gatewayHeaders('inference', this.gatewaySecrets),
       extraBody: (model) => extraBodyLayers(readGatewaySettings().extraBody.table, model),
       ...(this.usage ?? {}),

@@ -5,6 +5,7 @@ import { complete, completeStream } from './completions/completions';
 import { embed } from './embeddings/embeddings';
 import { ModelCatalog } from './models/catalog';
 import type { ModelKindOverrides } from './models/types';
+import type { CapabilityOverrides } from './models/overrides';
 import { rerank } from './rerank/rerank';
 import { transcribe } from './transcription/transcription';
 import type { InferenceClient } from './api';
@@ -27,6 +28,8 @@ export interface InferenceClientOptions
    * least specific first; re-read on every request.
    */
   extraBody?: (model: string) => ReadonlyArray<Readonly<Record<string, unknown>>>;
+  /** `stratus.models.overrides` (id or glob to capabilities), re-read on every listing. */
+  capabilityOverrides?: () => CapabilityOverrides;
 }
 
 
@@ -35,7 +38,7 @@ export interface InferenceClientOptions
  * metering is a decorator in core/usage (`createMeteredInferenceClient`), not part of the client.
  */
 export function createInferenceClient(options: InferenceClientOptions): InferenceClient {
-  const { apiKey, secretName, modelCacheTtlMs, modelKindOverrides, extraBody, ...transportOptions } = options;
+  const { apiKey, secretName, modelCacheTtlMs, modelKindOverrides, extraBody, capabilityOverrides, ...transportOptions } = options;
   const withExtras = <O extends CallOptions>(model: string, opts: O | undefined): O | undefined => {
     const layers = extraBody?.(model);
     return layers && layers.length > 0 ? Object.assign({}, opts, { extraBody: [...layers, ...(opts?.extraBody ?? [])] }) : opts;
@@ -49,6 +52,7 @@ export function createInferenceClient(options: InferenceClientOptions): Inferenc
   const models = new ModelCatalog(transport, {
     ...(modelCacheTtlMs !== undefined ? { ttlMs: modelCacheTtlMs } : {}),
     ...(modelKindOverrides !== undefined ? { overrides: modelKindOverrides } : {}),
+    ...(capabilityOverrides !== undefined ? { capabilities: capabilityOverrides } : {}),
   });
   return {
     chat: (request, opts) => chat(transport, request, withExtras(request.model, opts)),
