@@ -10,7 +10,8 @@ import { Redactor } from '../core/http/redact';
 import { extraBodyLayers } from '../core/inference/shared/extraBody';
 import { GatewaySecrets } from '../platform/gatewaySecrets';
 import { readGatewaySettings } from '../platform/gatewaySettings';
-import { readCapabilityOverrides } from '../platform/modelOverrides';
+import { readCapabilityOverrides, reasoningEffortOf } from '../platform/modelOverrides';
+import { effortBody } from '../core/inference/models/reasoningEffort';
 import { gatewayHeaders } from './gatewayHeaders';
 import { onSettingsChanged, readSettings, type StratusSettings } from '../platform/settings';
 
@@ -68,7 +69,8 @@ export class InferenceConnection implements vscode.Disposable {
       timeouts: readGatewaySettings().inferenceTimeouts,
       capabilityOverrides: readCapabilityOverrides,
       gatewayHeaders: () => gatewayHeaders('inference', this.gatewaySecrets),
-      extraBody: (model) => extraBodyLayers(readGatewaySettings().extraBody.table, model),
+      // The effort last: it is more specific than a model's extra fields.
+      extraBody: (model) => [...extraBodyLayers(readGatewaySettings().extraBody.table, model), effortBody(model, reasoningEffortOf(model))],
       ...(this.usage ?? {}),
     });
   }

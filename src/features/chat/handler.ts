@@ -10,6 +10,8 @@ import { chatErrorButtons } from '../../platform/errorNotification';
 import { Commands } from '../commands';
 import type { Deps } from '../deps';
 import { PLACEHOLDER_ID, VENDOR, modelOutputBudget } from '../models/modelInfo';
+import { effortFromPrompt, pickEffort } from './effortCommand';
+import { effortLabel } from '../models/effortLabel';
 import { defaultChatModel, pickChatModel } from '../models/selection';
 import { notConfigured } from './responses';
 import { AgentDepth, conversationIdOf, TurnDepth } from './agentDepth';
@@ -41,15 +43,29 @@ export function createHandler(deps: Deps, depth?: AgentDepth): vscode.ChatReques
     const configured = await deps.inference.isConfigured();
     if (!configured.apiKey || !configured.baseUrl) return notConfigured(stream, configured.apiKey ? 'baseUrl' : 'apiKey');
 
-    if (request.command === 'model') return pickModelCommand(deps, stream);
+    if (request.command === 'model') return pickModelCommand(deps, request, stream, token);
     if (request.command === COMPACT_COMMAND) return compactCommand(deps, turnDepth, request, context, stream, token);
     return answer(deps, turnDepth, request, context, stream, token);
   };
 }
 
-async function pickModelCommand(deps: Deps, stream: vscode.ChatResponseStream): Promise<vscode.ChatResult> {
+async function pickModelCommand(deps: Deps, request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
+  if (request.prompt.trim()) {
+    // `/model high`: the effort of the model in use, no picker.
+    const abort = toAbortSignal(token);
+    try {
+      const current = await chooseModel(request, deps, abort.signal);
+      if (current && (await effortFromPrompt(request.prompt, current.id, stream))) return {};
+    } finally {
+      abort.dispose();
+    }
+  }
   const chosen = await pickChatModel(deps.inference);
   stream.markdown(chosen ? vscode.l10n.t('`@stratus` now uses **{0}**.', chosen) : vscode.l10n.t('Model unchanged.'));
+  if (chosen && (await pickEffort(chosen)) !== undefined) {
+    const label = effortLabel(chosen);
+    if (label) stream.markdown(` (${label})`);
+  }
   return {};
 }
 
