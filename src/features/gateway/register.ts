@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { headerNameProblem, refusalKey, type RefusedHeader } from '../../core/http/gatewayHeaders';
+import { parseCapabilityOverrides } from '../../core/inference/models/overrides';
 import { DisposableStore } from '../../platform/disposables';
 import { GatewaySecrets, type GatewayScope } from '../../platform/gatewaySecrets';
 import { HEADERS_SETTING, readGatewaySettings } from '../../platform/gatewaySettings';
@@ -67,9 +68,19 @@ export function register(deps: Deps, options: { readonly testMode: boolean }): v
       });
     }
   };
+  // Fields of the JSON settings that are not applied: one log line each time the setting changes.
+  const logIgnored = (): void => {
+    const ignored = [
+      ...readGatewaySettings().extraBody.ignored.map((i) => `stratus.models.extraBody ${i}`),
+      ...parseCapabilityOverrides(vscode.workspace.getConfiguration('stratus').get<unknown>('models.overrides', {})).ignored.map((i) => `stratus.models.overrides ${i}`),
+    ];
+    if (ignored.length > 0) deps.logger.warn(`Settings left out: ${ignored.join('; ')}`);
+  };
   warnRefused();
+  logIgnored();
   store.add(vscode.workspace.onDidChangeConfiguration((event) => {
     if (event.affectsConfiguration('stratus.inference.headers') || event.affectsConfiguration('stratus.console.headers')) warnRefused();
+    if (event.affectsConfiguration('stratus.models.extraBody') || event.affectsConfiguration('stratus.models.overrides')) logIgnored();
   }));
 
   store.add(vscode.commands.registerCommand(SET_GATEWAY_HEADER_SECRET, async (argument?: unknown) => {
