@@ -20,6 +20,7 @@ import * as commitMessage from './features/commitMessage/register';
 import * as completion from './features/completion/register';
 import * as diagnostics from './features/diagnostics/register';
 import * as edit from './features/edit/register';
+import * as gateway from './features/gateway/register';
 import * as documents from './features/documents/register';
 import { CompletionStats } from './core/usage/completionStats';
 import * as inlineCompletion from './features/inlineCompletion/register';
@@ -100,6 +101,7 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
 
   store.add(diagnostics.register(deps));
   store.add(account.register(deps, { testMode }));
+  store.add(gateway.register(deps, { testMode }));
   store.add(models.register(deps));
   store.add(chat.register(deps, context.extensionUri));
   store.add(completion.register(deps));

@@ -23,6 +23,7 @@ export const RESTRICTED_MODE_COMMANDS: Readonly<Record<string, { readonly safe: 
   'stratus.signOut': { safe: ACCOUNT },
   'stratus.signOutOfConsole': { safe: ACCOUNT },
   'stratus.removeApiKey': { safe: ACCOUNT },
+  'stratus.setGatewayHeaderSecret': { safe: ACCOUNT },
   'stratus.showLog': { safe: VIEW },
   'stratus.pickModel': { safe: ACCOUNT },
   'stratus.refreshModels': { safe: ACCOUNT },

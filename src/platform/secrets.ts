@@ -6,6 +6,9 @@ export const SecretKeys = {
   inferenceApiKey: 'stratus.inference.apiKey',
   patId: 'stratus.console.patId',
   patSecret: 'stratus.console.patSecret',
+  /** A gateway's secret header values, one JSON object of name to value per API (see gatewaySecrets.ts). */
+  inferenceHeaderSecrets: 'stratus.inference.headerSecrets',
+  consoleHeaderSecrets: 'stratus.console.headerSecrets',
 } as const;
 export type SecretKey = (typeof SecretKeys)[keyof typeof SecretKeys];
 
@@ -13,7 +16,7 @@ export type SecretKey = (typeof SecretKeys)[keyof typeof SecretKeys];
  * Environment variables used when SecretStorage holds nothing for a key: for dev containers,
  * CI-like set-ups and the sandbox demo. They are read, never copied into SecretStorage.
  */
-export const SecretEnvironmentVariables: Record<SecretKey, string> = {
+export const SecretEnvironmentVariables: Partial<Record<SecretKey, string>> = {
   [SecretKeys.inferenceApiKey]: 'STRATUS_API_KEY',
   [SecretKeys.patId]: 'STRATUS_PAT_ID',
   [SecretKeys.patSecret]: 'STRATUS_PAT_SECRET',
@@ -26,7 +29,7 @@ export class SecretStore {
     private readonly redactor: Redactor,
     private readonly environment: Readonly<Record<string, string | undefined>> = {},
   ) {
-    for (const name of Object.values(SecretEnvironmentVariables)) redactor.add(environment[name]?.trim());
+    for (const name of Object.values(SecretEnvironmentVariables)) if (name) redactor.add(environment[name]?.trim());
   }
 
   async get(key: SecretKey): Promise<string | undefined> {
@@ -37,7 +40,8 @@ export class SecretStore {
 
   /** True when a value for `key` comes from the environment rather than SecretStorage. */
   fromEnvironment(key: SecretKey): string | undefined {
-    const value = this.environment[SecretEnvironmentVariables[key]]?.trim();
+    const variable = SecretEnvironmentVariables[key];
+    const value = variable === undefined ? undefined : this.environment[variable]?.trim();
     return value ? value : undefined;
   }
 

@@ -7,6 +7,9 @@ import { presentError } from '../core/presentError';
 import { networkKey, networkOptions, type SharedNetwork } from '../platform/networkOptions';
 import { SecretKeys, type SecretStore } from '../platform/secrets';
 import { onSettingsChanged, readSettings } from '../platform/settings';
+import { Redactor } from '../core/http/redact';
+import { GatewaySecrets } from '../platform/gatewaySecrets';
+import { gatewayHeaders } from './gatewayHeaders';
 
 export type ConsoleState =
   | { kind: 'notConfigured' }
@@ -34,6 +37,7 @@ export class ConsoleConnection implements vscode.Disposable {
   private lastPat: string | undefined;
   private resumeTimer: NodeJS.Timeout | undefined;
   readonly onDidChangeState = this.emitter.event;
+  private readonly gatewaySecrets: GatewaySecrets;
 
   constructor(
     private readonly secrets: SecretStore,
@@ -42,6 +46,7 @@ export class ConsoleConnection implements vscode.Disposable {
     /** Which paths answered per console base URL: kept across client rebuilds (and windows, when persisted). */
     private readonly pathMemory: PathMemory = new InMemoryPathMemory(),
   ) {
+    this.gatewaySecrets = new GatewaySecrets(secrets, network?.redactor ?? new Redactor());
     this.subscriptions.push(
       this.emitter,
       secrets.onDidChange((key) => {
@@ -76,6 +81,7 @@ export class ConsoleConnection implements vscode.Disposable {
           ...networkOptions(settings, this.network),
           // The JWT rotates every few minutes: the redactor tracks only the current one.
           tokenSlot: 'consoleJwt',
+          gatewayHeaders: () => gatewayHeaders('console', this.gatewaySecrets),
           baseUrl: settings.consoleBaseUrl,
           logger: this.logger,
           resourcePaths: settings.resourcePaths,

@@ -8,6 +8,13 @@ import type { BeforeGeneration } from '../core/usage/guard';
 import { SecretKeys, type SecretStore } from '../platform/secrets';
 import { textToolCallsEnabled } from '../core/inference/chat/textToolCallPolicy';
 import { readTextToolCallSetting } from '../platform/textToolCallSetting';
+import { Redactor } from '../core/http/redact';
+import { extraBodyLayers } from '../core/inference/shared/extraBody';
+import { GatewaySecrets } from '../platform/gatewaySecrets';
+import { readGatewaySettings } from '../platform/gatewaySettings';
+import { readCapabilityOverrides, reasoningEffortOf } from '../platform/modelOverrides';
+import { effortBody } from '../core/inference/models/reasoningEffort';
+import { gatewayHeaders } from './gatewayHeaders';
 import { onSettingsChanged, readSettings, type StratusSettings } from '../platform/settings';
 
 /**
@@ -18,6 +25,7 @@ export class InferenceConnection implements vscode.Disposable {
   private current: { client: InferenceClient; key: string } | undefined;
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly subscriptions: vscode.Disposable[];
+  private readonly gatewaySecrets: GatewaySecrets;
   /** Fires when the settings or the API key change: models must be listed again. */
   readonly onDidChange = this.changed.event;
 
@@ -28,6 +36,7 @@ export class InferenceConnection implements vscode.Disposable {
     /** The usage meter's listener and cap check, handed to every client built. */
     private readonly usage?: { onUsage: UsageListener; beforeGeneration?: BeforeGeneration },
   ) {
+    this.gatewaySecrets = new GatewaySecrets(secrets, network?.redactor ?? new Redactor());
     this.subscriptions = [
       this.changed,
       onSettingsChanged(() => this.reset()),
@@ -44,7 +53,7 @@ export class InferenceConnection implements vscode.Disposable {
 
   client(): InferenceClient {
     const settings = readSettings();
-    const key = `${settings.inferenceBaseUrl} ${networkKey(settings)}`;
+    const key = `${settings.inferenceBaseUrl} ${networkKey(settings)} ${JSON.stringify(readGatewaySettings().inferenceTimeouts)}`;
     if (this.current?.key !== key) {
       void this.current?.client.close();
       this.current = { client: this.build(settings), key };
@@ -60,6 +69,11 @@ export class InferenceConnection implements vscode.Disposable {
       logger: this.logger,
       modelKindOverrides: () => readSettings().modelKindOverrides,
       textToolCalls: (model) => textToolCallsEnabled(readTextToolCallSetting(), model),
+      timeouts: readGatewaySettings().inferenceTimeouts,
+      capabilityOverrides: readCapabilityOverrides,
+      gatewayHeaders: () => gatewayHeaders('inference', this.gatewaySecrets),
+      // The effort last: it is more specific than a model's extra fields.
+      extraBody: (model) => [...extraBodyLayers(readGatewaySettings().extraBody.table, model), effortBody(model, reasoningEffortOf(model))],
       ...(this.usage ?? {}),
     });
   }

@@ -36,3 +36,5 @@ import './quickFix.test';
 import './anchoredEdit.test';
 import './inlineAnchored.test';
 import './tls.test';
+import './gateway.test';
+import './modelOverrides.test';

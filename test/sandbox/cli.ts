@@ -1,7 +1,7 @@
 /**
  * tsx test/sandbox/cli.ts [--port N] [--host H] [--profile contract|production]
  *                         [--vms N] [--activity-step-ms N] [--jwt-lifetime S] [--chunk-delay-ms N]
- *                         [--production-lists ranged|plain] [--console-paths all|production]
+ *                         [--production-lists ranged|plain] [--console-paths all|production] [--gateway-header NAME=VALUE]
  * First stdout line: one JSON object {"inference", "console", "apiKey", "patId", "patSecret"};
  * then human-readable help. Stops cleanly on SIGINT/SIGTERM.
  */
@@ -10,7 +10,7 @@ import { startSandbox } from './index';
 import type { SandboxOptions } from './types';
 
 function usage(message: string): never {
-  process.stderr.write(`${message}\nusage: tsx test/sandbox/cli.ts [--port N] [--host H] [--profile contract|production] [--vms N] [--activity-step-ms N] [--jwt-lifetime S] [--chunk-delay-ms N] [--production-lists ranged|plain] [--console-paths all|production]\n`);
+  process.stderr.write(`${message}\nusage: tsx test/sandbox/cli.ts [--port N] [--host H] [--profile contract|production] [--vms N] [--activity-step-ms N] [--jwt-lifetime S] [--chunk-delay-ms N] [--production-lists ranged|plain] [--console-paths all|production] [--gateway-header NAME=VALUE]\n`);
   process.exit(2);
 }
 
@@ -64,6 +64,12 @@ function parseArgs(argv: string[]): SandboxOptions {
         const mode = value();
         if (mode !== 'all' && mode !== 'production') usage('--console-paths must be all or production');
         options.consolePaths = mode;
+        break;
+      }
+      case '--gateway-header': {
+        const [header, ...rest] = value().split('=');
+        if (!header || rest.length === 0) usage('--gateway-header takes NAME=VALUE');
+        options.gateway = { header, value: rest.join('=') };
         break;
       }
       case '--help':

@@ -71,6 +71,7 @@ CONTROL (${base}/__sandbox, JSON bodies, no auth)
   POST /__sandbox/consume              {outputTokens}
   POST /__sandbox/clock                {advanceMs}
   POST /__sandbox/recorded-strings     {maxChars}   (longest string kept in recorded bodies; default 200)
+  POST /__sandbox/gateway              {header, value} | {off: true}   (gateway mode: API requests without the header get 401, a wrong value 403)
   POST /__sandbox/console-rate-limits  {perModule, auth} | {enabled: false}
   POST /__sandbox/console-paths        {mode: "all" | "production"}  production: only the production console paths (contract paths 404)
 `;

@@ -27,6 +27,7 @@ export type {
 } from './types';
 export type { PatSpec } from './credentials';
 export type { SandboxTimers } from './core/clock';
+export type { GatewaySpec } from './core/gateway';
 
 /** Second demo PAT: its JWTs may read but every write answers 403. */
 export const SANDBOX_READ_ONLY_PAT: PatSpec = { ...READ_ONLY_PAT };

@@ -4,6 +4,7 @@ import { ConsoleRateLimiter, DEFAULT_CONSOLE_LIMITS } from './console/rateLimit'
 import { ConsoleStore } from './console/store';
 import { Clock, type SandboxTimers } from './core/clock';
 import { FaultState } from './core/faults';
+import { GatewayMode, type GatewaySpec } from './core/gateway';
 import { uuidFrom } from './core/ids';
 import { MAX_STRING, Redactor, RequestLog } from './core/requestLog';
 import { ALL_SECRETS } from './credentials';
@@ -28,6 +29,7 @@ export interface ResolvedOptions {
   productionLists: 'ranged' | 'plain';
   consolePaths: ConsolePathsMode;
   timers: SandboxTimers | undefined;
+  gateway: GatewaySpec | null;
 }
 
 export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
@@ -46,6 +48,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     productionLists: options.productionLists ?? 'ranged',
     consolePaths: options.consolePaths ?? 'all',
     timers: options.timers,
+    gateway: options.gateway ?? null,
   };
 }
 
@@ -71,6 +74,7 @@ export class SandboxState {
   readonly limiter: ConsoleRateLimiter;
   /** Which console resource paths are served (console/productionPaths.ts); reset restores the option. */
   consolePaths: ConsolePathsMode;
+  readonly gateway: GatewayMode;
   /** Set while closing, so sockets destroyed by close() are not reported as client aborts. */
   closing = false;
   private counter = 0;
@@ -85,6 +89,7 @@ export class SandboxState {
     this.store.seed({ vms: options.vmCount, users: options.userCount, networks: options.networkCount });
     this.activities = new ActivityEngine(this.clock, options.activityStepMs, options.profile);
     this.limiter = new ConsoleRateLimiter(this.clock, options.consoleRateLimits);
+    this.gateway = new GatewayMode(options.gateway);
   }
 
   /** A per-request sequence number (response ids). */
@@ -105,5 +110,6 @@ export class SandboxState {
     this.log.redactor.maxString = MAX_STRING;
     this.completions.clear();
     this.promptCache.clear();
+    this.gateway.reset();
   }
 }

@@ -1,6 +1,7 @@
 /** Public types of the sandbox server (re-exported by index.ts). */
 import type { ConsolePathsMode } from './console/productionPaths';
 import type { SandboxTimers } from './core/clock';
+import type { GatewaySpec } from './core/gateway';
 
 export type SandboxProfile = 'contract' | 'production';
 
@@ -52,6 +53,8 @@ export interface SandboxOptions {
   consolePaths?: ConsolePathsMode;
   /** Time source for the sandbox clock (default: the real timers); tests pass a fake-timers clock. */
   timers?: SandboxTimers;
+  /** Gateway mode (core/gateway.ts): every API request needs this header; default off. */
+  gateway?: GatewaySpec;
 }
 
 export interface SandboxCredentials {
@@ -205,6 +208,7 @@ export interface ControlSnapshot {
   consoleRateLimits: ConsoleRateLimits | false;
   counts: { vms: number; users: number; networks: number; roles: number; activities: number };
   requestsLogged: number;
+  gateway: GatewaySpec | null;
 }
 
 /**
@@ -248,6 +252,8 @@ export interface SandboxControl {
   completionStreams(): CompletionStreamRecord[];
   clearCompletionStreams(): void;
   snapshot(): ControlSnapshot;
+  /** Gateway mode on (the header and value every API request needs) or off (null). */
+  setGateway(spec: GatewaySpec | null): void;
 }
 
 export interface Sandbox {

@@ -128,7 +128,12 @@ export async function runAgent(options: AgentOptions): Promise<AgentOutcome> {
     }
 
     const prepared = validator.prepare(result.toolCalls, rounds);
-    push({ role: 'assistant', content: result.text ? result.text : null, tool_calls: prepared.map((p) => p.call) });
+    push({
+      role: 'assistant',
+      content: result.text ? result.text : null,
+      tool_calls: prepared.map((p) => p.call),
+      ...(options.keepReasoning && result.thinking ? { reasoning_content: result.thinking } : {}),
+    });
 
     if (rounds >= maxRounds) {
       for (const p of prepared) push({ role: 'tool', tool_call_id: p.call.id, content: `Not run: the limit of ${maxRounds} rounds for one request was reached.` });

@@ -121,4 +121,10 @@ export interface AgentOptions {
    * The loop keeps the whole conversation. A throw ends the turn as a request error.
    */
   readonly prepareRequest?: (conversation: readonly ChatMessage[], round: number) => Promise<PreparedRound>;
+  /**
+   * Send the assistant's reasoning back with its tool calls in the next round (`reasoning_content`).
+   * Default false, the contract's behaviour (reasoning stripped from history); a per-family rule
+   * (`keepsReasoningBetweenRounds` in core/inference/models/reasoningEffort.ts).
+   */
+  readonly keepReasoning?: boolean;
 }

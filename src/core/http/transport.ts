@@ -6,6 +6,7 @@ import { AttemptControl, headerRecord, timedBody } from './body';
 import { toBodyReadError, toStratusError, type FailureContext } from './failure';
 import { encodePayload, fetchBody } from './payload';
 import { firstHeader } from './headers';
+import { RESERVED_HEADERS } from './gatewayHeaders';
 import { Redactor } from './redact';
 import { MAX_SERVER_WAIT_MS, parseRetryAfter, serverRetryDelay } from './retryAfter';
 import { sleep } from './sleep';
@@ -120,6 +121,7 @@ export class HttpTransport {
         await this.options.rateLimiter.acquire(req.rateLimitKey, req.signal);
       }
       const token = useAuth ? await this.token() : undefined;
+      const gateway = await this.options.gatewayHeaders?.();
       if ((token || req.sendsSecret) && this.options.beforeSecretSent) await this.options.beforeSecretSent(url, this.options.secretName ?? 'credentials', this.options.baseUrlParam ?? 'baseUrl');
       const started = performance.now();
       const control = new AttemptControl(req.signal);
@@ -129,7 +131,7 @@ export class HttpTransport {
         const sent = fetchBody(payload, req.onUploadProgress, (error) => control.failBody(error));
         const init: FetchInit = {
           method: req.method,
-          headers: this.headers(req, sent.contentType, token),
+          headers: this.headers(req, sent.contentType, token, gateway),
           body: sent.body,
           signal: control.signal,
           redirect: 'manual',
@@ -257,11 +259,14 @@ export class HttpTransport {
     else this.redactor.add(token);
   }
 
-  private headers(req: RequestOptions, contentType: string | undefined, token: string | undefined): Record<string, string> {
+  private headers(req: RequestOptions, contentType: string | undefined, token: string | undefined, gateway: Readonly<Record<string, string>> = {}): Record<string, string> {
     const headers: Record<string, string> = {
       accept: req.streaming ? 'text/event-stream' : 'application/json',
       'user-agent': this.options.userAgent ?? 'stratus',
     };
+    for (const [k, v] of Object.entries(gateway)) {
+      if (!RESERVED_HEADERS.has(k.toLowerCase())) headers[k.toLowerCase()] = v;
+    }
     for (const [k, v] of Object.entries({ ...this.options.headers, ...req.headers })) {
       headers[k.toLowerCase()] = v;
     }

@@ -84,6 +84,11 @@ export interface TransportOptions {
   userAgent?: string;
   /** Headers sent on every request. Headers are never logged; still, put no secrets here. */
   headers?: Readonly<Record<string, string>>;
+  /**
+   * A gateway's headers (settings and secret storage, see gatewayHeaders.ts), read on every
+   * attempt like the token; reserved ones (credentials, framing, hop-by-hop) are never applied.
+   */
+  gatewayHeaders?: () => Promise<Readonly<Record<string, string>>>;
   /** Jitter source, for tests. Default Math.random. */
   random?: () => number;
   /** Told of every attempt's host, feature and byte sizes (traffic.ts); never of a body's content. */

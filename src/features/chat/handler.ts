@@ -9,7 +9,9 @@ import { toAbortSignal } from '../../platform/cancellation';
 import { chatErrorButtons } from '../../platform/errorNotification';
 import { Commands } from '../commands';
 import type { Deps } from '../deps';
-import { PLACEHOLDER_ID, VENDOR, outputBudget } from '../models/modelInfo';
+import { PLACEHOLDER_ID, VENDOR, modelOutputBudget } from '../models/modelInfo';
+import { effortFromPrompt, pickEffort } from './effortCommand';
+import { effortLabel } from '../models/effortLabel';
 import { defaultChatModel, pickChatModel } from '../models/selection';
 import { notConfigured } from './responses';
 import { AgentDepth, conversationIdOf, TurnDepth } from './agentDepth';
@@ -41,15 +43,29 @@ export function createHandler(deps: Deps, depth?: AgentDepth): vscode.ChatReques
     const configured = await deps.inference.isConfigured();
     if (!configured.apiKey || !configured.baseUrl) return notConfigured(stream, configured.apiKey ? 'baseUrl' : 'apiKey');
 
-    if (request.command === 'model') return pickModelCommand(deps, stream);
+    if (request.command === 'model') return pickModelCommand(deps, request, stream, token);
     if (request.command === COMPACT_COMMAND) return compactCommand(deps, turnDepth, request, context, stream, token);
     return answer(deps, turnDepth, request, context, stream, token);
   };
 }
 
-async function pickModelCommand(deps: Deps, stream: vscode.ChatResponseStream): Promise<vscode.ChatResult> {
+async function pickModelCommand(deps: Deps, request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
+  if (request.prompt.trim()) {
+    // `/model high`: the effort of the model in use, no picker.
+    const abort = toAbortSignal(token);
+    try {
+      const current = await chooseModel(request, deps, abort.signal);
+      if (current && (await effortFromPrompt(request.prompt, current.id, stream))) return {};
+    } finally {
+      abort.dispose();
+    }
+  }
   const chosen = await pickChatModel(deps.inference);
   stream.markdown(chosen ? vscode.l10n.t('`@stratus` now uses **{0}**.', chosen) : vscode.l10n.t('Model unchanged.'));
+  if (chosen && (await pickEffort(chosen)) !== undefined) {
+    const label = effortLabel(chosen);
+    if (label) stream.markdown(` (${label})`);
+  }
   return {};
 }
 
@@ -90,9 +106,8 @@ async function compactCommand(deps: Deps, turnDepth: TurnDepthFactory, request: 
       stream.markdown(vscode.l10n.t('Nothing to summarise yet: this conversation has no earlier messages.'));
       return { metadata };
     }
-    const contextLength = model.maxModelLen ?? 32_768;
     const messages: ChatMessage[] = [{ role: 'system', content: SYSTEM_PROMPT }, ...history, { role: 'user', content: request.prompt.trim() || 'Continue.' }];
-    await depth.prepare(messages, { toolsTokens: 0, reserveTokens: outputBudget(contextLength) }, true);
+    await depth.prepare(messages, { toolsTokens: 0, reserveTokens: modelOutputBudget(model) }, true);
     if (depth.made === 0 && !depth.summaryFailed) stream.markdown(vscode.l10n.t('Nothing new to summarise: the earlier messages are already summarised.'));
     return { metadata };
   } catch (error) {
@@ -160,10 +175,10 @@ async function prepare(deps: Deps, request: vscode.ChatRequest, context: vscode.
   // Only the system prompt and the user's message (with attachments) must fit with room to answer.
   const pinnedTokens = estimateMessageTokens(messages[0] as ChatMessage) + estimateMessageTokens(messages[messages.length - 1] as ChatMessage);
   const room = contextLength - pinnedTokens;
-  if (room < Math.min(256, outputBudget(contextLength))) {
+  if (room < Math.min(256, modelOutputBudget(model))) {
     return refused(vscode.l10n.t("**Too long for {0}.** The request and attachments need about {1} tokens; the model's context is {2}. Attach less, or pick a model with a longer context.", model.id, pinnedTokens.toLocaleString('en'), contextLength.toLocaleString('en')));
   }
-  return { messages, maxTokens: Math.min(outputBudget(contextLength), room) };
+  return { messages, maxTokens: Math.min(modelOutputBudget(model), room) };
 }
 
 interface FailureContext {

@@ -25,6 +25,12 @@ export function outputBudget(maxModelLen: number): number {
   return Math.min(16_384, Math.max(256, Math.floor(maxModelLen / 4)));
 }
 
+/** The model's output budget: the user's `maxOutputTokens` override (below the context), else outputBudget. */
+export function modelOutputBudget(model: Pick<ModelInfo, 'maxModelLen' | 'maxOutputTokens'>): number {
+  const context = model.maxModelLen ?? DEFAULT_CONTEXT;
+  return model.maxOutputTokens !== undefined ? Math.min(model.maxOutputTokens, context - 1) : outputBudget(context);
+}
+
 /**
  * The model as VS Code's model picker and agent mode see it. Tool calling is declared only where
  * the model takes tools (its family, or `stratus.models.toolCalling`): agent mode offers tools
@@ -32,7 +38,7 @@ export function outputBudget(maxModelLen: number): number {
  */
 export function toLanguageModelInfo(model: ModelInfo, toolCalling: ToolCallingOverrides = {}): StratusModel {
   const context = model.maxModelLen ?? DEFAULT_CONTEXT;
-  const maxOutputTokens = outputBudget(context);
+  const maxOutputTokens = modelOutputBudget(model);
   return {
     id: model.id,
     name: model.id,

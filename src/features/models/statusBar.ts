@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { readSettings } from '../../platform/settings';
 import { Commands } from '../commands';
+import { effortLabel } from './effortLabel';
 import type { ConnectionState, ConnectionStatus } from '../../services/connectionStatus';
 
 export interface ModelStatusBar extends vscode.Disposable {
@@ -13,7 +14,9 @@ export function createStatusBarItem(status: ConnectionStatus): ModelStatusBar {
   const item = vscode.window.createStatusBarItem('stratus.status', vscode.StatusBarAlignment.Right, 100);
   item.name = 'Stratus';
   const render = (state: ConnectionState): void => {
-    const model = readSettings().chatModel || (state.kind === 'connected' ? state.model : undefined) || 'Stratus';
+    const modelId = readSettings().chatModel || (state.kind === 'connected' ? state.model : undefined);
+    const effort = modelId ? effortLabel(modelId) : undefined;
+    const model = `${modelId || 'Stratus'}${effort ? ` · ${effort}` : ''}`;
     item.backgroundColor = undefined;
     switch (state.kind) {
       case 'notConfigured':
@@ -39,7 +42,7 @@ export function createStatusBarItem(status: ConnectionStatus): ModelStatusBar {
   const subscriptions = [
     status.onDidChange(render),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('stratus.chat.model')) render(status.state);
+      if (e.affectsConfiguration('stratus.chat.model') || e.affectsConfiguration('stratus.models.reasoningEffort')) render(status.state);
     }),
   ];
   const disposable = vscode.Disposable.from(item, ...subscriptions);

@@ -3,6 +3,7 @@ import { runAgent, toolDefinitions, type AgentOutcome, type AgentTool, type Tool
 import { clampMaxRounds } from '../../core/agent/settings';
 import type { ChatMessage, ToolChoice } from '../../core/inference/chat/types';
 import { supportsToolCalling, type ToolCallingOverrides } from '../../core/inference/models/capabilities';
+import { keepsReasoningBetweenRounds } from '../../core/inference/models/reasoningEffort';
 import { fitConversation } from '../../core/inference/models/fit';
 import { estimateToolsTokens } from '../../core/inference/models/tokens';
 import type { ModelInfo } from '../../core/inference/models/types';
@@ -134,6 +135,7 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
     outcome = await runAgent({
       client: deps.inference.client(),
       model: model.id,
+      keepReasoning: keepsReasoningBetweenRounds(model.id),
       messages: tools.length > 0 ? withGuidance(turn.messages) : turn.messages,
       prepareRequest: async (conversation) => {
         await Promise.all(pendingReferences);

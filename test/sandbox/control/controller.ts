@@ -1,4 +1,5 @@
 import type { SandboxState } from '../state';
+import type { GatewaySpec } from '../core/gateway';
 import type {
   BodyFaultSpec,
   BurstSpec,
@@ -199,7 +200,15 @@ export function createControl(state: SandboxState): SandboxControl {
         consoleRateLimits: state.limiter.limits === false ? false : { ...state.limiter.limits },
         counts: { vms: state.store.vms.size, users: state.store.users.size, networks: state.store.networks.size, roles: state.store.roles.size, activities: a.size },
         requestsLogged: state.log.size,
+        gateway: state.gateway.snapshot(),
       };
+    },
+    setGateway(spec: GatewaySpec | null): void {
+      try {
+        state.gateway.set(spec);
+      } catch (error) {
+        throw new ControlError(error instanceof Error ? error.message : String(error));
+      }
     },
   };
 }

@@ -112,6 +112,7 @@ const POST_OPS: Record<string, Op> = {
   '/recorded-strings': (c, b) => c.setRecordedStringLimit(required(num(b, 'maxChars'), 'maxChars')),
   '/clock': (c, b) => c.advanceTime(required(num(b, 'advanceMs'), 'advanceMs')),
   '/console-paths': (c, b) => c.setConsolePaths(required(str(b, 'mode'), 'mode') as 'all' | 'production'),
+  '/gateway': (c, b) => c.setGateway(bool(b, 'off') === true ? null : { header: required(str(b, 'header'), 'header'), value: required(str(b, 'value'), 'value') }),
   '/console-rate-limits': (c, b) => {
     if (bool(b, 'enabled') === false) return c.setConsoleRateLimits(false);
     const limits: ConsoleRateLimits = { perModule: num(b, 'perModule') ?? 25, auth: num(b, 'auth') ?? 5 };

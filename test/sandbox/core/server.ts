@@ -103,6 +103,8 @@ async function handle(state: SandboxState, control: SandboxControl, req: Incomin
     return sendJson(ctx, 404, { error: { message: `No route ${method} ${path}. Inference is under /v1, the console under /api, control under ${CONTROL_PREFIX}.` } });
   }
   if (tooLarge) return sendAreaError(state, ctx, area, 413, `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
+  const refusedByGateway = state.gateway.check(req.headers);
+  if (refusedByGateway) return sendAreaError(state, ctx, area, refusedByGateway.status, refusedByGateway.message);
   const burst = state.faults.takeBurst(path);
   if (burst) return sendBurst(state, ctx, area, burst);
   const bodyFault = state.faults.takeBodyFault(path);

@@ -1,6 +1,7 @@
 import type { HttpTransport } from '../../http/transport';
 import type { HttpResponse } from '../../http/types';
 import { callFeature, callTransport, type CallOptions } from '../shared/call';
+import { mergeUnder } from '../shared/extraBody';
 import { responseMeta } from '../shared/meta';
 import { parseChatCompletion } from './completion';
 import { iterateSse, readSse } from './sse';
@@ -57,7 +58,7 @@ export async function chat(
   options: CallOptions & TextCallOptions = {},
   path: string = CHAT_PATH,
 ): Promise<ChatResult> {
-  const body = buildChatBody(request, false);
+  const body = mergeUnder(buildChatBody(request, false), options.extraBody ?? []);
   const res = await transport.request({
     method: 'POST',
     path,
@@ -81,7 +82,7 @@ export function chatStream(
   options: ChatStreamOptions = {},
   path: string = CHAT_PATH,
 ): ChatStream {
-  const body = buildChatBody(request, true);
+  const body = mergeUnder(buildChatBody(request, true), options.extraBody ?? []);
   if (options.includeUsage) body.stream_options = { include_usage: true };
   const label = `POST ${path}`;
   let consumed = false;

@@ -42,6 +42,8 @@ export interface AssistantMessage {
   /** null when the message carries `tool_calls`. */
   content: string | null;
   tool_calls?: ToolCall[];
+  /** The reasoning behind the tool calls, sent back only for families that need it (AgentOptions.keepReasoning). */
+  reasoning_content?: string;
 }
 
 export interface ToolMessage {

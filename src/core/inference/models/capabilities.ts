@@ -18,7 +18,9 @@ const TOOL_FAMILIES: readonly RegExp[] = [
 ];
 
 /** Whether `model` can be offered tools: the override if one is set, else the family guess. */
-export function supportsToolCalling(model: Pick<ModelInfo, 'id' | 'kind'>, overrides: ToolCallingOverrides = {}): boolean {
+export function supportsToolCalling(model: Pick<ModelInfo, 'id' | 'kind' | 'toolCalling'>, overrides: ToolCallingOverrides = {}): boolean {
+  // `stratus.models.overrides`, applied where the catalog lists the model, comes first.
+  if (typeof model.toolCalling === 'boolean') return model.toolCalling;
   // Own entries only: a model named `constructor` must not find Object.prototype's function.
   const forced = Object.hasOwn(overrides, model.id) ? overrides[model.id] : undefined;
   if (typeof forced === 'boolean') return forced;

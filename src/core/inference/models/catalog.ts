@@ -2,6 +2,7 @@ import { abortable } from '../../abortable';
 import type { HttpTransport } from '../../http/transport';
 import { inferModelKind } from './kind';
 import { listModels } from './models';
+import { applyCapabilityOverride, overrideFor, type CapabilityOverrides } from './overrides';
 import type { ModelInfo, ModelKind, ModelKindOverrides } from './types';
 
 export interface ModelCatalogOptions {
@@ -9,6 +10,8 @@ export interface ModelCatalogOptions {
   ttlMs?: number;
   /** Kind overrides by id; a function so a changed setting applies without a refetch. */
   overrides?: ModelKindOverrides | (() => ModelKindOverrides);
+  /** `stratus.models.overrides` by id or glob, re-read on every listing like the kinds. */
+  capabilities?: () => CapabilityOverrides;
   now?: () => number;
 }
 
@@ -54,7 +57,9 @@ export class ModelCatalog {
 
   /** Kind of a model id, with the current overrides (works for ids not in the list too). */
   kindOf(id: string): ModelKind {
-    return inferModelKind(id, this.overrides());
+    const kind = inferModelKind(id, this.overrides());
+    const override = overrideFor(this.options.capabilities?.() ?? {}, id);
+    return applyCapabilityOverride({ id, kind, created: undefined, ownedBy: undefined, root: undefined, aliases: [], maxModelLen: undefined }, override).kind;
   }
 
   /**
@@ -89,6 +94,7 @@ export class ModelCatalog {
 
   private withKinds(models: ModelInfo[]): ModelInfo[] {
     const overrides = this.overrides();
-    return models.map((m) => ({ ...m, kind: inferModelKind(m.id, overrides) }));
+    const capabilities = this.options.capabilities?.() ?? {};
+    return models.map((m) => applyCapabilityOverride({ ...m, kind: inferModelKind(m.id, overrides) }, overrideFor(capabilities, m.id)));
   }
 }

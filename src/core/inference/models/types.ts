@@ -12,4 +12,10 @@ export interface ModelInfo {
   root: string | undefined;
   aliases: string[];
   maxModelLen: number | undefined;
+  /** Set by the user (`stratus.models.overrides`): the output budget, below the context length. */
+  maxOutputTokens?: number;
+  /** Set by the user: whether the model takes tools, over the guess from its family. */
+  toolCalling?: boolean;
+  /** Set by the user: whether the model reasons (thinks) before it answers. */
+  reasoning?: boolean;
 }

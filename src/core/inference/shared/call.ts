@@ -16,6 +16,11 @@ export interface CallOptions {
    * its own (both are stale before a retry could answer). Never sent.
    */
   purpose?: 'chat' | 'inline' | 'edit' | 'ocr' | 'commit' | 'nextEdit' | undefined;
+  /**
+   * Extra body fields for chat and completions (gateway settings, reasoning effort), least
+   * specific first; merged under the request's own fields by `mergeUnder` (extraBody.ts).
+   */
+  extraBody?: ReadonlyArray<Readonly<Record<string, unknown>>>;
 }
 
 /**
