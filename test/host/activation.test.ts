@@ -67,7 +67,8 @@ describe('activation', () => {
   it('gives each contributed tree view a data provider that answers, and each webview view a provider', async () => {
     const m = await manifest();
     const { api } = await stratus();
-    const providers: Record<string, vscode.TreeDataProvider<unknown>> = { 'stratus.resources': api.views.resources, 'stratus.activities': api.views.activities };
+    assert.ok(api.network, 'the network activity view is in the test API');
+    const providers: Record<string, vscode.TreeDataProvider<unknown>> = { 'stratus.resources': api.views.resources, 'stratus.activities': api.views.activities, 'stratus.network': api.network.tree as vscode.TreeDataProvider<unknown> };
     const contributed = Object.values(m.contributes.views).flat();
     const trees = contributed.filter((v) => v.type === undefined || v.type === 'tree').map((v) => v.id);
     assert.deepEqual([...trees].sort(), Object.keys(providers).sort(), 'every contributed tree view has a provider in the API');
