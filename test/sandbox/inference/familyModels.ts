@@ -13,7 +13,7 @@ import { textReply, type ScriptedReply } from './script';
 type Family = 'harmony' | 'hermes' | 'mistral' | 'llama';
 
 const FAMILIES: ReadonlyArray<{ family: Family; spec: ModelSpec }> = [
-  { family: 'harmony', spec: { id: 'gpt-oss-harmony:20b', kind: 'chat', maxModelLen: 131072, root: 'openai/gpt-oss-20b', aliases: [], vision: false, tools: true, reasoning: true } },
+  { family: 'harmony', spec: { id: 'gpt-oss:20b-harmony', kind: 'chat', maxModelLen: 131072, root: 'openai/gpt-oss-20b', aliases: [], vision: false, tools: true, reasoning: true } },
   { family: 'hermes', spec: { id: 'qwen2.5:7b', kind: 'chat', maxModelLen: 32768, root: 'Qwen/Qwen2.5-7B-Instruct', aliases: [], vision: false, tools: true, reasoning: false } },
   { family: 'mistral', spec: { id: 'mistral-nemo:12b', kind: 'chat', maxModelLen: 131072, root: 'mistralai/Mistral-Nemo-Instruct-2407', aliases: [], vision: false, tools: true, reasoning: false } },
   { family: 'llama', spec: { id: 'llama3.1:8b', kind: 'chat', maxModelLen: 131072, root: 'meta-llama/Llama-3.1-8B-Instruct', aliases: [], vision: false, tools: true, reasoning: false } },

@@ -8,7 +8,7 @@ const TOOLS: ChatRequest['tools'] = [
   { type: 'function', function: { name: 'list_vms', parameters: { type: 'object', properties: {} } } },
 ];
 
-const TEXT_CALL_MODELS = ['gpt-oss-harmony:20b', 'qwen2.5:7b', 'mistral-nemo:12b', 'llama3.1:8b'];
+const TEXT_CALL_MODELS = ['gpt-oss:20b-harmony', 'qwen2.5:7b', 'mistral-nemo:12b', 'llama3.1:8b'];
 
 for (const profile of ['contract', 'production'] as SandboxProfile[]) {
   describe(`sandbox family models (${profile} profile): calls printed as text come back as tool calls`, () => {
@@ -58,14 +58,14 @@ for (const profile of ['contract', 'production'] as SandboxProfile[]) {
         assert.deepEqual(result.toolCalls.map((c) => [c.function.name, JSON.parse(c.function.arguments)]), [['get_weather', { city: 'Paris' }]], model);
         assert.equal(result.text, '', model);
       }
-      const plain = await client().chat({ model: 'gpt-oss-harmony:20b', messages: [{ role: 'user', content: 'hello' }] });
-      assert.equal(plain.text, 'Echo (gpt-oss-harmony:20b): hello');
+      const plain = await client().chat({ model: 'gpt-oss:20b-harmony', messages: [{ role: 'user', content: 'hello' }] });
+      assert.equal(plain.text, 'Echo (gpt-oss:20b-harmony): hello');
       assert.equal(plain.thinking, 'Answering from the script.');
     });
 
-    it('gpt-oss-harmony:20b: reasoning on the analysis channel, the answer on final', async () => {
-      const result = await client().chatStream({ model: 'gpt-oss-harmony:20b', messages: [{ role: 'user', content: 'hello' }] }).consume();
-      assert.equal(result.text, 'Echo (gpt-oss-harmony:20b): hello');
+    it('gpt-oss:20b-harmony: reasoning on the analysis channel, the answer on final', async () => {
+      const result = await client().chatStream({ model: 'gpt-oss:20b-harmony', messages: [{ role: 'user', content: 'hello' }] }).consume();
+      assert.equal(result.text, 'Echo (gpt-oss:20b-harmony): hello');
       assert.equal(result.thinking, 'Answering from the script.');
     });
 
