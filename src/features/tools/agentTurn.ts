@@ -34,6 +34,8 @@ export interface AgentTurnRequest {
   readonly invoker?: ToolInvoker;
   /** Instructions and compaction of this turn (absent: compaction only, with a summary store of its own). */
   readonly depth?: TurnDepth;
+  /** Which tools this turn may offer (a custom agent's subset, plan mode's read-only tools); absent: all. */
+  readonly allowTool?: (name: string) => boolean;
 }
 
 // The wire accepts function names of 1-64 letters, digits, _ and -.
@@ -105,7 +107,7 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
   const pinned = pinnedOf(await depth.withInstructions(turn.messages));
   const fit = (offered: readonly AgentTool[]): ReturnType<typeof fitConversation> =>
     fitConversation(offered.length > 0 ? withGuidance(pinned) : pinned, contextLength, { ...(turn.maxTokens !== undefined ? { maxTokens: turn.maxTokens } : {}), tools: toolDefinitions(offered) });
-  let tools = canUseTools ? offeredTools(referenced) : [];
+  let tools = canUseTools ? offeredTools(referenced).filter((t) => turn.allowTool?.(t.name) ?? true) : [];
   let fitted = fit(tools);
   if (tools.length > 0 && !fitted.fits) {
     tools = tools.filter((t) => t.name.startsWith(STRATUS_TOOL_PREFIX) || referenced.includes(t.name));
