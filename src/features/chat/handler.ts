@@ -6,6 +6,7 @@ import { estimateMessageTokens } from '../../core/inference/models/tokens';
 import type { ModelInfo } from '../../core/inference/models/types';
 import { presentError } from '../../core/presentError';
 import { toAbortSignal } from '../../platform/cancellation';
+import type { TurnShape } from '../../platform/chatCommands';
 import { chatErrorButtons } from '../../platform/errorNotification';
 import { Commands } from '../commands';
 import type { Deps } from '../deps';
@@ -45,7 +46,16 @@ export function createHandler(deps: Deps, depth?: AgentDepth): vscode.ChatReques
 
     if (request.command === 'model') return pickModelCommand(deps, request, stream, token);
     if (request.command === COMPACT_COMMAND) return compactCommand(deps, turnDepth, request, context, stream, token);
-    return answer(deps, turnDepth, request, context, stream, token);
+    let shape: TurnShape | undefined;
+    for (const shaper of deps.chatCommands.shapersFor(request.command)) {
+      const shaped = await shaper.shape(request, context, stream, token);
+      if (shaped && 'result' in shaped) return shaped.result;
+      if (shaped) {
+        shape = shaped;
+        break;
+      }
+    }
+    return answer(deps, turnDepth, request, context, stream, token, shape ?? {});
   };
 }
 
@@ -117,20 +127,22 @@ async function compactCommand(deps: Deps, turnDepth: TurnDepthFactory, request: 
   }
 }
 
-async function answer(deps: Deps, turnDepth: TurnDepthFactory, request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
+async function answer(deps: Deps, turnDepth: TurnDepthFactory, request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken, shape: TurnShape): Promise<vscode.ChatResult> {
   const abort = toAbortSignal(token);
   const partial = new PartialAnswer();
   let model: ModelInfo | undefined;
   try {
-    model = await chooseModel(request, deps, abort.signal);
+    model = await chooseModel(request, deps, abort.signal, shape.model);
     if (!model) {
       stream.markdown(vscode.l10n.t('The service lists no chat model.'));
       return { metadata: { error: true } satisfies TurnMetadata };
     }
-    const prepared = await prepare(deps, request, context, stream, model);
+    const prepared = await prepare(deps, request, context, stream, model, shape);
     if ('refused' in prepared) return prepared.refused;
-    const depth = turnDepth(context, stream, abort.signal, model, attachedUris(request));
-    return await runAgentTurn(deps, { request, stream, signal: abort.signal, model, messages: prepared.messages, maxTokens: prepared.maxTokens, partial, depth });
+    const depth = turnDepth(context, stream, abort.signal, model, [...attachedUris(request), ...(shape.attachments ?? [])]);
+    const result = await runAgentTurn(deps, { request, stream, signal: abort.signal, model, messages: prepared.messages, maxTokens: prepared.maxTokens, partial, depth, ...(shape.allowTool ? { allowTool: shape.allowTool } : {}) });
+    const shaped = { ...(shape.metadata ?? {}), ...(shape.prompt !== undefined ? { prompt: shape.prompt } : {}) };
+    return Object.keys(shaped).length > 0 ? { ...result, metadata: { ...shaped, ...(result.metadata ?? {}) } } : result;
   } catch (error) {
     return failed(deps, error, { request, stream, partial: partial.text, model: model?.id });
   } finally {
@@ -138,8 +150,12 @@ async function answer(deps: Deps, turnDepth: TurnDepthFactory, request: vscode.C
   }
 }
 
-/** The model for this request: the one picked in VS Code's model picker if it is ours, else the default. */
-async function chooseModel(request: vscode.ChatRequest, deps: Deps, signal: AbortSignal): Promise<ModelInfo | undefined> {
+/** The model for this request: the shape's, else the one picked in VS Code's model picker if it is ours, else the default. */
+async function chooseModel(request: vscode.ChatRequest, deps: Deps, signal: AbortSignal, shaped?: string): Promise<ModelInfo | undefined> {
+  if (shaped) {
+    const found = await deps.inference.client().models.find(shaped, signal);
+    if (found) return found;
+  }
   const picked = request.model;
   if (picked.vendor === VENDOR && picked.id !== PLACEHOLDER_ID) {
     const catalog = deps.inference.client().models;
@@ -154,13 +170,14 @@ function userMessage(prompt: string, context: readonly string[], images: readonl
 }
 
 /** Reads the attachments and fits the conversation to the model, or explains why it cannot be sent. */
-async function prepare(deps: Deps, request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, model: ModelInfo): Promise<Prepared> {
+async function prepare(deps: Deps, request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, model: ModelInfo, shape: TurnShape = {}): Promise<Prepared> {
   const refused = (text: string): Prepared => {
     stream.markdown(text);
     chatErrorButtons(stream, ['pickModel']);
     return { refused: { metadata: { error: true, model: model.id } satisfies TurnMetadata } };
   };
-  const references = await resolveReferences(request.references, stream, deps.logger);
+  const attached = (shape.attachments ?? []).map((uri): vscode.ChatPromptReference => ({ id: uri.toString(), value: uri }));
+  const references = await resolveReferences([...request.references, ...attached], stream, deps.logger);
   for (const problem of references.problems) stream.markdown(`> ${vscode.l10n.t('Skipped an attachment: {0}', problem)}\n\n`);
   if (references.oversized.length > 0) {
     stream.markdown(`**${vscode.l10n.t('Image too large, nothing was sent.')}** ${references.oversized.join(' ')}`);
@@ -169,7 +186,8 @@ async function prepare(deps: Deps, request: vscode.ChatRequest, context: vscode.
   if (references.images.length > 0 && model.kind !== 'vision') {
     return refused(vscode.l10n.t('**{0} cannot read images.** Pick a vision model (for example one with `-vl` in its name) in the model picker or with `/model`, or remove the image.', model.id));
   }
-  const messages: ChatMessage[] = [{ role: 'system', content: SYSTEM_PROMPT }, ...historyMessages(context, PARTICIPANT_ID), userMessage(request.prompt, references.context, references.images)];
+  const system = shape.instructions ? `${SYSTEM_PROMPT}\n\n${shape.instructions}` : SYSTEM_PROMPT;
+  const messages: ChatMessage[] = [{ role: 'system', content: system }, ...historyMessages(context, PARTICIPANT_ID), userMessage(shape.prompt ?? request.prompt, references.context, references.images)];
   const contextLength = model.maxModelLen ?? 32_768;
   // Earlier turns are never dropped here: the agent turn compacts them (a summary) if they do not fit.
   // Only the system prompt and the user's message (with attachments) must fit with room to answer.

@@ -22,6 +22,8 @@ export interface TurnMetadata {
   readonly conversationId?: string;
   /** The answer of `/compact`: not part of the conversation sent to the model. */
   readonly compacted?: true;
+  /** The prompt as sent, when a turn shape replaced the user's (a prompt file's body). */
+  readonly prompt?: string;
 }
 
 /** `/compact`: summarises the conversation on demand. */
@@ -38,6 +40,8 @@ export function historyMessages(context: vscode.ChatContext, participantId: stri
     } else if (turn instanceof vscode.ChatResponseTurn) {
       const metadata = turn.result.metadata as TurnMetadata | undefined;
       if (metadata?.compacted) continue;
+      const asked = out[out.length - 1];
+      if (typeof metadata?.prompt === 'string' && asked?.role === 'user') out[out.length - 1] = { role: 'user', content: metadata.prompt };
       if (metadata?.messages && metadata.messages.length > 0) {
         out.push(...metadata.messages);
         continue;
