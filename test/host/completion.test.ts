@@ -82,7 +82,10 @@ describe('Complete Selection (against the sandbox)', function () {
       const document = editor.document;
       assert.equal(vscode.window.activeTextEditor?.document, document, 'the document to complete is in the active editor');
       const running = vscode.commands.executeCommand<CompletionOutcome>('stratus.completeSelection');
-      await eventually(async () => (document.getText().startsWith('long 3001 2 3 ') ? true : undefined), 'the first words in the editor');
+      // If the command ends before any text shows, say how it ended rather than time out blind.
+      const endedFirst = Promise.resolve(running).then((outcome) => assert.fail(`Complete Selection ended before the first words: ${JSON.stringify(outcome)}; text ${JSON.stringify(document.getText())}`));
+      endedFirst.catch(() => undefined);
+      await Promise.race([eventually(async () => (document.getText().startsWith('long 3001 2 3 ') ? true : undefined), 'the first words in the editor'), endedFirst]);
       await leave();
       const outcome = await running;
       assert.equal(outcome.status, 'refused', JSON.stringify(outcome));
