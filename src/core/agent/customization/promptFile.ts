@@ -34,18 +34,19 @@ export function promptNameOf(fileName: string): string | undefined {
 export function parsePromptFile(text: string, fileName: string): PromptFile {
   const parsed = parseCustomizationFrontMatter(text);
   const read = new FrontMatterReader(parsed, PROMPT_KEYS);
-  const agent = read.text('agent', 200);
-  const mode = read.text('mode', 200);
+  const fields = {
+    name: read.text('name', 200) ?? promptNameOf(fileName) ?? fileName,
+    description: read.text('description', 1024),
+    agent: read.text('agent', 200) ?? read.text('mode', 200),
+    model: read.text('model', 200),
+    tools: read.list('tools'),
+    argumentHint: read.text('argument-hint', 500),
+  };
   const problems = read.problems;
   const body = parsed.body;
   for (const v of unknownVariables(body)) problems.push({ kind: 'unknownVariable', name: v.name, line: parsed.bodyLine + v.line, severity: 'warning' });
   return {
-    name: read.text('name', 200) ?? promptNameOf(fileName) ?? fileName,
-    description: read.text('description', 1024),
-    agent: agent ?? mode,
-    model: read.text('model', 200),
-    tools: read.list('tools'),
-    argumentHint: read.text('argument-hint', 500),
+    ...fields,
     body,
     bodyLine: parsed.bodyLine,
     problems,

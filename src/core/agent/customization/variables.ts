@@ -30,10 +30,10 @@ export function promptInputs(body: string): PromptInput[] {
 /** `${...}` that are neither inputs nor known context variables, with their line in the body. */
 export function unknownVariables(body: string): Array<{ name: string; line: number }> {
   const out: Array<{ name: string; line: number }> = [];
-  for (const m of body.matchAll(VARIABLE)) {
+  for (const m of body.matchAll(/\$\{([^}\n]*)\}/g)) {
     const name = m[1] ?? '';
-    const known = name === 'input' ? Boolean(m[2]) : (CONTEXT_VARIABLES as readonly string[]).includes(name) && m[2] === undefined;
-    if (!known) out.push({ name: m[0].slice(2, -1), line: body.slice(0, m.index).split('\n').length - 1 });
+    const known = /^input:[A-Za-z0-9_-]+(?::[^}]*)?$/.test(name) || (CONTEXT_VARIABLES as readonly string[]).includes(name);
+    if (!known) out.push({ name, line: body.slice(0, m.index).split('\n').length - 1 });
   }
   return out;
 }
