@@ -2,8 +2,7 @@
 // (createHandler with the feature's shapers) against the sandbox; what the model was sent is read
 // back from the sandbox's request log. Drives the handler directly, so it runs on VS Code 1.104 too.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { PromptFile, PromptInput } from '../../src/core/agent/customization';
@@ -61,7 +60,6 @@ describe('customization: prompt files, custom agents and skills (against the san
   let deps: Deps;
   let depth: AgentDepth;
   let root: string;
-  let outside: string;
   let fakes: TrustFake[] = [];
   const disposables: vscode.Disposable[] = [];
   const created = ['.github/prompts/host-review.prompt.md', '.github/prompts/host-bad.prompt.md', '.github/agents/host-reader.agent.md', '.github/skills/host-skill', 'custom-notes'];
@@ -87,7 +85,6 @@ describe('customization: prompt files, custom agents and skills (against the san
     const folder = vscode.workspace.workspaceFolders?.[0];
     assert.ok(folder, 'the host opens a workspace folder');
     root = folder.uri.fsPath;
-    outside = mkdtempSync(join(tmpdir(), 'stratus-custom-outside-'));
     const built = testDeps('Stratus customization test', sandbox().apiKey);
     deps = built.deps;
     depth = new AgentDepth(deps);
@@ -139,7 +136,6 @@ describe('customization: prompt files, custom agents and skills (against the san
         // not empty, or not there
       }
     }
-    rmSync(outside, { recursive: true, force: true });
   });
   beforeEach(() => control('/recorded-strings', { maxChars: 200_000 }));
   afterEach(async () => {
