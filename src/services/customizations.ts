@@ -9,7 +9,6 @@ import {
   parsePromptFile,
   parseSkill,
   promptNameOf,
-  PROMPT_FILE_SUFFIX,
   SKILL_FILE,
   SKILL_FOLDERS,
   type AgentFile,
