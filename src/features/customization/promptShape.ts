@@ -5,7 +5,7 @@ import type { TurnShape } from '../../platform/chatCommands';
 import type { CustomizationFiles, Located } from '../../services/customizations';
 import { judgeWriteTarget } from '../tools/writeTarget';
 import { maxFileBytes, readCapped, resolveWorkspacePath, ToolFailure } from '../tools/workspace';
-import { agentShape, bothFilters, isBuiltInMode, modeFilter, toolsFilter } from './agentShape';
+import { agentHeader, agentShape, bothFilters, isBuiltInMode, modeFilter, toolsFilter } from './agentShape';
 import { findAgent } from './agentCommand';
 
 /** How a prompt file asks the person (quick pick and input boxes; tests give answers instead). */
@@ -115,7 +115,10 @@ export async function promptShape(files: CustomizationFiles, prompt: Located<Pro
   let agent: TurnShape = {};
   if (file.agent && !isBuiltInMode(file.agent)) {
     const found = findAgent((await files.agents()).items, file.agent);
-    if (found) agent = agentShape(found);
+    if (found) {
+      agentHeader(stream, found.file.name);
+      agent = agentShape(found);
+    }
     else stream.markdown(`> _${vscode.l10n.t('The agent {0} named by this prompt file is not found: the default agent runs it.', `**${escapeMarkdown(file.agent)}**`)}_\n\n`);
   }
   const allowTool = bothFilters(bothFilters(modeFilter(file.agent), toolsFilter(file.tools)), agent.allowTool);
