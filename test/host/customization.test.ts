@@ -158,7 +158,7 @@ describe('customization: prompt files, custom agents and skills (against the san
     assert.match(stream.text, /Not attached: `\.\.\/\.\.\/custom-notes\/build\.log` \(ignored/);
     assert.match(stream.text, /Not attached: `\.\.\/\.\.\/custom-notes\/missing\.md` \(the file does not exist\)/);
     assert.match(stream.text, /Not attached: `\.\.\/\.\.\/\.\.\/outside-of-workspace\.txt` \(outside the workspace\)/);
-    assert.match(stream.text, /Prompt file: \*\*host-review\*\*/);
+    assert.match(stream.text, /Prompt file: \*\*host\\-review\*\*/);
     const offered = toolNames(sent[0]);
     assert.ok(offered.includes('stratus_readFile') && !offered.includes('stratus_proposeEdit') && !offered.includes('stratus_runInTerminal'), offered.join(', '));
     assert.equal((result.metadata as { promptFile?: string }).promptFile, 'host-review');
@@ -190,7 +190,7 @@ describe('customization: prompt files, custom agents and skills (against the san
   it('/agent <name>: its instructions and tool subset (a tool outside it is not offered), the agent shown, handoff buttons; remembered on the next turn', async () => {
     const { stream, result, sent } = await run(request('host-reader what does the cache do?', 'agent'), new ScriptedUi());
     assert.equal(result.errorDetails, undefined, stream.text);
-    assert.match(stream.text, /^_Agent: \*\*host-reader\*\*_/);
+    assert.match(stream.text, /^_Agent: \*\*host\\-reader\*\*_/);
     assert.match(systemOf(sent[0]), /marker-agent-91c/);
     assert.match(lastUserOf(sent[0]), /^what does the cache do\?$/);
     const offered = toolNames(sent[0]);
@@ -203,7 +203,7 @@ describe('customization: prompt files, custom agents and skills (against the san
     assert.deepEqual(handoff?.arguments, [{ query: '@stratus /agent host-writer Write the change.', isPartialQuery: true }]);
 
     const next = await run(request('and the eviction?'), new ScriptedUi(), [requestTurn('host-reader what does the cache do?', 'agent'), responseTurn(metadata)]);
-    assert.match(next.stream.text, /^_Agent: \*\*host-reader\*\*_/);
+    assert.match(next.stream.text, /^_Agent: \*\*host\\-reader\*\*_/);
     assert.match(systemOf(next.sent[0]), /marker-agent-91c/);
     assert.ok(!toolNames(next.sent[0]).includes('stratus_proposeEdit'), 'the subset holds on the next turn');
 
@@ -217,7 +217,7 @@ describe('customization: prompt files, custom agents and skills (against the san
   it('/agent alone lists the agents with their descriptions', async () => {
     const { stream, sent } = await run(request('', 'agent'), new ScriptedUi());
     assert.equal(sent.length, 0);
-    assert.match(stream.text, /\*\*host-reader\*\*: Reads and explains, never edits/);
+    assert.match(stream.text, /\*\*host\\-reader\*\*: Reads and explains, never edits/);
     assert.ok(stream.buttons.some((b) => b.title === 'Use host-reader'));
   });
 
@@ -246,10 +246,10 @@ describe('customization: prompt files, custom agents and skills (against the san
     const prompt = await run(request('host-review topic=x', 'prompt'), new ScriptedUi());
     assert.equal(prompt.sent.length, 0);
     assert.match(prompt.stream.text, /prompt files and skills of this workspace are not read: it is not trusted/);
-    assert.match(prompt.stream.text, /There is no prompt file named \*\*host-review\*\*/);
+    assert.match(prompt.stream.text, /There is no prompt file named \*\*host\\-review\*\*/);
     const agent = await run(request('host-reader hi', 'agent'), new ScriptedUi());
     assert.equal(agent.sent.length, 0);
-    assert.match(agent.stream.text, /There is no custom agent named \*\*host-reader\*\*/);
+    assert.match(agent.stream.text, /There is no custom agent named \*\*host\\-reader\*\*/);
     const remembered = await run(request('still there?'), new ScriptedUi(), [requestTurn('host-reader hi', 'agent'), responseTurn({ customAgent: 'host-reader' })]);
     assert.doesNotMatch(systemOf(remembered.sent[0]), /marker-agent-91c/, 'a remembered agent is not read either');
     assert.match(remembered.stream.text, /skills, prompt files and custom agents were not read: this workspace is not trusted/);
