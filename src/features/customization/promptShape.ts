@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { fileLinks, inputArguments, promptInputs, resolveVariables, type PromptFile, type PromptInput, type VariableValues } from '../../core/agent/customization';
-import { escapeMarkdown } from '../../core/markdown';
+import { escapeMarkdown, inlineCode } from '../../core/markdown';
 import type { TurnShape } from '../../platform/chatCommands';
 import type { CustomizationFiles, Located } from '../../services/customizations';
 import { judgeWriteTarget } from '../tools/writeTarget';
@@ -107,7 +107,7 @@ export async function promptShape(files: CustomizationFiles, prompt: Located<Pro
   for (const link of fileLinks(file.body)) {
     const uri = linkTarget(prompt, link.target);
     const why = files.trusted ? await notAttachable(uri) : vscode.l10n.t('this workspace is not trusted');
-    if (why) stream.markdown(`> ${vscode.l10n.t('Not attached: {0} ({1})', `\`${link.target}\``, why)}\n\n`);
+    if (why) stream.markdown(`> ${vscode.l10n.t('Not attached: {0} ({1})', inlineCode(link.target), escapeMarkdown(why))}\n\n`);
     else if (!attachments.some((a) => a.toString() === uri.toString())) attachments.push(uri);
   }
 
