@@ -7,6 +7,7 @@ import { judgeWriteTarget } from '../tools/writeTarget';
 import { maxFileBytes, readCapped, resolveWorkspacePath, ToolFailure } from '../tools/workspace';
 import { agentHeader, agentShape, bothFilters, isBuiltInMode, modeFilter, toolsFilter } from './agentShape';
 import { findAgent } from './agentCommand';
+import { problemText } from './problems';
 
 /** How a prompt file asks the person (quick pick and input boxes; tests give answers instead). */
 export interface PromptUi {
@@ -86,6 +87,9 @@ export async function promptShape(files: CustomizationFiles, prompt: Located<Pro
   const { file } = prompt;
   stream.markdown(`_${vscode.l10n.t('Prompt file: {0}', `**${escapeMarkdown(file.name)}**`)}_\n\n`);
   stream.reference(prompt.uri);
+  const errors = file.problems.filter((p) => p.severity === 'error');
+  const first = errors[0];
+  if (first) stream.markdown(`> _${vscode.l10n.t('This prompt file has {0} front-matter error(s) (shown in the file), e.g. line {1}: {2}', errors.length, first.line + 1, escapeMarkdown(problemText(first)))}_\n\n`);
   const declared = promptInputs(file.body);
   const args = inputArguments(text, declared.map((d) => d.name));
   const inputs = new Map(args.values);
