@@ -18,6 +18,7 @@ import * as account from './features/account/register';
 import * as chat from './features/chat/register';
 import * as commitMessage from './features/commitMessage/register';
 import * as completion from './features/completion/register';
+import * as customization from './features/customization/register';
 import * as diagnostics from './features/diagnostics/register';
 import * as edit from './features/edit/register';
 import * as gateway from './features/gateway/register';
@@ -104,6 +105,7 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
   store.add(gateway.register(deps, { testMode }));
   store.add(models.register(deps));
   store.add(chat.register(deps, context.extensionUri));
+  store.add(customization.register(deps));
   store.add(completion.register(deps));
   store.add(edit.register(deps, context.globalState));
   // The tier back-off reads the usage meter only when a completion is asked for (never at activation).

@@ -77,4 +77,5 @@ export const RESTRICTED_MODE_COMMANDS: Readonly<Record<string, { readonly safe: 
   'stratus.explainSelection': { safe: CHAT },
   'stratus.addDocumentation': { safe: CHAT },
   'stratus.generateTests': { safe: CHAT },
+  'stratus.runPromptFile': { safe: 'opens @stratus /prompt; prompt files of an untrusted workspace are not read (only the person\'s own folder), and the turn\'s tools each ask through the trust gate' },
 };

@@ -1,10 +1,11 @@
 import { open } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { basename, dirname, isAbsolute, relative, sep } from 'node:path';
 import * as vscode from 'vscode';
+import { skillsSection } from '../core/agent/customization';
 import { loadFolderInstructions, MAX_INSTRUCTIONS_BYTES, type FolderInput, type InstructionsReader } from '../core/agent/instructions';
 import type { Logger } from '../core/log';
 import { readWorkspaceBytes } from '../platform/workspaceFiles';
+import { CustomizationFiles, userSettingPath } from './customizations';
 import type { WorkspaceTrustGate } from './workspaceTrust';
 
 /**
@@ -39,12 +40,7 @@ function folderRelative(folder: vscode.WorkspaceFolder, uri: vscode.Uri): string
 }
 
 /** `stratus.agent.instructionsFile` as a local path (`~` expanded); undefined when unset or relative. */
-export function userInstructionsPath(value: unknown): string | undefined {
-  if (typeof value !== 'string' || value.trim() === '') return undefined;
-  const raw = value.trim();
-  const path = raw === '~' || raw.startsWith('~/') ? join(homedir(), raw.slice(1)) : raw;
-  return isAbsolute(path) ? path : undefined;
-}
+export const userInstructionsPath = userSettingPath;
 
 export class InstructionsService implements vscode.Disposable {
   private readonly files = new Map<string, Promise<string | undefined>>();
@@ -55,11 +51,14 @@ export class InstructionsService implements vscode.Disposable {
   readLog: string[] = [];
   /** Times the cache was cleared (a test tells a turn that met a file event from one that did not). */
   clears = 0;
+  /** Prompt files, custom agents and skills (issue 35), behind the same trust gate. */
+  readonly customizations: CustomizationFiles;
 
   constructor(
     private readonly logger: Logger,
     private readonly trust: Pick<WorkspaceTrustGate, 'allows' | 'onDidChange'>,
   ) {
+    this.customizations = new CustomizationFiles(logger, trust);
     const clear = (): void => this.clear();
     for (const pattern of WATCHED) {
       const watcher = vscode.workspace.createFileSystemWatcher(pattern);
@@ -125,7 +124,10 @@ export class InstructionsService implements vscode.Disposable {
       const folder = s.folder === undefined ? undefined : involved.find((f) => f.name === s.folder);
       return folder ? vscode.Uri.joinPath(folder.uri, ...s.path.split('/')) : vscode.Uri.file(s.path);
     });
-    return { text: loaded.text, used, cuts: loaded.cuts.map((c) => c.note), untrustedSkipped: loaded.untrustedSkipped };
+    // Skills: their names and descriptions only; stratus_readSkill reads the rest when asked.
+    const skills = loaded.untrustedSkipped ? '' : skillsSection((await this.customizations.skills()).items.map((s) => s.file), 'stratus_readSkill');
+    const text = [loaded.text, skills].filter((t) => t !== '').join('\n\n');
+    return { text, used, cuts: loaded.cuts.map((c) => c.note), untrustedSkipped: loaded.untrustedSkipped };
   }
 
   /**

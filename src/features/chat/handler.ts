@@ -141,6 +141,7 @@ async function answer(deps: Deps, turnDepth: TurnDepthFactory, request: vscode.C
     if ('refused' in prepared) return prepared.refused;
     const depth = turnDepth(context, stream, abort.signal, model, [...attachedUris(request), ...(shape.attachments ?? [])]);
     const result = await runAgentTurn(deps, { request, stream, signal: abort.signal, model, messages: prepared.messages, maxTokens: prepared.maxTokens, partial, depth, ...(shape.allowTool ? { allowTool: shape.allowTool } : {}) });
+    if (!result.errorDetails && !(result.metadata as TurnMetadata | undefined)?.incomplete) shape.footer?.(stream);
     const shaped = { ...(shape.metadata ?? {}), ...(shape.prompt !== undefined ? { prompt: shape.prompt } : {}) };
     return Object.keys(shaped).length > 0 ? { ...result, metadata: { ...shaped, ...(result.metadata ?? {}) } } : result;
   } catch (error) {

@@ -17,6 +17,7 @@ export const ToolNames = {
   runInTerminal: 'stratus_runInTerminal',
   /** Registered by the documents feature (src/features/documents/tool.ts). */
   readDocument: 'stratus_readDocument',
+  readSkill: 'stratus_readSkill',
 } as const;
 
 export const STRATUS_TOOL_PREFIX = 'stratus_';
@@ -47,6 +48,7 @@ export const READ_ONLY_TOOLS: Readonly<Record<string, string>> = {
   [ToolNames.listResources]: 'lists cloud resources (read only, the person\'s own console credentials)',
   [ToolNames.describeResource]: 'describes one cloud resource (read only)',
   [ToolNames.readDocument]: 'converts a workspace document to Markdown through the confined reader; runs nothing',
+  [ToolNames.readSkill]: 'reads a skill\'s files through the confined reader, only inside its folder; reads nothing in Restricted Mode',
 };
 
 export const CLOUD_TOOLS: ReadonlySet<string> = new Set([ToolNames.listResources, ToolNames.describeResource, ToolNames.cloudAction]);

@@ -10,6 +10,7 @@ import { ActiveEditorTool, DiagnosticsTool, ListFilesTool, ReadFileTool, SearchT
 import { SIDE_EFFECT_TRUST_ACTIONS, ToolNames } from './names';
 import { toolsContext } from './progress';
 import { RankedWorkspaceSearch, type RankedSearchSource } from './rankedSearch';
+import { ReadSkillTool } from './readSkillTool';
 import { RunInTerminalTool } from './runInTerminalTool';
 import { trustGatedTool } from './trustGatedTool';
 
@@ -44,6 +45,7 @@ export function register(deps: Deps, options: { rankedSearch?: RankedSearchSourc
     [ToolNames.listResources, new ListResourcesTool(deps.console)],
     [ToolNames.describeResource, new DescribeResourceTool(deps.console)],
     [ToolNames.cloudAction, new CloudActionTool(deps.console, context.progress)],
+    [ToolNames.readSkill, new ReadSkillTool(deps.instructions.customizations)],
   ];
   const registered = new Map<string, vscode.LanguageModelTool<never>>();
   for (const [name, tool] of tools) {

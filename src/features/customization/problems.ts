@@ -1,0 +1,99 @@
+import * as vscode from 'vscode';
+import { agentNameOf, parseAgentFile, parsePromptFile, parseSkill, promptNameOf, resolveToolNames, SKILL_FILE, type CustomizationProblem } from '../../core/agent/customization';
+import { DisposableStore } from '../../platform/disposables';
+
+/** One localised sentence per kind of problem a customization file can have. */
+export function problemText(p: CustomizationProblem): string {
+  switch (p.kind) {
+    case 'unclosed':
+      return vscode.l10n.t('The front matter starts with --- but has no closing --- line: none of it is read.');
+    case 'syntax':
+      return vscode.l10n.t('Expected `key: value` here, found: {0}', p.text);
+    case 'indented':
+      return vscode.l10n.t('This line is indented but belongs to no key above it.');
+    case 'unsupported':
+      return vscode.l10n.t('This YAML is not read in a front matter (anchors, tags, nested maps): {0}', p.text);
+    case 'unclosedQuote':
+      return vscode.l10n.t('A quoted value is not closed.');
+    case 'duplicate':
+      return vscode.l10n.t('"{0}" is given twice; the first one is used.', p.key);
+    case 'unknownKey':
+      return vscode.l10n.t('"{0}" is not a key Stratus reads here (known: {1}); it is ignored.', p.key, p.known);
+    case 'expectedText':
+      return vscode.l10n.t('"{0}" must be one text value, not a list.', p.key);
+    case 'expectedList':
+      return vscode.l10n.t('"{0}" must be a list of names, e.g. ["read", "search"].', p.key);
+    case 'expectedBoolean':
+      return vscode.l10n.t('"{0}" must be true or false.', p.key);
+    case 'missing':
+      return vscode.l10n.t('The front matter needs "{0}".', p.key);
+    case 'tooLong':
+      return vscode.l10n.t('"{0}" is longer than {1} characters; it is cut.', p.key, p.max);
+    case 'handoffMissing':
+      return vscode.l10n.t('Handoff {0} needs "{1}" (each handoff has a label and an agent, and may have a prompt and send).', p.index, p.key);
+    case 'badSkillName':
+      return vscode.l10n.t('The skill name "{0}" must be lowercase letters, digits and hyphens (at most 64); this skill is not offered.', p.name);
+    case 'nameMismatch':
+      return vscode.l10n.t('The skill is named "{0}" but its folder is "{1}"; the name is used.', p.name, p.folder);
+    case 'unknownTool':
+      return vscode.l10n.t('"{0}" is neither a tool nor one of the names Stratus maps to its tools (read, search, edit, terminal, commands, tasks, problems, cloud, cloudRead, todo, skills); it is left out.', p.tool);
+    case 'unknownVariable':
+      return vscode.l10n.t('{0} is not a variable Stratus fills in (input:name, selection, selectedText, file, fileBasename, fileDirname, workspaceFolder, workspaceFolderBasename); it is sent as written.', `\${${p.name}}`);
+  }
+}
+
+/** Problems about `tools` names neither a known tool nor an alias (warnings on the `tools` line). */
+export function toolProblems(tools: readonly string[] | undefined, line: number): CustomizationProblem[] {
+  if (!tools) return [];
+  const { unknown } = resolveToolNames(tools, vscode.lm.tools.map((t) => t.name));
+  return unknown.map((tool) => ({ kind: 'unknownTool', tool, line, severity: 'warning' }));
+}
+
+function toolsLine(text: string): number {
+  const index = text.split(/\r?\n/).findIndex((l) => /^tools\s*:/.test(l));
+  return Math.max(0, index);
+}
+
+/** The problems of a document, by its name; undefined when it is not a customization file. */
+export function problemsOf(document: vscode.TextDocument): CustomizationProblem[] | undefined {
+  const name = document.uri.path.split('/').pop() ?? '';
+  const text = document.getText();
+  if (promptNameOf(name) !== undefined) {
+    const prompt = parsePromptFile(text, name);
+    return [...prompt.problems, ...toolProblems(prompt.tools, toolsLine(text))];
+  }
+  if (agentNameOf(name) !== undefined) {
+    const agent = parseAgentFile(text, name);
+    return [...agent.problems, ...toolProblems(agent.tools, toolsLine(text))];
+  }
+  if (name === SKILL_FILE && /\/skills\/[^/]+\/SKILL\.md$/.test(document.uri.path)) {
+    const folder = document.uri.path.split('/').slice(-2)[0] ?? '';
+    return parseSkill(text, folder).problems;
+  }
+  return undefined;
+}
+
+/**
+ * Front-matter problems of prompt files, agents and skills as diagnostics in the file, updated
+ * when it is opened, saved or closed (never swallowed: a broken file says why where it is edited).
+ */
+export function registerProblemDiagnostics(): vscode.Disposable {
+  const store = new DisposableStore();
+  const collection = store.add(vscode.languages.createDiagnosticCollection('stratus-customization'));
+  const update = (document: vscode.TextDocument): void => {
+    const problems = problemsOf(document);
+    if (problems === undefined) return;
+    collection.set(document.uri, problems.map((p) => {
+      const line = Math.min(p.line, Math.max(0, document.lineCount - 1));
+      const range = document.lineAt(line).range;
+      const diagnostic = new vscode.Diagnostic(range, problemText(p), p.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning);
+      diagnostic.source = 'Stratus';
+      return diagnostic;
+    }));
+  };
+  store.add(vscode.workspace.onDidOpenTextDocument(update));
+  store.add(vscode.workspace.onDidSaveTextDocument(update));
+  store.add(vscode.workspace.onDidCloseTextDocument((d) => collection.delete(d.uri)));
+  for (const document of vscode.workspace.textDocuments) update(document);
+  return store;
+}
