@@ -48,8 +48,9 @@ CONSOLE API (Authorization: Bearer <JWT>)  base ${base}
        expired PAT (-> 401): ${EXPIRED_PAT.id} / ${EXPIRED_PAT.secret}
   GET|POST /api/compute/v1/virtual-machines          GET|PATCH|DELETE /api/compute/v1/virtual-machines/{id}
        PATCH body: name, cpu, numCoresPerSocket, memory (bytes), powerAction "on"|"off"
-  GET|POST /api/compute/v1/vcenters/virtual_machines  PATCH .../virtual_machines/power {id, powerAction}
-  GET|POST /api/iam/v1/users   GET /api/iam/v1/users/{id}   GET /api/iam/v2/users?companyId=
+  GET|POST /api/compute/v1/vcenters/virtual_machines  PATCH .../virtual_machines {id, ...changes}
+       PATCH .../virtual_machines/power {id, powerAction}   GET|DELETE .../virtual_machines/{id}
+  GET|POST /api/iam/v1/users   GET /api/iam/v1/users/{id}   GET /api/iam/v2/users?companyId=   POST /api/iam/v2/users
   GET /api/iam/v2/roles        GET|POST /api/network/v1/virtual-networks
   GET /api/activity/v1/activities   GET /api/activity/v1/activities/{id}
   Lists: ${profile === 'production' ? 'bare arrays, at most 1000 items, 206 + Content-Range when partial' : '{"items": [...], "total": N}, ?limit=1..1000 (100) &offset= &name= (contains)'}
