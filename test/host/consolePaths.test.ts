@@ -83,7 +83,9 @@ describe('Cloud view and tools against a console serving only the production pat
       assert.match(await invoke({ kind: 'users', action: 'create', input: { name: 'Host Test User', email: 'host.test@example.com' } }), /Create User.*: completed/);
       const iam = production.control.requests({ pathPrefix: '/api/iam/v' }).filter((r) => !r.path.includes('/auth/')).map((r) => `${r.method} ${r.path} ${r.status !== null && r.status >= 200 && r.status < 300 ? 'ok' : String(r.status)}`);
       // A one-item read of a longer list may answer 206 (partial): a path that answered all the same.
-      assert.deepEqual(iam, ['GET /api/iam/v1/users 404', 'GET /api/iam/v2/users ok', 'POST /api/iam/v2/users ok'], 'the read proves the v2 path, then the user is created there');
+      assert.deepEqual(iam.slice(0, 3), ['GET /api/iam/v1/users 404', 'GET /api/iam/v2/users ok', 'POST /api/iam/v2/users ok'], 'the read proves the v2 path, then the user is created there');
+      // The tool then reads the created user back, at the same proven path.
+      assert.ok(iam.slice(3).every((r) => /^GET \/api\/iam\/v2\/users\/[^/ ]+ ok$/.test(r)), iam.join(', '));
     } finally {
       for (const d of [consoleConnection, inference, connectionStatus, logChannel]) d.dispose();
     }
