@@ -1,10 +1,15 @@
 import * as vscode from 'vscode';
-import { parseCapabilityOverrides, type CapabilityOverrides } from '../core/inference/models/overrides';
+import { overrideFor, parseCapabilityOverrides, type CapabilityOverrides } from '../core/inference/models/overrides';
 import { effortFor, parseEffortSetting, type EffortTable, type ReasoningEffort } from '../core/inference/models/reasoningEffort';
 
 /** `stratus.models.overrides`, validated; read on every listing so a change applies without a refetch. */
 export function readCapabilityOverrides(): CapabilityOverrides {
   return parseCapabilityOverrides(vscode.workspace.getConfiguration('stratus').get<unknown>('models.overrides', {})).table;
+}
+
+/** The user's `reasoning` override of `modelId` (undefined: the family table decides). */
+export function reasoningMark(modelId: string): boolean | undefined {
+  return overrideFor(readCapabilityOverrides(), modelId).reasoning;
 }
 
 /** `stratus.models.reasoningEffort`, validated (id or glob to off/low/medium/high). */

@@ -12,7 +12,7 @@ import { Redactor } from '../core/http/redact';
 import { extraBodyLayers } from '../core/inference/shared/extraBody';
 import { GatewaySecrets } from '../platform/gatewaySecrets';
 import { readGatewaySettings } from '../platform/gatewaySettings';
-import { readCapabilityOverrides, reasoningEffortOf } from '../platform/modelOverrides';
+import { readCapabilityOverrides, reasoningEffortOf, reasoningMark } from '../platform/modelOverrides';
 import { effortBody } from '../core/inference/models/reasoningEffort';
 import { gatewayHeaders } from './gatewayHeaders';
 import { onSettingsChanged, readSettings, type StratusSettings } from '../platform/settings';
@@ -73,7 +73,7 @@ export class InferenceConnection implements vscode.Disposable {
       capabilityOverrides: readCapabilityOverrides,
       gatewayHeaders: () => gatewayHeaders('inference', this.gatewaySecrets),
       // The effort last: it is more specific than a model's extra fields.
-      extraBody: (model) => [...extraBodyLayers(readGatewaySettings().extraBody.table, model), effortBody(model, reasoningEffortOf(model))],
+      extraBody: (model) => [...extraBodyLayers(readGatewaySettings().extraBody.table, model), effortBody(model, reasoningEffortOf(model), reasoningMark(model))],
       ...(this.usage ?? {}),
     });
   }

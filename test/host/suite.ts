@@ -39,3 +39,4 @@ import './inlineAnchored.test';
 import './tls.test';
 import './gateway.test';
 import './modelOverrides.test';
+import './modelFamilies.test';

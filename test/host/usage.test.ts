@@ -102,6 +102,26 @@ describe('usage meter and view in the host (against the sandbox)', function () {
     assert.match(usage.statusBar.tooltip, /output tokens today/);
   });
 
+  it('the view shows the share of prompt tokens served from the prompt cache per feature', async () => {
+    const { api } = await stratus();
+    const usage = api.usage;
+    assert.ok(usage);
+    const client = usage.inferenceClient();
+    // Each feature sends a second request that repeats its first as its prefix: the sandbox's
+    // prompt cache serves that prefix, and the meter counts it for the feature that sent it.
+    for (const purpose of ['chat', 'edit'] as const) {
+      const first = [{ role: 'system' as const, content: `You are terse (${purpose}).` }, { role: 'user' as const, content: `hello cache, ${purpose}` }];
+      const answer = await client.chat({ model: 'gpt-oss:120b', messages: first }, { purpose });
+      await client.chat({ model: 'gpt-oss:120b', messages: [...first, { role: 'assistant', content: answer.text }, { role: 'user', content: 'and again' }] }, { purpose });
+    }
+    await usage.flush();
+    const byFeature = usage.snapshot().promptCache.byFeature;
+    assert.deepEqual(byFeature.map((f) => f.feature), ['chat', 'edit']);
+    for (const f of byFeature) assert.ok(f.cachedTokens > 0 && f.cachedTokens < f.promptTokens, JSON.stringify(f));
+    await vscode.commands.executeCommand('stratus.showUsage');
+    await eventually(async () => (JSON.stringify(usage.view.lastState?.promptCache.byFeature) === JSON.stringify(byFeature) ? true : undefined), 'the Usage webview to receive the share per feature');
+  });
+
   it('sends live updates to the open view as requests complete', async () => {
     const { api } = await stratus();
     const usage = api.usage;

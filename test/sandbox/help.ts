@@ -17,6 +17,10 @@ INFERENCE API (Authorization: Bearer <apiKey>)  base ${base}/v1
           mistral-small3.2:24b (vision, tools), smollm2:135m (chat, 512-token context),
           deepseek-ocr:3b (OCR, vision), bge-m3:567m / granite-embedding:278m (embeddings),
           qwen3-reranker:4b (rerank), whisper-large-v3 (speech)
+  Families (familyModels.ts): gpt-oss:20b-harmony (harmony channels in content; thinks longer at
+          reasoning_effort high, shorter at low), qwen2.5:7b / mistral-nemo:12b / llama3.1:8b (tool
+          calls printed as text), qwen3:8b (reasoning_content deltas; none with
+          chat_template_kwargs.enable_thinking false)
   Tokens are estimated as ceil(chars/4); prompt = sum(4 + ceil(chars/4) per message) + 85 per image + tools JSON.
   Rate limits on output tokens per hour/day of the tier; X-RateLimit-Limit/Remaining/Reset-Requests
   on every response (Reset: ${profile === 'production' ? 'Unix seconds' : 'seconds from now'}); 429 when exhausted.
@@ -44,8 +48,9 @@ CONSOLE API (Authorization: Bearer <JWT>)  base ${base}
        expired PAT (-> 401): ${EXPIRED_PAT.id} / ${EXPIRED_PAT.secret}
   GET|POST /api/compute/v1/virtual-machines          GET|PATCH|DELETE /api/compute/v1/virtual-machines/{id}
        PATCH body: name, cpu, numCoresPerSocket, memory (bytes), powerAction "on"|"off"
-  GET|POST /api/compute/v1/vcenters/virtual_machines  PATCH .../virtual_machines/power {id, powerAction}
-  GET|POST /api/iam/v1/users   GET /api/iam/v1/users/{id}   GET /api/iam/v2/users?companyId=
+  GET|POST /api/compute/v1/vcenters/virtual_machines  PATCH .../virtual_machines {id, ...changes}
+       PATCH .../virtual_machines/power {id, powerAction}   GET|DELETE .../virtual_machines/{id}
+  GET|POST /api/iam/v1/users   GET /api/iam/v1/users/{id}   GET /api/iam/v2/users?companyId=   POST /api/iam/v2/users
   GET /api/iam/v2/roles        GET|POST /api/network/v1/virtual-networks
   GET /api/activity/v1/activities   GET /api/activity/v1/activities/{id}
   Lists: ${profile === 'production' ? 'bare arrays, at most 1000 items, 206 + Content-Range when partial' : '{"items": [...], "total": N}, ?limit=1..1000 (100) &offset= &name= (contains)'}

@@ -1,4 +1,4 @@
-import type { InlineStat, UsageEvent } from './events';
+import type { GenerationKind, InlineStat, UsageEvent } from './events';
 import { DAY_MS, HOUR_MS, startOfDay, startOfHour, startOfMinute } from './time';
 import { isCalendarSafe } from './validate';
 
@@ -40,6 +40,19 @@ export interface Counters {
    */
   cachedInput: number;
   inlineCached: number;
+  /**
+   * Prompt tokens and their cached part per feature, for the cache share per feature: edits,
+   * commit messages, next edit suggestions and OCR pages (inline completion has its own above;
+   * chat and the agent are the rest).
+   */
+  editInput: number;
+  editCached: number;
+  commitInput: number;
+  commitCached: number;
+  nextEditInput: number;
+  nextEditCached: number;
+  ocrInput: number;
+  ocrCached: number;
 }
 
 /** The counters every stored bucket has had since the first format. */
@@ -59,7 +72,16 @@ export const INLINE_COUNTER_KEYS: readonly (keyof Counters)[] = [
 ];
 /** Added with cached prompt tokens: a bucket written before has none of them (read as 0). */
 export const CACHE_COUNTER_KEYS: readonly (keyof Counters)[] = ['cachedInput', 'inlineCached'];
-export const COUNTER_KEYS: readonly (keyof Counters)[] = [...BASE_COUNTER_KEYS, ...INLINE_COUNTER_KEYS, ...CACHE_COUNTER_KEYS];
+/** Generation kinds other than chat and inline completion, with their prompt and cached counters. */
+export const FEATURE_PROMPT_COUNTERS = {
+  edit: { input: 'editInput', cached: 'editCached' },
+  commit: { input: 'commitInput', cached: 'commitCached' },
+  nextEdit: { input: 'nextEditInput', cached: 'nextEditCached' },
+  ocr: { input: 'ocrInput', cached: 'ocrCached' },
+} as const satisfies Partial<Record<GenerationKind, { input: keyof Counters; cached: keyof Counters }>>;
+/** Added with the cache share per feature: a bucket written before has none of them (read as 0). */
+export const FEATURE_COUNTER_KEYS: readonly (keyof Counters)[] = Object.values(FEATURE_PROMPT_COUNTERS).flatMap((k) => [k.input, k.cached]);
+export const COUNTER_KEYS: readonly (keyof Counters)[] = [...BASE_COUNTER_KEYS, ...INLINE_COUNTER_KEYS, ...CACHE_COUNTER_KEYS, ...FEATURE_COUNTER_KEYS];
 
 export function emptyCounters(): Counters {
   const c = {} as Counters;
@@ -136,6 +158,10 @@ export function countersOf(event: UsageEvent): Counters | undefined {
         c.inlineInput = c.input;
         c.inlineOutput = completion;
         c.inlineCached = c.cachedInput;
+      } else if (event.kind !== 'chat') {
+        const keys = FEATURE_PROMPT_COUNTERS[event.kind];
+        c[keys.input] = c.input;
+        c[keys.cached] = c.cachedInput;
       }
       break;
     }

@@ -1,6 +1,7 @@
 import { completionFigures, type CompletionFigures } from './completionStats';
 import { costByKind, eurPerUnit, quantities, totalCost, type EurPerUnit } from './cost';
-import { cappedOutput, type Bucket, type Counters, type Ledger } from './ledger';
+import type { GenerationKind } from './events';
+import { cappedOutput, FEATURE_PROMPT_COUNTERS, type Bucket, type Counters, type Ledger } from './ledger';
 import { COST_KINDS, RATES, type CostKind, type TierId } from './rates';
 import { budgetOf, creditOf, tierOf, type UsageSettings } from './settings';
 import { isTime } from './validate';
@@ -52,18 +53,39 @@ export interface UsageSnapshot {
   estimatedRequests: number;
   /** Inline (ghost-text) completion: requests, acceptance and cost, per window. */
   completion: { hour: CompletionFigures; day: CompletionFigures; month: CompletionFigures };
-  /** This month's prompt tokens and those served from the prompt cache, in all and per feature. */
-  promptCache: { all: CacheShare; inline: CacheShare; other: CacheShare };
+  /**
+   * This month's prompt tokens and those served from the prompt cache, in all and per feature
+   * (the features that sent prompts this month, in a fixed order).
+   */
+  promptCache: { all: CacheShare; byFeature: FeatureCacheShare[] };
 }
 
 /** Prompt tokens and the cached part of them. */
 export interface CacheShare { promptTokens: number; cachedTokens: number }
+export interface FeatureCacheShare extends CacheShare { feature: GenerationKind }
+
+/** The order features are listed in. */
+const FEATURE_ORDER: readonly GenerationKind[] = ['chat', 'completion', 'edit', 'commit', 'nextEdit', 'ocr'];
 
 function promptCache(c: Counters): UsageSnapshot['promptCache'] {
+  const shares = new Map<GenerationKind, CacheShare>([['completion', { promptTokens: c.inlineInput, cachedTokens: c.inlineCached }]]);
+  for (const [feature, keys] of Object.entries(FEATURE_PROMPT_COUNTERS) as [GenerationKind, { input: keyof Counters; cached: keyof Counters }][]) {
+    shares.set(feature, { promptTokens: c[keys.input], cachedTokens: c[keys.cached] });
+  }
+  // Chat and the agent: every prompt no other feature counted.
+  let promptTokens = c.input;
+  let cachedTokens = c.cachedInput;
+  for (const share of shares.values()) {
+    promptTokens -= share.promptTokens;
+    cachedTokens -= share.cachedTokens;
+  }
+  shares.set('chat', { promptTokens: Math.max(0, promptTokens), cachedTokens: Math.max(0, cachedTokens) });
   return {
     all: { promptTokens: c.input, cachedTokens: c.cachedInput },
-    inline: { promptTokens: c.inlineInput, cachedTokens: c.inlineCached },
-    other: { promptTokens: c.input - c.inlineInput, cachedTokens: c.cachedInput - c.inlineCached },
+    byFeature: FEATURE_ORDER.flatMap((feature) => {
+      const share = shares.get(feature);
+      return share && share.promptTokens > 0 ? [{ feature, ...share }] : [];
+    }),
   };
 }
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { effortsFor, isReasoningEffort, type ReasoningEffort } from '../../core/inference/models/reasoningEffort';
-import { reasoningEffortOf, setReasoningEffort } from '../../platform/modelOverrides';
+import { reasoningEffortOf, reasoningMark, setReasoningEffort } from '../../platform/modelOverrides';
 
 /**
  * `@stratus /model high` (or off, low, medium, default): sets the reasoning effort of the model in
@@ -9,7 +9,7 @@ import { reasoningEffortOf, setReasoningEffort } from '../../platform/modelOverr
 export async function effortFromPrompt(prompt: string, modelId: string, stream: vscode.ChatResponseStream): Promise<boolean> {
   const word = prompt.trim().toLowerCase();
   if (word !== 'default' && !isReasoningEffort(word)) return false;
-  const choices = effortsFor(modelId);
+  const choices = effortsFor(modelId, reasoningMark(modelId));
   if (word !== 'default' && !choices.includes(word)) {
     stream.markdown(choices.length === 0
       ? vscode.l10n.t('**{0}** takes no reasoning effort: it reasons its own way.', modelId)
@@ -25,7 +25,7 @@ export async function effortFromPrompt(prompt: string, modelId: string, stream: 
 
 /** After `/model` picked a model that takes an effort: asks which one (Escape keeps it as it is). */
 export async function pickEffort(modelId: string): Promise<ReasoningEffort | 'default' | undefined> {
-  const choices = effortsFor(modelId);
+  const choices = effortsFor(modelId, reasoningMark(modelId));
   if (choices.length === 0) return undefined;
   const current = reasoningEffortOf(modelId);
   const items = [

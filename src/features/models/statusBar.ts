@@ -42,7 +42,8 @@ export function createStatusBarItem(status: ConnectionStatus): ModelStatusBar {
   const subscriptions = [
     status.onDidChange(render),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('stratus.chat.model') || e.affectsConfiguration('stratus.models.reasoningEffort')) render(status.state);
+      // The label follows the effort, and the `reasoning` override that says whether one applies.
+      if (['stratus.chat.model', 'stratus.models.reasoningEffort', 'stratus.models.overrides'].some((key) => e.affectsConfiguration(key))) render(status.state);
     }),
   ];
   const disposable = vscode.Disposable.from(item, ...subscriptions);

@@ -137,7 +137,7 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
     outcome = await runAgent({
       client: deps.inference.client(),
       model: model.id,
-      keepReasoning: keepsReasoningBetweenRounds(model.id),
+      keepReasoning: keepsReasoningBetweenRounds(model.id, model.reasoning),
       messages: tools.length > 0 ? withGuidance(turn.messages) : turn.messages,
       prepareRequest: async (conversation) => {
         await Promise.all(pendingReferences);

@@ -4,6 +4,7 @@ import { formatEur, formatInt, percent } from '../../core/usage/format';
 import { isEmptyCompletion } from '../../core/usage/completionStats';
 import { COMPLETION_LABELS, completionCells, describeForecast, NO_COMPLETIONS } from '../../core/usage/markdown';
 import type { FromWebview, ToWebview } from '../../core/usage/protocol';
+import type { GenerationKind } from '../../core/usage/events';
 import type { CapGauge, UsageSnapshot } from '../../core/usage/summary';
 import { Chart } from './charts';
 import { h } from '../shared/dom';
@@ -181,6 +182,15 @@ function render(s: UsageSnapshot): void {
   );
 }
 
+const FEATURE_LABELS: Readonly<Record<GenerationKind, string>> = {
+  chat: 'Chat and agent',
+  completion: 'Inline completion',
+  edit: 'Edit by instruction',
+  commit: 'Commit messages',
+  nextEdit: 'Next edit suggestions',
+  ocr: 'Document reading (OCR)',
+};
+
 /** The share of prompt tokens the service served from its prompt cache this month, in all and per feature. */
 function renderPromptCache(s: UsageSnapshot): void {
   const cache = s.promptCache as UsageSnapshot['promptCache'] | undefined;
@@ -189,11 +199,7 @@ function renderPromptCache(s: UsageSnapshot): void {
     return;
   }
   const share = (c: { promptTokens: number; cachedTokens: number }): string => (c.promptTokens > 0 ? `${Math.round((c.cachedTokens / c.promptTokens) * 100)} %` : '-');
-  const rows = [
-    ['Chat, agent and other requests', cache.other],
-    ['Inline completion', cache.inline],
-    ['All', cache.all],
-  ] as const;
+  const rows = [...(cache.byFeature ?? []).map((c) => [FEATURE_LABELS[c.feature], c] as const), ['All', cache.all] as const];
   promptCache.replaceChildren(
     h('h3', { id: 'cache-h' }, `Prompt cache, ${s.month.label}`),
     table('Prompt tokens served from the prompt cache this month', 'cache-c', ['Feature', 'Prompt tokens', 'From cache', 'Share'], rows.map(([label, c]) => [label, formatInt(c.promptTokens), formatInt(c.cachedTokens), share(c)])),

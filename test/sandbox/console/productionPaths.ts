@@ -35,13 +35,24 @@ const powerWithDatacenter: r.Handler = (state, ctx, principal, params) => {
   r.powerVm(state, ctx, principal, params);
 };
 
+/** `PATCH .../virtual_machines {id, ...changes}`: production modifies a VM named in the body, not the path. */
+export const modifyWithIdInBody: r.Handler = (state, ctx, principal, params) => {
+  const body = parseJsonBody(ctx);
+  const value = body.ok && isRecord(body.value) ? body.value : undefined;
+  if (!value) return sendConsoleError(ctx, 400, 'The request body must be a JSON object.');
+  if (typeof value.id !== 'string' || value.id === '') return sendConsoleError(ctx, 400, `'id' is required.`);
+  r.updateVm(state, ctx, principal, { ...params, id: value.id });
+};
+
 export const PRODUCTION_ROUTES: readonly ConsoleRoute[] = [
   { method: 'GET', pattern: PRODUCTION_VM_PATH, handle: r.listVms },
   { method: 'POST', pattern: PRODUCTION_VM_PATH, handle: r.createVm },
+  { method: 'PATCH', pattern: PRODUCTION_VM_PATH, handle: modifyWithIdInBody },
   { method: 'PATCH', pattern: `${PRODUCTION_VM_PATH}/power`, handle: powerWithDatacenter },
   { method: 'GET', pattern: `${PRODUCTION_VM_PATH}/:id`, handle: r.readVm },
   { method: 'DELETE', pattern: `${PRODUCTION_VM_PATH}/:id`, handle: r.deleteVm },
   { method: 'GET', pattern: '/api/iam/v2/users', handle: r.listUsersByCompany },
+  { method: 'POST', pattern: '/api/iam/v2/users', handle: r.createUser },
   { method: 'GET', pattern: '/api/iam/v2/users/:id', handle: r.readUser },
   { method: 'GET', pattern: '/api/iam/v2/roles', handle: r.listRoles },
   { method: 'GET', pattern: '/api/network/v1/virtual-networks', handle: r.listNetworks },

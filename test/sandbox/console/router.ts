@@ -3,7 +3,7 @@ import { isRecord } from '../core/json';
 import type { SandboxState } from '../state';
 import { sendConsoleError, TOO_MANY_REQUESTS } from './errors';
 import { AUTH_PATH } from './rateLimit';
-import { PRODUCTION_ROUTES, type ConsoleRoute } from './productionPaths';
+import { modifyWithIdInBody, PRODUCTION_ROUTES, type ConsoleRoute } from './productionPaths';
 import * as r from './resources';
 
 /**
@@ -36,6 +36,7 @@ export const CONSOLE_ROUTES: readonly Route[] = [
   // Production-style paths (field-notes.md), served in both profiles.
   { method: 'GET', pattern: VCENTER_VM, handle: r.listVms },
   { method: 'POST', pattern: VCENTER_VM, handle: r.createVm },
+  { method: 'PATCH', pattern: VCENTER_VM, handle: modifyWithIdInBody },
   { method: 'PATCH', pattern: `${VCENTER_VM}/power`, handle: r.powerVm },
   { method: 'GET', pattern: `${VCENTER_VM}/:id`, handle: r.readVm },
   { method: 'DELETE', pattern: `${VCENTER_VM}/:id`, handle: r.deleteVm },
@@ -43,6 +44,7 @@ export const CONSOLE_ROUTES: readonly Route[] = [
   { method: 'POST', pattern: '/api/iam/v1/users', handle: r.createUser },
   { method: 'GET', pattern: '/api/iam/v1/users/:id', handle: r.readUser },
   { method: 'GET', pattern: '/api/iam/v2/users', handle: r.listUsersByCompany },
+  { method: 'POST', pattern: '/api/iam/v2/users', handle: r.createUser },
   { method: 'GET', pattern: '/api/iam/v2/roles', handle: r.listRoles },
   { method: 'GET', pattern: '/api/network/v1/virtual-networks', handle: r.listNetworks },
   { method: 'POST', pattern: '/api/network/v1/virtual-networks', handle: r.createNetwork },

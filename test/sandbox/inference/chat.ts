@@ -5,11 +5,13 @@ import { parseChatRequest, type ChatRequest } from './chatRequest';
 import { invalid, isInferenceError, rateLimited, sendInferenceError } from './errors';
 import { familyReply } from './familyModels';
 import { ocrReply } from './ocr';
-import { completionTokens, scriptReply, type ScriptedReply } from './script';
+import { completionTokens, reasoningTokensOf, scriptReply, type ScriptedReply } from './script';
 import { writeSse } from './sse';
 
 /** Size of the slices tool-call arguments are cut into when streamed. */
 export const ARGUMENT_SLICE = 5;
+/** Size of the slices reasoning sent apart (`reasoning_content`) is cut into when streamed. */
+const REASONING_SLICE = 9;
 
 interface Usage {
   prompt_tokens: number;
@@ -22,7 +24,7 @@ function usageOf(state: SandboxState, request: ChatRequest, reply: ScriptedReply
   const completion = completionTokens(reply);
   const usage: Usage = { prompt_tokens: request.promptTokens, completion_tokens: completion, total_tokens: request.promptTokens + completion };
   if (state.profile === 'production') {
-    const reasoning = reply.kind === 'text' ? reply.reasoningTokens : 0;
+    const reasoning = reasoningTokensOf(reply);
     usage.reasoning_tokens = reasoning;
     usage.completion_tokens_details = { reasoning_tokens: reasoning };
     usage.prompt_tokens_details = null;
@@ -42,6 +44,7 @@ function completionBody(state: SandboxState, id: string, created: number, reques
     reply.kind === 'tool_calls'
       ? { role: 'assistant', content: null, tool_calls: reply.calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })) }
       : { role: 'assistant', content: reply.content };
+  if (reply.reasoning) message.reasoning_content = reply.reasoning;
   const choice: Record<string, unknown> = { index: 0, message, finish_reason: finishReason(reply) };
   const body: Record<string, unknown> = { id, object: 'chat.completion', created, model: request.model.id, choices: [choice], usage };
   if (state.profile === 'production') {
@@ -66,6 +69,8 @@ function* streamEvents(state: SandboxState, id: string, created: number, request
     return JSON.stringify(body);
   };
   yield chunk({ role: 'assistant', content: '' }, null);
+  const reasoning = reply.reasoning ?? '';
+  for (let at = 0; at < reasoning.length; at += REASONING_SLICE) yield chunk({ reasoning_content: reasoning.slice(at, at + REASONING_SLICE) }, null);
   if (reply.kind === 'text') {
     for (const piece of reply.pieces) yield chunk({ content: piece }, null);
   } else {
@@ -114,7 +119,7 @@ export async function handleChat(state: SandboxState, ctx: RequestContext, heade
     sendInferenceError(ctx, ocr.error, { ...headers, ...ocr.headers });
     return;
   }
-  const reply = ocr?.reply ?? familyReply(request.model, scriptReply(request, seed), request.effectiveMaxTokens);
+  const reply = ocr?.reply ?? familyReply(request, scriptReply(request, seed));
   const usage = usageOf(state, request, reply);
   state.meter.consume(usage.completion_tokens);
   // The budget headers reflect this request's output tokens.

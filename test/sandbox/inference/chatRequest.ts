@@ -53,7 +53,14 @@ export interface ChatRequest {
   tools: ToolDef[];
   toolChoice: ToolChoice;
   promptTokens: number;
+  /** `reasoning_effort`, as sent (gpt-oss-style reasoning models think more or less: familyModels.ts). */
+  reasoningEffort: ReasoningEffort | undefined;
+  /** `chat_template_kwargs.enable_thinking`, as sent (Qwen3-style models think unless it is false). */
+  enableThinking: boolean | undefined;
 }
+
+export type ReasoningEffort = 'low' | 'medium' | 'high';
+const REASONING_EFFORTS: readonly string[] = ['low', 'medium', 'high'];
 
 export const DEFAULT_MAX_TOKENS = 1024;
 const ROLES: readonly Role[] = ['system', 'user', 'assistant', 'tool'];
@@ -246,6 +253,13 @@ function validate(body: unknown): ChatRequest {
   const user = optional(body, 'user');
   if (user !== undefined && !isString(user)) fail(`'user' must be a string.`, 'user');
 
+  const effort = optional(body, 'reasoning_effort');
+  if (effort !== undefined && !(isString(effort) && REASONING_EFFORTS.includes(effort))) fail(`'reasoning_effort' must be 'low', 'medium' or 'high'.`, 'reasoning_effort');
+  const kwargs = optional(body, 'chat_template_kwargs');
+  if (kwargs !== undefined && !isRecord(kwargs)) fail(`'chat_template_kwargs' must be an object.`, 'chat_template_kwargs');
+  const thinking = kwargs === undefined ? undefined : optional(kwargs, 'enable_thinking');
+  if (thinking !== undefined && typeof thinking !== 'boolean') fail(`'chat_template_kwargs.enable_thinking' must be a boolean.`, 'chat_template_kwargs');
+
   const rawTools = optional(body, 'tools');
   const tools = parseTools(rawTools);
   if (tools.length > 0 && !model.tools) fail(`The model '${model.id}' does not support tool calls.`, 'tools');
@@ -272,6 +286,8 @@ function validate(body: unknown): ChatRequest {
     tools,
     toolChoice,
     promptTokens: prompt,
+    reasoningEffort: effort as ReasoningEffort | undefined,
+    enableThinking: thinking,
   };
 }
 

@@ -67,9 +67,10 @@ export const MARKDOWN_DEMO = [
 
 export const MAX_LONG_CHUNKS = 1_000_000;
 
+/** `reasoning`: sent apart from the content, as `reasoning_content` (a model with a reasoning parser: familyModels.ts). */
 export type ScriptedReply =
-  | { kind: 'text'; pieces: string[]; content: string; reasoningTokens: number; finishReason: 'stop' | 'length'; completion?: boolean }
-  | { kind: 'tool_calls'; calls: ToolCall[] };
+  | { kind: 'text'; pieces: string[]; content: string; reasoningTokens: number; finishReason: 'stop' | 'length'; completion?: boolean; reasoning?: string }
+  | { kind: 'tool_calls'; calls: ToolCall[]; reasoning?: string };
 
 function splitWords(text: string): string[] {
   return text.match(/\s+|\S+\s*/g) ?? [];
@@ -237,6 +238,12 @@ export function scriptReply(request: ChatRequest, seed: string): ScriptedReply {
 }
 
 export function completionTokens(reply: ScriptedReply): number {
-  if (reply.kind === 'text') return estimateTokens(reply.content);
-  return reply.calls.reduce((sum, call) => sum + estimateTokens(call.name + call.arguments), 0);
+  const reasoning = reply.reasoning ? estimateTokens(reply.reasoning) : 0;
+  if (reply.kind === 'text') return estimateTokens(reply.content) + reasoning;
+  return reply.calls.reduce((sum, call) => sum + estimateTokens(call.name + call.arguments), reasoning);
+}
+
+/** Reasoning tokens of a reply: thinking in its content, and reasoning sent apart. */
+export function reasoningTokensOf(reply: ScriptedReply): number {
+  return (reply.kind === 'text' ? reply.reasoningTokens : 0) + (reply.reasoning ? estimateTokens(reply.reasoning) : 0);
 }

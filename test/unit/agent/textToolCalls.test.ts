@@ -9,7 +9,7 @@ const TOOLS: AgentTool[] = [
   { name: 'run_task', description: 'Runs a task.', parameters: { type: 'object', properties: { note: { type: 'string' } }, required: ['note'] } },
 ];
 
-describe('agent loop: a two-tool task with models that print their tool calls as text (sandbox)', () => {
+describe('agent loop: a two-tool task with models that print their tool calls as text, or reason apart from their content (sandbox)', () => {
   const sb = useSandbox();
   let client: InferenceClient | undefined;
   afterEach(async () => {
@@ -17,7 +17,7 @@ describe('agent loop: a two-tool task with models that print their tool calls as
     client = undefined;
   });
 
-  for (const model of ['gpt-oss:20b-harmony', 'qwen2.5:7b', 'mistral-nemo:12b', 'llama3.1:8b']) {
+  for (const model of ['gpt-oss:20b-harmony', 'qwen2.5:7b', 'mistral-nemo:12b', 'llama3.1:8b', 'qwen3:8b']) {
     it(`${model}: read_file, then run_task with its result, then the answer`, async () => {
       client = createInferenceClient({ baseUrl: sb().inferenceUrl, apiKey: () => Promise.resolve(sb().credentials.apiKey), retry: { attempts: 1 } });
       const ran: ToolInvocation[] = [];

@@ -80,6 +80,59 @@ describe('console paths: the production shape found by itself (issue 32, 7)', ()
     assert.deepEqual(sent(sb), [`GET ${PRODUCTION_VMS}/${stopped.id} ok`], 'a proven path needs no read before the next request');
   });
 
+  it('every write kind goes to the path its collection\'s read proved: VMs created, modified (id in the body) and deleted, users created, networks created at their one path', async () => {
+    const sb = await productionOnly();
+    const client = fx.client(sb);
+    const done = async (activityId: string): Promise<void> => assert.equal((await client.activities.follow(activityId, { initialDelayMs: 5, maxDelayMs: 20 })).state.kind, 'completed');
+
+    // A write first: the read proves the path, then the write goes there (never to the contract's).
+    await done((await client.perform('virtualMachines', 'create', { input: { name: 'prod-created', cpu: 2, memoryGiB: 4 } })).activityId);
+    assert.deepEqual(sent(sb).filter((r) => !r.includes('/activity/')), [`GET ${CONTRACT_VMS} 404`, `GET ${PRODUCTION_VMS} ok`, `POST ${PRODUCTION_VMS} ok`]);
+    const created = (await client.list('virtualMachines', { limit: 200 })).items.find((v) => v.name === 'prod-created');
+    assert.ok(created, 'the VM was created');
+
+    sb.control.clearRequests();
+    await done((await client.perform('virtualMachines', 'modify', { target: created, input: { name: 'prod-renamed', cpu: 4 } })).activityId);
+    const modify = sb.control.requests({ pathPrefix: '/api/compute' }).filter((r) => r.method !== 'GET');
+    assert.deepEqual(modify.map((r) => `${r.method} ${r.path}`), [`PATCH ${PRODUCTION_VMS}`]);
+    assert.deepEqual(modify[0]?.body?.json, { name: 'prod-renamed', cpu: 4, id: created.id });
+    const renamed = await client.get('virtualMachines', created.id);
+    assert.deepEqual([renamed.name, renamed.raw.cpu], ['prod-renamed', 4]);
+
+    sb.control.clearRequests();
+    await done((await client.perform('virtualMachines', 'delete', { target: renamed })).activityId);
+    assert.deepEqual(sb.control.requests({ pathPrefix: '/api/compute' }).filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`), [`DELETE ${PRODUCTION_VMS}/${created.id}`]);
+
+    sb.control.clearRequests();
+    await done((await client.perform('users', 'create', { input: { name: 'Prod User', email: 'prod.user@example.com' } })).activityId);
+    const iam = sb.control.requests({ pathPrefix: '/api/iam/v' }).filter((r) => r.path !== AUTH_PATH).map((r) => `${r.method} ${r.path} ${ok(r.status) ? 'ok' : String(r.status)}`);
+    assert.deepEqual(iam, ['GET /api/iam/v1/users 404', 'GET /api/iam/v2/users ok', 'POST /api/iam/v2/users ok']);
+    assert.ok((await client.list('users', { limit: 200 })).items.some((u) => u.raw.email === 'prod.user@example.com'), 'the user was created');
+
+    sb.control.clearRequests();
+    await done((await client.perform('virtualNetworks', 'create', { input: { name: 'prod-net' } })).activityId);
+    assert.deepEqual(sb.control.requests({ pathPrefix: '/api/network' }).map((r) => `${r.method} ${r.path}`), ['POST /api/network/v1/virtual-networks'], 'no probe where production follows the contract');
+  });
+
+  it('a modify on the contract console keeps the id in the path and out of the body', async () => {
+    const sb = await fx.sandbox({ profile: 'production' });
+    const client = fx.client(sb);
+    const vm = (await client.list('virtualMachines', { limit: 1 })).items[0];
+    assert.ok(vm);
+    sb.control.clearRequests();
+    await client.perform('virtualMachines', 'modify', { target: vm, input: { cpu: 3 } });
+    const patch = sb.control.requests({ pathPrefix: '/api/compute' }).filter((r) => r.method === 'PATCH');
+    assert.deepEqual(patch.map((r) => [r.path, r.body?.json]), [[`${CONTRACT_VMS}/${vm.id}`, { cpu: 3 }]]);
+  });
+
+  it('the production modify route refuses a body without the VM id, clearly', async () => {
+    const sb = await productionOnly();
+    const token = await (await fetch(`${sb.consoleUrl}${AUTH_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: sb.credentials.patId, secret: sb.credentials.patSecret }) })).text();
+    const res = await fetch(`${sb.consoleUrl}${PRODUCTION_VMS}`, { method: 'PATCH', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ cpu: 2 }) });
+    assert.equal(res.status, 400);
+    assert.match(await res.text(), /'id' is required/);
+  });
+
   it('a write never goes to a path no read proved: no collection answered, nothing is written', async () => {
     const stub = await fx.stub((req, res) => {
       if (req.path === AUTH_PATH) {

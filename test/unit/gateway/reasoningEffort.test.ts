@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { mergeUnder } from '../../../src/core/inference/shared/extraBody';
-import { effortBody, effortFor, effortsFor, keepsReasoningBetweenRounds, parseEffortSetting, REASONING_FAMILIES, reasoningFamily } from '../../../src/core/inference/models/reasoningEffort';
+import { overrideFor, parseCapabilityOverrides } from '../../../src/core/inference/models/overrides';
+import { effortBody, effortFor, effortsFor, keepsReasoningBetweenRounds, MARKED_REASONING_FAMILY, parseEffortSetting, REASONING_FAMILIES, reasoningFamily } from '../../../src/core/inference/models/reasoningEffort';
 
 describe('reasoning effort: the per-family table', () => {
   it('every row is tested below', () => {
@@ -50,6 +51,35 @@ describe('reasoning effort: the per-family table', () => {
     assert.equal(effortFor(table, 'gpt-oss:20b'), 'medium');
     assert.equal(effortFor(table, 'qwen3:8b'), 'low');
     assert.equal(effortFor({}, 'qwen3:8b'), undefined);
+  });
+});
+
+describe('reasoning effort: the user\'s `reasoning` override (stratus.models.overrides)', () => {
+  const marked = (id: string): boolean | undefined =>
+    overrideFor(parseCapabilityOverrides({ 'my-reasoner*': { reasoning: true }, 'qwen3-coder:*': { reasoning: false }, 'plain:1b': { contextLength: 4096 } }).table, id).reasoning;
+
+  it('a model of no known family marked as reasoning takes reasoning_effort, and has its reasoning stripped between rounds', () => {
+    assert.equal(marked('my-reasoner:70b'), true);
+    assert.equal(reasoningFamily('my-reasoner:70b', marked('my-reasoner:70b')), MARKED_REASONING_FAMILY);
+    assert.deepEqual(effortBody('my-reasoner:70b', 'high', marked('my-reasoner:70b')), { reasoning_effort: 'high' });
+    assert.deepEqual(effortBody('my-reasoner:70b', 'off', true), { reasoning_effort: 'low' });
+    assert.deepEqual(effortsFor('my-reasoner:70b', true), ['low', 'medium', 'high']);
+    assert.equal(keepsReasoningBetweenRounds('my-reasoner:70b', true), false);
+    assert.deepEqual(effortsFor('my-reasoner:70b'), [], 'unmarked, the same id takes nothing');
+  });
+
+  it('a model marked as not reasoning takes no effort, whatever its family (Qwen3-Coder has no thinking switch)', () => {
+    assert.equal(marked('qwen3-coder:30b'), false);
+    assert.deepEqual(effortBody('qwen3-coder:30b', 'off', marked('qwen3-coder:30b')), {});
+    assert.deepEqual(effortsFor('qwen3-coder:30b', false), []);
+    assert.equal(keepsReasoningBetweenRounds('gpt-oss:120b', false), false, 'nothing to keep from a model that does not reason');
+    assert.deepEqual(effortBody('qwen3-coder:30b', 'off'), { chat_template_kwargs: { enable_thinking: false } }, 'unmarked, the table decides');
+  });
+
+  it('an override without `reasoning` leaves the table to decide', () => {
+    assert.equal(marked('plain:1b'), undefined);
+    assert.equal(reasoningFamily('gpt-oss:20b', marked('gpt-oss:20b'))?.family, 'gpt-oss');
+    assert.equal(reasoningFamily('plain:1b', marked('plain:1b')), undefined);
   });
 });
 

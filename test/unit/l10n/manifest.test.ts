@@ -46,7 +46,9 @@ function placeholders(value: unknown, found: string[] = []): string[] {
 }
 
 /** Settings whose value decides where a secret goes or what a command may run: user settings only. */
-const APPLICATION_SCOPED = ['stratus.inference.baseUrl', 'stratus.console.baseUrl', 'stratus.console.resourcePaths', 'stratus.tools.commandAllowlist', 'stratus.agent.instructionsFile'];
+const APPLICATION_SCOPED = ['stratus.inference.baseUrl', 'stratus.console.baseUrl', 'stratus.console.resourcePaths', 'stratus.tools.commandAllowlist', 'stratus.agent.instructionsFile',
+  // Gateways and what a request costs (issue 32): a workspace cannot set them.
+  'stratus.inference.headers', 'stratus.console.headers', 'stratus.models.extraBody', 'stratus.models.overrides', 'stratus.models.reasoningEffort'];
 
 describe('l10n: manifest strings and settings sections', () => {
   it('every manifest placeholder has an English and a French string, and no string is unused', () => {

@@ -69,6 +69,38 @@ for (const profile of ['contract', 'production'] as SandboxProfile[]) {
       assert.equal(result.thinking, 'Answering from the script.');
     });
 
+    it('qwen3:8b sends its reasoning apart (reasoning_content), with its calls and with its answer; none with enable_thinking false', async () => {
+      const ask: ChatRequest = { model: 'qwen3:8b', tools: TOOLS, messages: [{ role: 'user', content: 'Call get_weather with {"city":"Paris"}' }] };
+      const first = await client().chatStream(ask).consume();
+      assert.deepEqual(first.toolCalls.map((c) => c.function.name), ['get_weather']);
+      assert.equal(first.thinking, 'The user needs get_weather; calling it with the arguments given.');
+      assert.equal(first.text, '');
+      const whole = await client().chat({ model: 'qwen3:8b', messages: [{ role: 'user', content: 'hello' }] });
+      assert.equal(whole.text, 'Echo (qwen3:8b): hello');
+      assert.equal(whole.thinking, 'The tool results are in; answering with them.');
+      const off = await client().chatStream(ask, { extraBody: [{ chat_template_kwargs: { enable_thinking: false } }] }).consume();
+      assert.deepEqual(off.toolCalls.map((c) => c.function.name), ['get_weather']);
+      assert.equal(off.thinking, '');
+    });
+
+    it('gpt-oss:20b-harmony thinks longer at reasoning_effort high than at low', async () => {
+      const at = async (effort: string): Promise<string> =>
+        (await client().chatStream({ model: 'gpt-oss:20b-harmony', messages: [{ role: 'user', content: 'hello' }] }, { extraBody: [{ reasoning_effort: effort }] }).consume()).thinking;
+      const [low, high] = [await at('low'), await at('high')];
+      assert.equal(low, 'Answering.');
+      assert.ok(high.length > 'Answering from the script.'.length && high.startsWith('Answering from the script.'), high);
+    });
+
+    it('refuses a reasoning_effort or chat_template_kwargs it cannot read, with a clear 400', async () => {
+      for (const [extra, param] of [[{ reasoning_effort: 'extreme' }, 'reasoning_effort'], [{ chat_template_kwargs: 'on' }, 'chat_template_kwargs'], [{ chat_template_kwargs: { enable_thinking: 'no' } }, 'chat_template_kwargs']] as const) {
+        await assert.rejects(client().chat({ model: 'qwen3:8b', messages: [{ role: 'user', content: 'hello' }] }, { extraBody: [extra] }), (error: Error & { status?: number; param?: string }) => {
+          assert.equal(error.status, 400, error.message);
+          assert.match(error.message, new RegExp(param));
+          return true;
+        });
+      }
+    });
+
     it('a text-call model with no tools offered answers in plain text', async () => {
       const result = await client().chatStream({ model: 'qwen2.5:7b', messages: [{ role: 'user', content: 'hello' }] }).consume();
       assert.equal(result.text, 'Echo (qwen2.5:7b): hello');

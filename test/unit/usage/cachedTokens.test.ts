@@ -2,8 +2,13 @@ import assert from 'node:assert/strict';
 import { cachedTokensOf, parseUsage } from '../../../src/core/inference/chat/usage';
 import type { InferenceClient } from '../../../src/core/inference';
 import { costByKind, eurPerUnit, quantities, totalCost } from '../../../src/core/usage/cost';
-import type { UsageEvent, UsageEventOf } from '../../../src/core/usage/events';
-import { countersOf, emptyCounters, Ledger } from '../../../src/core/usage/ledger';
+import type { GenerationKind, UsageEvent, UsageEventOf } from '../../../src/core/usage/events';
+import { BASE_COUNTER_KEYS, countersOf, emptyCounters, FEATURE_COUNTER_KEYS, Ledger } from '../../../src/core/usage/ledger';
+import { usageCsv } from '../../../src/core/usage/csv';
+import { BASE_FILE, UsageStore } from '../../../src/core/usage/store';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { createMeteredInferenceClient } from '../../../src/core/usage/meteredClient';
 import { RATES } from '../../../src/core/usage/rates';
 import { parseUsageSettings, MAX_RATE_EUR_PER_MILLION } from '../../../src/core/usage/settings';
@@ -37,7 +42,7 @@ describe('cached prompt tokens: parsing', () => {
 });
 
 describe('cached prompt tokens: events, counters and cost', () => {
-  const chat = (promptTokens: number, cachedTokens: number | undefined, kind: 'chat' | 'completion' = 'chat'): UsageEvent => ({
+  const chat = (promptTokens: number, cachedTokens: number | undefined, kind: GenerationKind = 'chat'): UsageEvent => ({
     kind, at: NOW, model: 'm', promptTokens, completionTokens: 10, reasoningTokens: 0, ...(cachedTokens !== undefined ? { cachedTokens } : {}), estimated: false,
   });
 
@@ -82,14 +87,71 @@ describe('cached prompt tokens: events, counters and cost', () => {
     const withRate = summarize(ledger, parseUsageSettings({ cachedInputRate: 0.9 }), NOW);
     assert.deepEqual(withRate.promptCache, {
       all: { promptTokens: 1_400, cachedTokens: 700 },
-      inline: { promptTokens: 400, cachedTokens: 100 },
-      other: { promptTokens: 1_000, cachedTokens: 600 },
+      byFeature: [
+        { feature: 'chat', promptTokens: 1_000, cachedTokens: 600 },
+        { feature: 'completion', promptTokens: 400, cachedTokens: 100 },
+      ],
     });
     const row = withRate.costs.byKind.find((k) => k.kind === 'cachedInput');
     assert.equal(row?.quantity, 700);
     assert.ok(Math.abs((row?.eur ?? 0) - 700 * 0.9e-6) < 1e-12);
     const without = summarize(ledger, parseUsageSettings({}), NOW);
     assert.ok(withRate.costs.totalEur < without.costs.totalEur, 'a cheaper cached rate lowers the total');
+  });
+});
+
+describe('cached prompt tokens: the share per feature', () => {
+  const event = (kind: GenerationKind, promptTokens: number, cachedTokens?: number): UsageEvent => ({
+    kind, at: NOW, model: 'm', promptTokens, completionTokens: 10, reasoningTokens: 0, ...(cachedTokens !== undefined ? { cachedTokens } : {}), estimated: false,
+  });
+
+  it('gives every feature that sent prompts this month its own share, chat and the agent being the rest', () => {
+    const ledger = new Ledger('UTC');
+    for (const e of [event('chat', 1_000, 750), event('chat', 200), event('completion', 400, 100), event('edit', 300, 150), event('commit', 120, 0), event('nextEdit', 500, 400), event('ocr', 90, 90)]) ledger.add(e);
+    const { promptCache } = summarize(ledger, parseUsageSettings({}), NOW);
+    assert.deepEqual(promptCache.all, { promptTokens: 2_610, cachedTokens: 1_490 });
+    assert.deepEqual(promptCache.byFeature, [
+      { feature: 'chat', promptTokens: 1_200, cachedTokens: 750 },
+      { feature: 'completion', promptTokens: 400, cachedTokens: 100 },
+      { feature: 'edit', promptTokens: 300, cachedTokens: 150 },
+      { feature: 'commit', promptTokens: 120, cachedTokens: 0 },
+      { feature: 'nextEdit', promptTokens: 500, cachedTokens: 400 },
+      { feature: 'ocr', promptTokens: 90, cachedTokens: 90 },
+    ]);
+    const sum = promptCache.byFeature.reduce((a, f) => ({ promptTokens: a.promptTokens + f.promptTokens, cachedTokens: a.cachedTokens + f.cachedTokens }), { promptTokens: 0, cachedTokens: 0 });
+    assert.deepEqual(sum, promptCache.all, 'the features add up to the whole');
+  });
+
+  it('lists only the features that sent prompts; none at all gives an empty list', () => {
+    const ledger = new Ledger('UTC');
+    assert.deepEqual(summarize(ledger, parseUsageSettings({}), NOW).promptCache.byFeature, []);
+    ledger.add(event('edit', 50, 20));
+    ledger.add({ kind: 'embeddings', at: NOW, model: 'e', promptTokens: 999, estimated: false });
+    assert.deepEqual(summarize(ledger, parseUsageSettings({}), NOW).promptCache.byFeature, [{ feature: 'edit', promptTokens: 50, cachedTokens: 20 }]);
+  });
+
+  it('the counters survive the store (compacted and read back); a bucket written before them reads as 0, one out of range is dropped; the CSV has their columns', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'stratus-cache-share-'));
+    try {
+      const store = new UsageStore({ dir, timeZone: 'UTC', now: () => NOW });
+      await store.append([event('nextEdit', 500, 400), event('edit', 300, 150)]);
+      await store.compact();
+      const loaded = (await new UsageStore({ dir, timeZone: 'UTC', now: () => NOW }).load()).ledger.total(-Infinity, Infinity);
+      assert.deepEqual([loaded.nextEditInput, loaded.nextEditCached, loaded.editInput, loaded.editCached], [500, 400, 300, 150]);
+
+      const bucket = (c: Record<string, unknown>): unknown => ({ g: 'h', s: NOW - 3_600_000, m: 'old', c: { ...Object.fromEntries(BASE_COUNTER_KEYS.map((k) => [k, 0])), input: 70, ...c } });
+      await fs.writeFile(path.join(dir, BASE_FILE), JSON.stringify({ format: 1, version: 1, hwm: {}, buckets: [bucket({}), bucket({ ocrCached: -1 }), bucket({ commitInput: 'many' })] }));
+      const old = (await new UsageStore({ dir, timeZone: 'UTC', now: () => NOW }).load()).ledger;
+      const c = old.total(-Infinity, Infinity);
+      assert.equal(c.input, 70, 'only the bucket written before the counters is kept');
+      for (const key of FEATURE_COUNTER_KEYS) assert.equal(c[key], 0, key);
+      assert.deepEqual(summarize(old, parseUsageSettings({}), NOW).promptCache.byFeature, [{ feature: 'chat', promptTokens: 70, cachedTokens: 0 }]);
+
+      const header = (usageCsv(old).split('\n')[0] ?? '').split(',');
+      for (const key of FEATURE_COUNTER_KEYS) assert.ok(header.includes(key), key);
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -66,6 +66,8 @@ export const DEFAULT_CATALOG: readonly ResourceKindSpec[] = [
         method: 'PATCH',
         target: 'item',
         path: '{collection}/{id}',
+        // Production modifies at its collection, the VM's id in the body (productionPaths.ts).
+        idInBody: { id: 'id' },
         icon: 'edit',
         fields: [
           nameField(false),

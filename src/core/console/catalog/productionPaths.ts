@@ -3,11 +3,17 @@
  * "Console: resources" and "Console: authentication"; the same paths as its public Go client), one
  * row per kind and action that differs, as `stratus.console.resourcePaths` keys. Applied to a kind
  * only once a read of its contract collection answered 404 and this collection answered
- * (consolePaths.ts); a user's `resourcePaths` key wins over a row here.
+ * (consolePaths.ts); a user's `resourcePaths` key wins over a row here. Writes never probe: each
+ * goes to the path of the shape its collection's read proved.
  *
- * Not listed, because they follow their collection (`{collection}`, `{collection}/{id}`) in both
- * shapes: reading one, create, delete. Roles (`/api/iam/v2/roles`), networks and activities are at
- * the contract's paths in production too.
+ * Every write, by shape (contract -> production once proved):
+ * - virtual machines: create `POST {collection}`, delete `DELETE {collection}/{id}` and read one
+ *   follow their collection; modify `PATCH {collection}/{id}` -> `PATCH {collection}` with the id in
+ *   the body, and power `-> PATCH {collection}/power` (rows below).
+ * - users: create `POST {collection}`, at `/api/iam/v2/users` once the v2 listing answered (the
+ *   `companyId` query is the listing's, not the write's).
+ * - roles (`/api/iam/v2/roles`), networks (create included) and activities are at the contract's
+ *   paths in production too: no row, no probe.
  */
 export interface ProductionPath {
   /** `<kind>` (its collection) or `<kind>.<action path key>`, as in `resourcePaths`. */
@@ -29,6 +35,12 @@ export const PRODUCTION_PATHS: readonly ProductionPath[] = [
     key: 'virtualMachines.power',
     path: '{collection}/power',
     source: 'power actions through PATCH .../virtual_machines/power with {id, datacenterId, powerAction}',
+  },
+  {
+    // The body is {id, ...changes}: the action's `idInBody` sends the VM's id when the path has no {id}.
+    key: 'virtualMachines.modify',
+    path: '{collection}',
+    source: "The public Go client modifies a VM with PATCH .../vcenters/virtual_machines, the VM's id in the body",
   },
   {
     key: 'users',

@@ -45,16 +45,28 @@ export const REASONING_FAMILIES: readonly ReasoningFamily[] = [
   { family: 'deepseek-r1', pattern: /^deepseek-r1/, control: 'none', keepReasoningBetweenRounds: false },
 ];
 
-/** The family row of a model id, or undefined (an unknown family takes no effort field). */
-export function reasoningFamily(modelId: string): ReasoningFamily | undefined {
+/**
+ * A model the user marks as reasoning (`stratus.models.overrides`: `reasoning: true`) whose id
+ * names no family above: told its effort through `reasoning_effort`, the field OpenAI-compatible
+ * servers (vLLM, Ollama, LiteLLM) pass to the model; its reasoning is not sent back (the contract).
+ */
+export const MARKED_REASONING_FAMILY: ReasoningFamily = { family: 'marked as reasoning', pattern: /$^/, control: 'reasoningEffort', keepReasoningBetweenRounds: false };
+
+/**
+ * The family row of a model id, or undefined (an unknown family takes no effort field).
+ * `marked`: the user's `reasoning` override. `false` wins over the table (a Qwen3-Coder takes no
+ * thinking switch, whatever its id); `true` gives an unknown family the marked row.
+ */
+export function reasoningFamily(modelId: string, marked?: boolean): ReasoningFamily | undefined {
+  if (marked === false) return undefined;
   const id = modelId.toLowerCase();
-  return REASONING_FAMILIES.find((row) => row.pattern.test(id));
+  return REASONING_FAMILIES.find((row) => row.pattern.test(id)) ?? (marked === true ? MARKED_REASONING_FAMILY : undefined);
 }
 
 /** The body fields that carry `effort` to `modelId` (merged under the request's own fields). */
-export function effortBody(modelId: string, effort: ReasoningEffort | undefined): Record<string, unknown> {
+export function effortBody(modelId: string, effort: ReasoningEffort | undefined, marked?: boolean): Record<string, unknown> {
   if (effort === undefined) return {};
-  switch (reasoningFamily(modelId)?.control) {
+  switch (reasoningFamily(modelId, marked)?.control) {
     case 'reasoningEffort':
       return { reasoning_effort: effort === 'off' ? 'low' : effort };
     case 'enableThinking':
@@ -67,13 +79,13 @@ export function effortBody(modelId: string, effort: ReasoningEffort | undefined)
 }
 
 /** Whether `modelId` keeps its reasoning between tool rounds (the contract's default: no). */
-export function keepsReasoningBetweenRounds(modelId: string): boolean {
-  return reasoningFamily(modelId)?.keepReasoningBetweenRounds ?? false;
+export function keepsReasoningBetweenRounds(modelId: string, marked?: boolean): boolean {
+  return reasoningFamily(modelId, marked)?.keepReasoningBetweenRounds ?? false;
 }
 
 /** The efforts a family can tell apart, for `/model`'s choices. */
-export function effortsFor(modelId: string): readonly ReasoningEffort[] {
-  switch (reasoningFamily(modelId)?.control) {
+export function effortsFor(modelId: string, marked?: boolean): readonly ReasoningEffort[] {
+  switch (reasoningFamily(modelId, marked)?.control) {
     case 'reasoningEffort':
       return ['low', 'medium', 'high'];
     case 'enableThinking':
