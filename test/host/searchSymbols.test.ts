@@ -62,6 +62,8 @@ describe('search: workspace symbols and the improved order in the host', functio
   });
 
   it("puts a symbol provider's exact definition of an identifier first (the picker's and the agent's order)", async () => {
+    const indexAlone = await service.lexical('settleLedgerBatch', { symbols: false });
+    assert.equal(indexAlone[0]?.path, 'symbols-demo/src/ledger/settle.ts', 'the index alone puts the file full of uses first');
     const local = await eventually(async () => {
       const hits = await service.lexical('settleLedgerBatch');
       return hits[0]?.path === 'symbols-demo/src/ledger/registry.ts' ? hits : undefined;
