@@ -28,9 +28,13 @@ describe('search: workspace symbols fused with the index', () => {
     assert.deepEqual(order(fused), ['src/thing.ts:40:index', 'src/uses.ts:1:index', 'test/fixtures/thing.ts:1:index', 'src/thing.ts:1:index']);
   });
 
-  it('adds a place for a definition the index did not return, and cuts at the limit', () => {
-    const fused = fuseSymbolDefinitions('NewThing', INDEX, [def('NewThing', 'pkg/other.go', 7)], place, 3);
-    assert.deepEqual(order(fused), ['pkg/other.go:7:symbol', 'src/uses.ts:1:index', 'test/fixtures/thing.ts:1:index']);
+  it('adds a place for a definition in a chunk the index did not return, and cuts at the limit', () => {
+    const fused = fuseSymbolDefinitions('NewThing', INDEX, [def('NewThing', 'src/uses.ts', 70)], place, 3);
+    assert.deepEqual(order(fused), ['src/uses.ts:70:symbol', 'src/uses.ts:1:index', 'test/fixtures/thing.ts:1:index']);
+  });
+
+  it('never brings back a file the index did not answer with (ignored, excluded, over the size cap)', () => {
+    assert.deepEqual(fuseSymbolDefinitions('NewThing', INDEX, [def('NewThing', 'dist/thing.js', 7)], place, 10), INDEX);
   });
 
   it('keeps the index order when no provider answered, the names differ, or the query is not an identifier', () => {
@@ -48,7 +52,7 @@ describe('search: workspace symbols fused with the index', () => {
     const twice = fuseSymbolDefinitions('NewThing', INDEX, [def('NewThing', 'src/thing.ts', 45), def('NewThing', 'src/thing.ts', 60)], place, 10);
     assert.deepEqual(order(twice).slice(0, 2), ['src/thing.ts:40:index', 'src/uses.ts:1:index']);
     assert.equal(twice.length, INDEX.length);
-    const many = Array.from({ length: 9 }, (_, i) => def('NewThing', `src/overload${i}.ts`, 1));
+    const many = Array.from({ length: 9 }, (_, i) => def('NewThing', 'src/uses.ts', 100 + 10 * i));
     const fused = fuseSymbolDefinitions('NewThing', INDEX, many, place, 50);
     assert.equal(fused.filter((p) => p.from === 'symbol').length, MAX_LIFTED_DEFINITIONS);
     assert.deepEqual(order(fused.slice(MAX_LIFTED_DEFINITIONS)), order(INDEX));

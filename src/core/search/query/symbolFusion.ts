@@ -7,7 +7,9 @@ import { exactName } from '../text/declarations';
  * For an identifier-like query, the definitions named exactly as the query come first (the index's
  * chunk that holds one when it has it, else a place made from the symbol), then the index's order.
  * A definition in a demoted path (test fixture, vendored copy, generated file) is not lifted: the
- * language server indexes those too, and they are what the path priors keep down.
+ * language server indexes those too, and they are what the path priors keep down. Nor is one in a
+ * file the index did not answer with: the provider does not know .gitignore, `files.exclude` or
+ * the size cap, and a file left out of the index must not come back through it.
  */
 
 /** One definition a symbol provider answered (workspace-relative path, 1-based inclusive lines). */
@@ -41,7 +43,7 @@ export interface RankedPlace {
 
 /**
  * The index's `hits` with the query's exact definitions first (see above); `place` makes a hit
- * for a definition the index did not return. Returns at most `limit` hits; the index's order
+ * for a definition in a chunk the index did not return (of a file it did). Returns at most `limit` hits; the index's order
  * alone when no definition matches.
  */
 export function fuseSymbolDefinitions<H extends RankedPlace>(query: string, hits: readonly H[], definitions: readonly SymbolDefinition[], place: (d: SymbolDefinition) => H, limit: number): H[] {
@@ -51,7 +53,7 @@ export function fuseSymbolDefinitions<H extends RankedPlace>(query: string, hits
   const taken = new Set<H>();
   for (const d of definitions) {
     if (lifted.length >= MAX_LIFTED_DEFINITIONS) break;
-    if (exactName(d.name) !== wanted || pathPrior(d.path, false) < 1) continue;
+    if (exactName(d.name) !== wanted || pathPrior(d.path, false) < 1 || !hits.some((h) => h.path === d.path)) continue;
     const held = hits.find((h) => h.path === d.path && h.startLine <= d.startLine && d.startLine <= h.endLine);
     if (held && taken.has(held)) continue; // two definitions in one chunk: it is lifted once
     if (!held && lifted.some((h) => h.path === d.path && h.startLine <= d.startLine && d.startLine <= h.endLine)) continue;
