@@ -9,7 +9,11 @@ import { createWorkspaceIndex } from './backend';
 import { noteText } from './notes';
 import { affectsSearch, backgroundIndexing, readSearchSettings } from './settings';
 import { relativePath } from './workspaceFs';
+import { readWorkspaceText } from '../../platform/workspaceFiles';
 import { workspaceDefinitions } from './workspaceSymbols';
+
+/** A symbol's file is read for its preview up to this size (the index's own cap is larger; a preview needs the top). */
+const MAX_PREVIEW_FILE_BYTES = 1024 * 1024;
 
 /** One place of a search answer, ready for VS Code. */
 export interface WorkspaceSearchHit {
@@ -270,13 +274,20 @@ export class SearchService implements WorkspaceSearch, vscode.Disposable {
     if (!engine || !folder) return [];
     const limit = readSearchSettings(folder).candidates;
     const [hits, definitions] = await Promise.all([engine.query(query, limit), options.symbols === false ? [] : workspaceDefinitions(folder, query)]);
-    return this.withDefinitions(folder, query, hits, definitions, limit);
+    return await this.withDefinitions(folder, query, hits, definitions, limit);
   }
 
   /** The index's hits with a language server's exact definitions of an identifier first (core/search/query/symbolFusion.ts). */
-  private withDefinitions(folder: vscode.Uri, query: string, hits: readonly SearchHit[], definitions: readonly SymbolDefinition[], limit: number): WorkspaceSearchHit[] {
+  private async withDefinitions(folder: vscode.Uri, query: string, hits: readonly SearchHit[], definitions: readonly SymbolDefinition[], limit: number): Promise<WorkspaceSearchHit[]> {
     const placed = hits.map((h) => this.toHit(folder, h));
-    return fuseSymbolDefinitions(query, placed, definitions, (d) => this.toHit(folder, { ...d, preview: d.name }), limit);
+    const fused = fuseSymbolDefinitions(query, placed, definitions, (d) => this.toHit(folder, { ...d, preview: d.name }), limit);
+    // A place made from a symbol shows the definition's first lines, as the index's previews do.
+    for (const h of fused.filter((f) => !placed.includes(f))) {
+      const read = await readWorkspaceText(h.uri, MAX_PREVIEW_FILE_BYTES);
+      const lines = read.ok && !read.binary ? read.text.split(/\r\n|\r|\n/).slice(h.startLine - 1, Math.min(h.endLine, h.startLine + 4)) : [];
+      if (lines.length > 0) h.preview = lines.join('\n');
+    }
+    return fused;
   }
 
   async searchWorkspace(query: string, options: { signal?: AbortSignal; onLocal?: (hits: WorkspaceSearchHit[]) => void } = {}): Promise<WorkspaceSearchResult> {
@@ -295,7 +306,7 @@ export class SearchService implements WorkspaceSearch, vscode.Disposable {
       notes.push(vscode.l10n.t('Stratus indexes this workspace on first search. To keep the index ready when the workspace opens, turn on stratus.search.backgroundIndexing.'));
     }
     for (const n of notes) this.deps.logger.info(`Search "${query.slice(0, 80)}": ${n}`);
-    const hits = this.withDefinitions(folder, query, result.hits, await definitions, Math.max(result.hits.length, MAX_LIFTED_DEFINITIONS));
+    const hits = await this.withDefinitions(folder, query, result.hits, await definitions, Math.max(result.hits.length, MAX_LIFTED_DEFINITIONS));
     return { query, hits, reranked: result.reranked, notes, searchUnits: result.searchUnits };
   }
 
