@@ -1,7 +1,8 @@
 // The retrieval-quality bench (issue 34): does the local order (no embeddings, no reranker) find
 // the code a developer asks for, in real codebases nobody here wrote? Each corpus is an npm
 // package that ships its sources (bench/corpora/<name>/package.json + lock: rxjs's TypeScript
-// src/, eslint's JavaScript lib/), installed by this bench with `npm ci --ignore-scripts` into its
+// src/, eslint's JavaScript lib/, jsdom's lib/ where 231 webidl2js-generated wrappers repeat the
+// names of the real *-impl.js files: the generated code competing with the real one), installed by this bench with `npm ci --ignore-scripts` into its
 // own gitignored node_modules (never the repository's). Questions were written by reading the code
 // (bench/corpora/<name>/questions.json): a third bare identifiers, a third natural language, a
 // third mixed, each with the file(s) that answer it.

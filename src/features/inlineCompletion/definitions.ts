@@ -18,8 +18,12 @@ export interface IndexedPlace {
  */
 export interface DefinitionSearch {
   readonly ready: boolean;
-  /** Sync or async: the search feature's index answers either way. */
-  lexical(query: string): readonly IndexedPlace[] | Promise<readonly IndexedPlace[]>;
+  /**
+   * Sync or async: the search feature's index answers either way. Asked with `symbols: false`:
+   * the index's exact-name order alone, as a language server's workspace symbols take longer
+   * than the time box below on a cold project.
+   */
+  lexical(query: string, options?: { symbols?: boolean }): readonly IndexedPlace[] | Promise<readonly IndexedPlace[]>;
 }
 
 /** A completion waits at most this for definitions; a slower lookup goes on and serves the next keystroke. */
@@ -112,7 +116,7 @@ export class DefinitionCollector {
 
   /** The first indexed chunk that defines `name`, outside the current document, in a file that may contribute. */
   private async find(search: DefinitionSearch, name: string, self: string, mayContribute: MayContribute): Promise<Found | undefined> {
-    const places = await search.lexical(name);
+    const places = await search.lexical(name, { symbols: false });
     for (const place of places.slice(0, PLACES_PER_IDENTIFIER)) {
       if (place.uri.toString() === self || !(await mayContribute(place.uri))) continue;
       const lines = await linesOf(place.uri);

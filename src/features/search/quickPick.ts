@@ -67,7 +67,8 @@ export function showSearchPick(service: SearchService, logger: Logger, initialQu
       return;
     }
     pick.busy = true;
-    void service.lexical(query).then(
+    // The index alone as you type (instant); a language server's definitions join in the ranked order below.
+    void service.lexical(query, { symbols: false }).then(
       (hits) => {
         if (mine !== generation) return;
         showLocal(query, mine, hits.slice(0, 50));

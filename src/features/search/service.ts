@@ -2,13 +2,18 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { presentError } from '../../core/presentError';
-import { INDEX_FILE, searchInference, type IndexStats, type SearchHit, type SearchInference, type SearchResult, type WorkspaceIndex } from '../../core/search';
+import { fuseSymbolDefinitions, INDEX_FILE, MAX_LIFTED_DEFINITIONS, searchInference, type IndexStats, type SearchHit, type SearchInference, type SearchResult, type SymbolDefinition, type WorkspaceIndex } from '../../core/search';
 import { Commands } from '../commands';
 import type { Deps } from '../deps';
 import { createWorkspaceIndex } from './backend';
 import { noteText } from './notes';
 import { affectsSearch, backgroundIndexing, readSearchSettings } from './settings';
 import { relativePath } from './workspaceFs';
+import { readWorkspaceText } from '../../platform/workspaceFiles';
+import { workspaceDefinitions } from './workspaceSymbols';
+
+/** A symbol's file is read for its preview up to this size (the index's own cap is larger; a preview needs the top). */
+const MAX_PREVIEW_FILE_BYTES = 1024 * 1024;
 
 /** One place of a search answer, ready for VS Code. */
 export interface WorkspaceSearchHit {
@@ -258,14 +263,31 @@ export class SearchService implements WorkspaceSearch, vscode.Disposable {
     await this.engine?.flush();
   }
 
-  /** The lexical order (the picker, as you type); starts the index on first use. */
-  async lexical(query: string): Promise<WorkspaceSearchHit[]> {
+  /**
+   * The lexical order (the picker, as you type; ghost text's definitions); starts the index on
+   * first use. `symbols`: a language server's definitions of an identifier first (default).
+   */
+  async lexical(query: string, options: { symbols?: boolean } = {}): Promise<WorkspaceSearchHit[]> {
     this.ensureIndexed();
     const engine = this.engine;
     const folder = this.folder;
     if (!engine || !folder) return [];
-    const hits = await engine.query(query, readSearchSettings(folder).candidates);
-    return hits.map((h) => this.toHit(folder, h));
+    const limit = readSearchSettings(folder).candidates;
+    const [hits, definitions] = await Promise.all([engine.query(query, limit), options.symbols === false ? [] : workspaceDefinitions(folder, query)]);
+    return await this.withDefinitions(folder, query, hits, definitions, limit);
+  }
+
+  /** The index's hits with a language server's exact definitions of an identifier first (core/search/query/symbolFusion.ts). */
+  private async withDefinitions(folder: vscode.Uri, query: string, hits: readonly SearchHit[], definitions: readonly SymbolDefinition[], limit: number): Promise<WorkspaceSearchHit[]> {
+    const placed = hits.map((h) => this.toHit(folder, h));
+    const fused = fuseSymbolDefinitions(query, placed, definitions, (d) => this.toHit(folder, { ...d, preview: d.name }), limit);
+    // A place made from a symbol shows the definition's first lines, as the index's previews do.
+    for (const h of fused.filter((f) => !placed.includes(f))) {
+      const read = await readWorkspaceText(h.uri, MAX_PREVIEW_FILE_BYTES);
+      const lines = read.ok && !read.binary ? read.text.split(/\r\n|\r|\n/).slice(h.startLine - 1, Math.min(h.endLine, h.startLine + 4)) : [];
+      if (lines.length > 0) h.preview = lines.join('\n');
+    }
+    return fused;
   }
 
   async searchWorkspace(query: string, options: { signal?: AbortSignal; onLocal?: (hits: WorkspaceSearchHit[]) => void } = {}): Promise<WorkspaceSearchResult> {
@@ -273,6 +295,7 @@ export class SearchService implements WorkspaceSearch, vscode.Disposable {
     const engine = this.engine;
     const folder = this.folder;
     if (!engine || !folder) return { query, hits: [], reranked: false, notes: [vscode.l10n.t('No folder is open: open a folder to search it.')], searchUnits: 0 };
+    const definitions = workspaceDefinitions(folder, query);
     const result: SearchResult = await engine.search(query, {
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.onLocal ? { onLocal: (hits: SearchHit[]) => options.onLocal?.(hits.map((h) => this.toHit(folder, h))) } : {}),
@@ -283,10 +306,11 @@ export class SearchService implements WorkspaceSearch, vscode.Disposable {
       notes.push(vscode.l10n.t('Stratus indexes this workspace on first search. To keep the index ready when the workspace opens, turn on stratus.search.backgroundIndexing.'));
     }
     for (const n of notes) this.deps.logger.info(`Search "${query.slice(0, 80)}": ${n}`);
-    return { query, hits: result.hits.map((h) => this.toHit(folder, h)), reranked: result.reranked, notes, searchUnits: result.searchUnits };
+    const hits = await this.withDefinitions(folder, query, result.hits, await definitions, Math.max(result.hits.length, MAX_LIFTED_DEFINITIONS));
+    return { query, hits, reranked: result.reranked, notes, searchUnits: result.searchUnits };
   }
 
-  private toHit(folder: vscode.Uri, h: SearchHit): WorkspaceSearchHit {
+  private toHit(folder: vscode.Uri, h: Pick<SearchHit, 'path' | 'startLine' | 'endLine' | 'preview' | 'rerankScore'>): WorkspaceSearchHit {
     const uri = vscode.Uri.joinPath(folder, ...h.path.split('/'));
     const hit: WorkspaceSearchHit = {
       uri,

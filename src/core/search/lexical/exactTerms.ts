@@ -1,6 +1,9 @@
 import { declarationsIn, declarationTerm, exactQueryTerms, fileNameTermOf } from '../text/declarations';
 import { forEachTerm, isStopWord } from '../text/identifiers';
 import type { ChunkSpan } from '../text/chunkScan';
+import { GENERATED_TERM, hasGeneratedHeader } from '../text/generatedHeader';
+
+export { GENERATED_TERM };
 
 /**
  * The exact-name terms of the index (text/declarations.ts) as the lexical index adds and asks
@@ -22,13 +25,29 @@ export function declarationTermsBySpan(text: string, spans: readonly ChunkSpan[]
   return out;
 }
 
-/** The path's word terms and its file-name term. */
-export function pathTermsOf(path: string): string[] {
+/** The terms every chunk of a file carries: its path's words, its file-name term, and the generated mark when its header has one. */
+export function pathTermsOf(path: string, text = ''): string[] {
   const out = new Set<string>();
   forEachTerm(path, (t) => out.add(t));
   const fileName = fileNameTermOf(path);
   if (fileName) out.add(fileName);
+  if (hasGeneratedHeader(text)) out.add(GENERATED_TERM);
   return [...out];
+}
+
+/** The ids of `hits` found in the generated mark's posting lists (a scan: the lists need not be sorted). */
+export function generatedAmong(hits: ReadonlyArray<{ id: number }>, lists: ReadonlyArray<ArrayLike<number> | undefined>, tfBits: number): Set<number> {
+  const out = new Set<number>();
+  if (hits.length === 0) return out;
+  const wanted = new Set(hits.map((h) => h.id));
+  for (const list of lists) {
+    if (!list) continue;
+    for (let i = 0; i < list.length; i++) {
+      const id = (list[i] ?? 0) >>> tfBits;
+      if (wanted.has(id)) out.add(id);
+    }
+  }
+  return out;
 }
 
 /** A query term: its weight, and whether it only adds to chunks its other terms found. */

@@ -1,6 +1,6 @@
 import type { Chunk } from '../text/chunker';
 import { BytesFile, type FileStat, type RandomAccessFile } from '../shared/files';
-import { declarationTermsBySpan, pathTermsOf, queryTerms } from './exactTerms';
+import { declarationTermsBySpan, GENERATED_TERM, generatedAmong, pathTermsOf, queryTerms } from './exactTerms';
 import { applyPathPriors, PRIOR_POOL, type DemotedPaths } from './pathPriors';
 import { previewOf, scanSpan, type ChunkSpan } from '../text/chunkScan';
 import { TF_BITS, TF_MAX, type ChunkMeta, type FileRecord, type LexicalHit, type LaidOutPartial, type LoadFailure, type PartialIndex } from '../shared/indexTypes';
@@ -34,8 +34,7 @@ export type { ChunkMeta, LexicalHit, LoadFailure, PartialIndex } from '../shared
  * objects per term occurrence and scores through per-term maps; scaled to the 50 MB benchmark its
  * queries would take ~200 ms, over the 50 ms target. Prefix and fuzzy matching, what the radix tree buys, are not used by this search.
  *
- * Persisted (format v7; v6 brought segments), the index is an immutable segment on disk (segment.ts: tables in memory,
- * postings read per query term) plus the live tier in memory (files indexed since, as above);
+ * Persisted (format v8; v6 brought segments), the index is an immutable segment on disk (segment.ts: tables in memory, postings read per query term) plus the live tier in memory (files indexed since, as above);
  * the segment's chunks of files changed or deleted since are tombstones (length 0), and a merge
  * (segmentMerge.ts) writes both into a new segment.
  */
@@ -139,7 +138,7 @@ export class LexicalIndex {
   /** Replaces whatever the index held for `path`. */
   setFile(path: string, stat: FileStat, chunks: readonly Chunk[], previews = true): void {
     this.removeFile(path);
-    const pathTerms = this.pathTerms(path);
+    const pathTerms = this.pathTerms(path, chunks[0]?.text);
     const first = this.nextId;
     for (const c of chunks) {
       const span = { startLine: c.startLine, endLine: c.endLine, start: 0, end: c.text.length };
@@ -152,7 +151,7 @@ export class LexicalIndex {
   /** Replaces whatever the index held for `path`, from the file's text and its chunks' offsets. */
   setFileText(path: string, stat: FileStat, text: string, chunks: readonly ChunkSpan[]): void {
     this.removeFile(path);
-    const pathTerms = this.pathTerms(path);
+    const pathTerms = this.pathTerms(path, text);
     const first = this.nextId;
     const declared = declarationTermsBySpan(text, chunks);
     chunks.forEach((c, i) => this.addChunk(path, text, c, pathTerms, true, declared[i]));
@@ -160,8 +159,15 @@ export class LexicalIndex {
     this.files.set(path, { mtime: stat.mtime, size: stat.size, first, count: chunks.length });
   }
 
-  private pathTerms(path: string): number[] {
-    return pathTermsOf(path).map((t) => this.live.termId(t));
+  private pathTerms(path: string, text: string | undefined): number[] {
+    return pathTermsOf(path, text).map((t) => this.live.termId(t));
+  }
+
+  /** A term's postings: the segment's (read from disk), then the live tier's base and additions. */
+  private lists(term: string): Array<ArrayLike<number> | undefined> {
+    const seg = this.seg;
+    const k = seg ? seg.lookup(term) : -1;
+    return [seg && k >= 0 ? seg.postings(k) : undefined, ...this.live.lists(term)];
   }
 
   /** Indexes `text[span.start, span.end)` as one chunk, with the terms of the names it declares; returns its id. */
@@ -298,14 +304,11 @@ export class LexicalIndex {
     const scores = this.scores;
     scores.begin(this.nextId);
     const avg = this.totalLength / n || 1;
-    const seg = this.seg;
     try {
       for (const { term, weight, boostOnly } of terms) {
-        const k = seg ? seg.lookup(term) : -1;
-        const segList = seg && k >= 0 ? seg.postings(k) : undefined;
-        const [base, extra] = this.live.lists(term);
-        const df = (segList?.length ?? 0) + (base?.length ?? 0) + (extra?.length ?? 0);
-        if (df > 0) scores.addTerm([segList, base, extra], df, n, avg, this.lengths, weight, boostOnly);
+        const lists = this.lists(term);
+        const df = lists.reduce((sum, list) => sum + (list?.length ?? 0), 0);
+        if (df > 0) scores.addTerm(lists, df, n, avg, this.lengths, weight, boostOnly);
       }
     } catch (error) {
       scores.reset();
@@ -316,7 +319,7 @@ export class LexicalIndex {
       const meta = this.chunk(id);
       if (meta) hits.push({ id, score, path: meta.path, startLine: meta.startLine, endLine: meta.endLine, preview: meta.preview, hash: meta.hash });
     }
-    return applyPathPriors(query, hits, limit, demoted);
+    return applyPathPriors(query, hits, limit, demoted, generatedAmong(hits, this.lists(GENERATED_TERM), TF_BITS));
   }
 
   /** The index as one segment file in memory (a merge of everything, see segmentMerge.ts). */

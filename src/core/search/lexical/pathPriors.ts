@@ -6,7 +6,8 @@ import { globToGitignore } from '../../workspace/ignoreRules';
  * snapshots and versioned API documents repeat the words of the real code and outranked it. A
  * hit's score is multiplied by its path's prior: such files are demoted, never dropped, and a
  * query that names tests (`test`, `spec`, `fixture`, `mock`, `snapshot`) lifts the test demotion.
- * The user's own globs (`stratus.search.demoteGlobs`) demote like a fixture.
+ * The user's own globs (`stratus.search.demoteGlobs`) demote like a fixture. A generated header
+ * (text/generatedHeader.ts) is read when the file is indexed and kept as a term of its chunks.
  */
 
 /** Extra hits scored beyond the limit, so a demoted hit's place can be taken by the next ones. */
@@ -45,23 +46,26 @@ export function wantsTests(query: string): boolean {
 }
 
 /** The factor a hit in `path` is scored by (1: ordinary code). */
-export function pathPrior(path: string, testsWanted: boolean, demoted?: DemotedPaths): number {
+export function pathPrior(path: string, testsWanted: boolean, demoted?: DemotedPaths, generatedHeader = false): number {
   if (VENDORED_PATH.test(path)) return PRIORS.vendored;
   if (demoted?.(path)) return PRIORS.userGlob;
-  if (GENERATED_PATH.test(path)) return PRIORS.generated;
+  if (generatedHeader || GENERATED_PATH.test(path)) return PRIORS.generated;
   if (SNAPSHOT_PATH.test(path)) return testsWanted ? 1 : PRIORS.snapshot;
   if (VERSIONED_API_PATH.test(path)) return PRIORS.versionedApi;
   if (!testsWanted && TEST_PATH.test(path)) return PRIORS.test;
   return 1;
 }
 
-/** The best `limit` hits once each score is multiplied by its path's prior (ties keep their order). */
-export function applyPathPriors<T extends { path: string; score: number }>(query: string, hits: readonly T[], limit: number, demoted?: DemotedPaths): T[] {
+/**
+ * The best `limit` hits once each score is multiplied by its path's prior (ties keep their order);
+ * `generated`: the ids of hits in files whose header says they are generated (decided at index time).
+ */
+export function applyPathPriors<T extends { path: string; score: number; id?: number }>(query: string, hits: readonly T[], limit: number, demoted?: DemotedPaths, generated?: ReadonlySet<number>): T[] {
   const testsWanted = wantsTests(query);
   const priorOf = new Map<string, number>();
   const scored = hits.map((h, i) => {
     let prior = priorOf.get(h.path);
-    if (prior === undefined) priorOf.set(h.path, (prior = pathPrior(h.path, testsWanted, demoted)));
+    if (prior === undefined) priorOf.set(h.path, (prior = pathPrior(h.path, testsWanted, demoted, h.id !== undefined && generated?.has(h.id) === true)));
     return { hit: prior === 1 ? h : { ...h, score: h.score * prior }, i };
   });
   scored.sort((a, b) => b.hit.score - a.hit.score || a.i - b.i);
