@@ -40,6 +40,13 @@ export interface Counters {
    */
   cachedInput: number;
   inlineCached: number;
+  /**
+   * Next edit suggestions: the requests metered as kind `nextEdit`, and their prompt and generated
+   * tokens (reasoning included), a subset of `input` / `output` / `reasoning` as for inline.
+   */
+  nextEditRequests: number;
+  nextEditInput: number;
+  nextEditOutput: number;
 }
 
 /** The counters every stored bucket has had since the first format. */
@@ -59,7 +66,9 @@ export const INLINE_COUNTER_KEYS: readonly (keyof Counters)[] = [
 ];
 /** Added with cached prompt tokens: a bucket written before has none of them (read as 0). */
 export const CACHE_COUNTER_KEYS: readonly (keyof Counters)[] = ['cachedInput', 'inlineCached'];
-export const COUNTER_KEYS: readonly (keyof Counters)[] = [...BASE_COUNTER_KEYS, ...INLINE_COUNTER_KEYS, ...CACHE_COUNTER_KEYS];
+/** Added with next edit suggestions: a bucket written before has none of them (read as 0). */
+export const NEXT_EDIT_COUNTER_KEYS: readonly (keyof Counters)[] = ['nextEditRequests', 'nextEditInput', 'nextEditOutput'];
+export const COUNTER_KEYS: readonly (keyof Counters)[] = [...BASE_COUNTER_KEYS, ...INLINE_COUNTER_KEYS, ...CACHE_COUNTER_KEYS, ...NEXT_EDIT_COUNTER_KEYS];
 
 export function emptyCounters(): Counters {
   const c = {} as Counters;
@@ -136,6 +145,11 @@ export function countersOf(event: UsageEvent): Counters | undefined {
         c.inlineInput = c.input;
         c.inlineOutput = completion;
         c.inlineCached = c.cachedInput;
+      }
+      if (event.kind === 'nextEdit') {
+        c.nextEditRequests = 1;
+        c.nextEditInput = c.input;
+        c.nextEditOutput = completion;
       }
       break;
     }
