@@ -52,6 +52,8 @@ describe('next edit suggestions (against the sandbox)', function () {
 
   beforeEach(async () => {
     await control('/reset', {});
+    // Whole prompts in the request log (a next-edit prompt is told apart by its window).
+    await control('/recorded-strings', { maxChars: 200_000 });
     await vscode.commands.executeCommand('stratus.setApiKey', sandbox().apiKey);
     await vscode.workspace.getConfiguration('stratus').update('chat.model', 'gpt-oss:120b', vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('stratus.inlineCompletion.snooze', 0);
@@ -60,6 +62,7 @@ describe('next edit suggestions (against the sandbox)', function () {
   });
   after(async () => {
     await closeEditors();
+    await control('/recorded-strings', { maxChars: 200 });
     await control('/reset', {});
     await vscode.workspace.getConfiguration('stratus').update('chat.model', undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('stratus.removeApiKey');
@@ -140,6 +143,61 @@ describe('next edit suggestions (against the sandbox)', function () {
     assert.equal((await api()).statusText(), undefined);
   });
 
+  it('an insertion at the cursor is offered as ordinary ghost text through the inline provider, not as a diff', async () => {
+    const editor = await editorWith(SCALE);
+    // The cursor at the end of the next use (line 2), the parameter renamed on line 1 (countAll): the next edit inserts at the cursor.
+    const use = editor.document.lineAt(2).text.indexOf('count') + 'count'.length;
+    const cursor = new vscode.Position(2, use);
+    editor.selection = new vscode.Selection(cursor, cursor);
+    const offered = (await api()).counts().ghostText ?? 0;
+    assert.ok(await editor.edit((b) => b.insert(new vscode.Position(1, 'function scale(count'.length), 'All')));
+    assert.deepEqual([editor.selection.active.line, editor.selection.active.character], [2, use]);
+    await eventually(async () => ((await api()).counts().ghostText === offered + 1 ? true : undefined), 'the suggestion to be offered as ghost text');
+    assert.equal((await api()).ghostTextAt(editor.document, cursor), 'All');
+    assert.equal((await api()).current(), undefined, 'no diff for it');
+    assert.equal((await api()).rendered(), undefined);
+    const inline = (await stratus()).api.inlineCompletion;
+    assert.ok(inline);
+    const asked = inline.stats().requests;
+    const result = await inline.provider.provideInlineCompletionItems(editor.document, cursor, { triggerKind: vscode.InlineCompletionTriggerKind.Automatic, selectedCompletionInfo: undefined }, new vscode.CancellationTokenSource().token);
+    const items = Array.isArray(result) ? result : result?.items ?? [];
+    assert.deepEqual(items.map((i) => i.insertText), ['All']);
+    assert.equal(inline.stats().requests, asked, 'the ghost-text engine was not asked: one provider at a time');
+  });
+
+  it('off with stratus.nextEdit.enabled: nothing is asked', async () => {
+    await vscode.workspace.getConfiguration('stratus.nextEdit').update('enabled', false, vscode.ConfigurationTarget.Global);
+    try {
+      const editor = await editorWith(SCALE);
+      const sent = (await nextEditRequests()).length;
+      const off = (await api()).counts().off ?? 0;
+      await rename(editor, 1, 'count', 'total');
+      await eventually(async () => ((await api()).counts().off === off + 1 ? true : undefined), 'the request to be refused');
+      assert.equal((await api()).lastOutcome(), 'off');
+      assert.equal((await nextEditRequests()).length, sent);
+      assert.equal((await api()).current(), undefined);
+    } finally {
+      await vscode.workspace.getConfiguration('stratus.nextEdit').update('enabled', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('in Restricted Mode nothing is asked (the ghost-text context gate)', async () => {
+    const trust = (await stratus()).api.trust;
+    assert.ok(trust);
+    const fake = trust.fake(false);
+    try {
+      const editor = await editorWith(SCALE);
+      const sent = (await nextEditRequests()).length;
+      const excluded = (await api()).counts().excluded ?? 0;
+      await rename(editor, 1, 'count', 'total');
+      await eventually(async () => ((await api()).counts().excluded === excluded + 1 ? true : undefined), 'the request to be refused');
+      assert.equal((await nextEditRequests()).length, sent);
+      assert.equal((await api()).current(), undefined);
+    } finally {
+      fake.dispose();
+    }
+  });
+
   it('Tab keeps its meaning when nothing is shown: the keybindings need the context key, and Tab indents', async () => {
     const manifest = (await stratus()).extension.packageJSON as { contributes: { keybindings: { command: string; key: string; when?: string }[] } };
     const ours = manifest.contributes.keybindings.filter((k) => k.command.startsWith('stratus.nextEdit.'));
@@ -168,11 +226,13 @@ describe('next edit suggestions: never in an ignored file', function () {
     await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, '.gitignore'), new TextEncoder().encode('secret.ts\n'));
     await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, 'secret.ts'), new TextEncoder().encode(SCALE));
     await control('/reset', {});
+    await control('/recorded-strings', { maxChars: 200_000 });
     await vscode.commands.executeCommand('stratus.setApiKey', sandbox().apiKey);
     await vscode.workspace.getConfiguration('stratus').update('chat.model', 'gpt-oss:120b', vscode.ConfigurationTarget.Global);
   });
   after(async () => {
     await closeEditors();
+    await control('/recorded-strings', { maxChars: 200 });
     await vscode.workspace.fs.delete(dir, { recursive: true, useTrash: false });
     await vscode.workspace.getConfiguration('stratus').update('chat.model', undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('stratus.removeApiKey');
@@ -181,10 +241,10 @@ describe('next edit suggestions: never in an ignored file', function () {
   it('an edit in a file ignored by .gitignore asks for nothing', async () => {
     const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscode.Uri.joinPath(dir, 'secret.ts')), { preview: false });
     const sentBefore = (await nextEditRequests()).length;
-    const ignoredBefore = (await api()).counts().ignoredFile ?? 0;
+    const excluded = (await api()).counts().excluded ?? 0;
     await rename(editor, 0, 'count', 'total');
-    await eventually(async () => ((await api()).counts().ignoredFile === ignoredBefore + 1 ? true : undefined), 'the ignored file to be seen');
-    assert.equal((await api()).lastOutcome(), 'ignoredFile');
+    await eventually(async () => ((await api()).counts().excluded === excluded + 1 ? true : undefined), 'the ignored file to be seen');
+    assert.equal((await api()).lastOutcome(), 'excluded');
     assert.equal((await nextEditRequests()).length, sentBefore, 'no next edit request');
     assert.equal((await api()).current(), undefined);
   });

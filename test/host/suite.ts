@@ -5,6 +5,7 @@ import './keyRotation.test';
 import './chat.test';
 import './completion.test';
 import './inlineCompletion.test';
+import './nextEdit.test';
 import './chatHandler.test';
 import './resources.test';
 import './consolePaths.test';

@@ -15,7 +15,7 @@ export const NextEditContextKeys = {
 } as const;
 
 /** What happened to the latest request, for the status bar and host tests. */
-export type NextEditOutcome = 'shown' | 'ghostText' | 'ignoredFile' | 'off' | 'stale' | NoSuggestionReason;
+export type NextEditOutcome = 'shown' | 'ghostText' | 'excluded' | 'off' | 'stale' | NoSuggestionReason;
 type NoSuggestionReason = Extract<NextEditResult, { kind: 'none' }>['reason'];
 
 interface Shown {
@@ -56,7 +56,7 @@ export class NextEditController implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   private readonly subscriptions: vscode.Disposable[];
   /** Counters for host tests. */
-  readonly counts = { requested: 0, ignoredFile: 0, shown: 0, ghostText: 0, accepted: 0, dismissed: 0, discarded: 0, stale: 0 };
+  readonly counts = { requested: 0, off: 0, excluded: 0, shown: 0, ghostText: 0, accepted: 0, dismissed: 0, discarded: 0, stale: 0 };
   lastOutcome: NextEditOutcome | undefined;
 
   constructor(
@@ -200,11 +200,14 @@ export class NextEditController implements vscode.Disposable {
       this.lastOutcome = outcome;
       this.changed.fire();
     };
-    if (!readNextEditSettings(document).enabled || (await this.inline.blocked(document)) !== undefined) return settle('off');
+    if (!readNextEditSettings(document).enabled || (await this.inline.blocked(document)) !== undefined) {
+      this.counts.off += 1;
+      return settle('off');
+    }
     // Never a request from an ignored file or an untrusted workspace (the ghost-text context gate).
     if (!(await this.collector.mayContribute(document.uri))) {
-      this.counts.ignoredFile += 1;
-      return settle('ignoredFile');
+      this.counts.excluded += 1;
+      return settle('excluded');
     }
     if (signal.aborted) return;
     const model = await this.inline.resolveModelFor(readNextEditSettings().model, signal);
