@@ -1,33 +1,40 @@
-// The next edit suggestion benchmark (skeleton, issue 33): replays edit pairs taken from this
-// repository's git history through the pure core (src/core/nextEdit: recorder, window, prompt,
-// answer, diff, rules, engine) against the sandbox, in real time. Runs alone
-// (`npm run bench:nextEdit`); not part of `npm run bench` yet.
+// The next edit suggestion benchmark (issue 33): replays edit pairs through the pure core
+// (src/core/nextEdit: recorder, window, prompt, answer, diff, rules, engine) against the sandbox,
+// in real time. Runs alone (`npm run bench:nextEdit`); not part of `npm run bench`.
 //
-// Method. From the last commits touching src/**/*.ts, each file diff with two small hunks close to
-// each other gives a pair: the first hunk is the user's edit, the second the edit they needed
-// next. The user types the first hunk (its old lines deleted, then its new text in word-sized
-// changes, 60-120 ms apart), calling the engine after each change as the editor adapter will, then
-// pauses. The sandbox model is an oracle: when the window it is shown is the text after the first
-// hunk and holds the second hunk's place, it answers the window with the second hunk applied
-// (BENCH_NEXTEDIT_MODEL_HITS of the time, a deterministic coin), else the window unchanged.
+// Method. Edit pairs come from two corpora: this repository's git history (the last commits
+// touching src/**/*.ts) and a generated one (a throwaway git repository whose commits each make
+// one of three follow-up edits real code needs: a renamed parameter and its next use, a new field
+// and the constructor line that sets it, a call given one more argument at two call sites). In
+// each, a file diff with two small hunks close to each other gives a pair: the first hunk is the
+// user's edit, the second the edit they needed next. The user types the first hunk (its old lines
+// deleted, then its new text in word-sized changes, 60-120 ms apart; in one pair of two a pause
+// mid-way lets a request leave, and typing on must drop its answer), calling the engine after each
+// change as the editor adapter does, then pauses. The sandbox model is an oracle: when the window
+// it is shown is the text after the first hunk and holds the second hunk's place, it answers the
+// window with the second hunk applied (BENCH_NEXTEDIT_MODEL_HITS of the time, a deterministic
+// coin), else the window unchanged.
 //
 // Figures:
 //   metric nextEdit.requestsPer100Edits  requests that reached the network per 100 change events
 //   metric nextEdit.overheadP50Ms        engine time per call excluding the network (the call's
 //                                        synchronous part, and the parse/diff/rules after the stream)
-//   metric nextEdit.locationHitRate      pairs whose suggestion jumps to the line of the second hunk
+//   metric nextEdit.locationHitRate      of the pairs where the model answered the next edit, those
+//                                        whose suggestion jumps to the line of the second hunk
+//   ratio nextEdit/bare.firstShow        idle pause to suggestion returned, against the same idle
+//                                        pause plus the same request sent bare (the client alone)
 //   metric nextEdit.staleShown           suggestions returned for a document version that is no
 //                                        longer the current one (must be 0)
 // It reports; it is not a test: it exits non-zero only when something could not be measured.
 //
 // Environment knobs (all optional):
-//   BENCH_NEXTEDIT_PAIRS=12          edit pairs replayed
-//   BENCH_NEXTEDIT_COMMITS=80        commits searched for pairs
+//   BENCH_NEXTEDIT_PAIRS=12          edit pairs replayed per corpus
+//   BENCH_NEXTEDIT_COMMITS=80        commits searched for pairs in this repository
 //   BENCH_NEXTEDIT_LATENCY_MS=250    sandbox delay before the first byte
 //   BENCH_NEXTEDIT_TOKEN_MS=4        sandbox delay between streamed tokens
 //   BENCH_NEXTEDIT_MODEL_HITS=0.6    how often the oracle knows the next edit
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -46,7 +53,8 @@ const MAX_HUNK_LINES = 4;
 const MAX_GAP_LINES = 12;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const git = (...args) => execFileSync('git', args, { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+const gitIn = (cwd) => (...args) => execFileSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+const IDLE_MS = 400;
 
 // The hunks of a `-U0` file diff (old start and count, added lines).
 function hunksOf(diff) {
@@ -72,8 +80,9 @@ function applyHunk(lines, hunk, shift) {
   return copy;
 }
 
-/** Edit pairs from the git history: { path, base, first, both, firstHunk, secondLine }. */
-function editPairs() {
+/** Edit pairs from the git history of `cwd`: { corpus, path, base, first, both, firstHunk, secondLine }. */
+function editPairs(cwd, corpus) {
+  const git = gitIn(cwd);
   const pairs = [];
   const commits = git('log', '--no-merges', '--format=%H', `-n${COMMITS}`, '--', 'src').trim().split('\n').filter(Boolean);
   for (const commit of commits) {
@@ -105,7 +114,7 @@ function editPairs() {
       const shift = h1.added.length - h1.oldCount;
       const both = applyHunk(firstLines, h2, shift).join('\n');
       const secondLine = (h2.oldCount === 0 ? h2.oldStart : h2.oldStart - 1) + shift;
-      pairs.push({ path, base, first: firstLines.join('\n'), both, firstHunk: h1, secondLine });
+      pairs.push({ corpus, path, base, first: firstLines.join('\n'), both, firstHunk: h1, secondLine });
     }
   }
   return pairs;
@@ -118,7 +127,7 @@ function coin(text) {
   return h / 2 ** 32;
 }
 
-/** The oracle: the window with the next edit when it knows it, else the window unchanged. */
+/** The oracle: the window with the next edit when it knows it, else the window unchanged (it notes which in `current.answer`). */
 function installOracle(m, current) {
   m.setCompletionOracle((before, after) => {
     const open = before.lastIndexOf('<window>\n');
@@ -128,6 +137,7 @@ function installOracle(m, current) {
     const pair = current.pair;
     const at = pair ? pair.first.indexOf(window) : -1;
     const unchanged = `<window>\n${window}\n</window>`;
+    current.answer = 'unchanged';
     if (!pair || at < 0 || coin(window) >= MODEL_HITS) return unchanged;
     const firstLine = pair.first.slice(0, at).split('\n').length - 1;
     const lastLine = firstLine + window.split('\n').length - 1;
@@ -135,40 +145,95 @@ function installOracle(m, current) {
     // Lines are kept apart from the window's end: the next edit shifts only what follows it.
     const tailLength = pair.first.length - (at + window.length);
     const rewritten = pair.both.slice(at, pair.both.length - tailLength);
+    current.answer = 'next';
     return `<window>\n${rewritten}\n</window>`;
   });
+}
+
+/**
+ * The three follow-up edits of the generated corpus: [before, after] of one file, two hunks apart.
+ * @param {number} i
+ * @returns {[string[], string[]]}
+ */
+function generatedFile(i) {
+  const names = ['value', 'count', 'width', 'price', 'limit', 'offset', 'delay', 'score'];
+  const renamed = ['amount', 'total', 'span', 'cost', 'maximum', 'shift', 'wait', 'points'];
+  const a = names[i % names.length] ?? 'value';
+  const b = renamed[i % renamed.length] ?? 'amount';
+  switch (i % 3) {
+    case 0: {
+      const lines = (p, q) => [`// Generated ${i}.`, `export function compute${i}(${p}: number, factor: number): number {`, '  const base = factor * 2;', `  const scaled = ${q} * factor;`, `  if (${a} > base) return scaled;`, `  return ${a} + base;`, '}', ''];
+      return [lines(a, a), lines(b, b)];
+    }
+    case 1: {
+      const lines = (field, set) => [`// Generated ${i}.`, `export class Account${i} {`, '  readonly id: string;', '  readonly name: string;', ...field, '', '  constructor(id: string, name: string, email: string) {', '    this.id = id;', '    this.name = name;', ...set, '  }', '}', ''];
+      return [lines([], []), lines(['  readonly email: string;'], ['    this.email = email;'])];
+    }
+    default: {
+      const lines = (extra) => [`// Generated ${i}.`, `export function report${i}(items: string[], level: number): void {`, `  log('start', items.length${extra});`, '  for (const item of items) {', '    check(item);', '  }', `  log('end', items.length${extra});`, '}', ''];
+      return [lines(''), lines(', level')];
+    }
+  }
+}
+
+/** A throwaway git repository of `count` files, each added in one commit and changed by a pair of hunks in the next. */
+function generatedCorpus(dir, count) {
+  const git = gitIn(dir);
+  mkdirSync(join(dir, 'src'), { recursive: true });
+  git('init', '-q');
+  for (const [k, v] of [['user.email', 'bench@example.invalid'], ['user.name', 'bench'], ['commit.gpgsign', 'false']]) git('config', k, v);
+  writeFileSync(join(dir, 'README'), 'Generated by bench/nextEdit.mjs\n');
+  git('add', '-A');
+  git('commit', '-qm', 'root');
+  for (let i = 0; i < count; i++) {
+    const [before, after] = generatedFile(i);
+    const path = join(dir, 'src', `gen${i}.ts`);
+    writeFileSync(path, before.join('\n'));
+    git('add', '-A');
+    git('commit', '-qm', `add gen${i}`);
+    writeFileSync(path, after.join('\n'));
+    git('commit', '-qam', `follow-up edit in gen${i}`);
+  }
 }
 
 export async function runNextEditBench() {
   const tmp = mkdtempSync(join(tmpdir(), 'stratus-bench-nextedit-'));
   try {
-    const pairs = editPairs();
-    if (pairs.length === 0) throw new Error('no edit pair found in the git history');
+    const corpusDir = join(tmp, 'corpus');
+    generatedCorpus(corpusDir, PAIRS);
+    const pairs = [...editPairs(root, 'git'), ...editPairs(corpusDir, 'generated')];
+    if (!pairs.some((p) => p.corpus === 'git')) throw new Error('no edit pair found in the git history');
+    if (!pairs.some((p) => p.corpus === 'generated')) throw new Error('no edit pair found in the generated corpus');
     const m = await import(pathToFileURL(await bundleForNode(join(tmp, 'stratus-nextedit.cjs'), {
       contents: [
         "export { createInferenceClient } from './src/core/inference';",
-        "export { NextEditEngine, EditHistory } from './src/core/nextEdit';",
+        "export { NextEditEngine, EditHistory, DEFAULT_IDLE_MS } from './src/core/nextEdit';",
         "export { startSandbox } from './test/sandbox/index';",
         "export { setCompletionOracle } from './test/sandbox/inference/completionScript';",
       ].join('\n'),
     })).href).then((x) => x.default ?? x);
-    /** @type {{ pair: ReturnType<typeof editPairs>[number] | undefined }} */
-    const current = { pair: undefined };
+    if (m.DEFAULT_IDLE_MS !== IDLE_MS) throw new Error(`the engine's idle pause is ${m.DEFAULT_IDLE_MS} ms, the bench assumes ${IDLE_MS}`);
+    /** @type {{ pair: ReturnType<typeof editPairs>[number] | undefined, answer: string | undefined, request: unknown }} */
+    const current = { pair: undefined, answer: undefined, request: undefined };
     installOracle(m, current);
     const sandbox = await m.startSandbox({ port: 0 });
     sandbox.control.setLatency({ ms: LATENCY_MS, chunkDelayMs: TOKEN_MS, pathPrefix: '/v1/' });
     const client = m.createInferenceClient({ baseUrl: sandbox.inferenceUrl, apiKey: () => Promise.resolve(sandbox.credentials.apiKey), retry: { attempts: 1 } });
     const rand = prng(33);
     const overhead = [];
+    const firstShow = [];
+    const bareShow = [];
     let events = 0;
     let requests = 0;
+    let modelRight = 0;
     let hits = 0;
     let staleShown = 0;
+    let droppedMidFlight = 0;
     let streamEnd = NaN;
     try {
-      log(`Next edit benchmark: ${pairs.length} edit pairs from the git history, sandbox latency ${LATENCY_MS} ms + ${TOKEN_MS} ms per token, model right ${(MODEL_HITS * 100).toFixed(0)} % of the time`);
+      log(`Next edit benchmark: ${pairs.filter((p) => p.corpus === 'git').length} edit pairs from the git history, ${pairs.filter((p) => p.corpus === 'generated').length} from the generated corpus; sandbox latency ${LATENCY_MS} ms + ${TOKEN_MS} ms per token, model right ${(MODEL_HITS * 100).toFixed(0)} % of the time`);
       for (const [index, pair] of pairs.entries()) {
-        const id = `file:///bench/${index}/${pair.path}`;
+        const id = `file:///bench/${pair.corpus}/${index}/${pair.path}`;
         let text = pair.base;
         let version = 1;
         const history = new m.EditHistory(() => performance.now());
@@ -178,11 +243,13 @@ export async function runNextEditBench() {
           history,
           documentNow: (doc) => (doc === id ? { version, text } : undefined),
           complete: (request, signal) => {
+            current.request = request;
             const stream = client.completeStream(request, { signal, purpose: 'nextEdit' });
             return { consume: (onEvent) => stream.consume(onEvent).finally(() => (streamEnd = performance.now())) };
           },
         });
         current.pair = pair;
+        current.answer = undefined;
         const lines = text.split('\n');
         const h = pair.firstHunk;
         const startLine = h.oldCount === 0 ? h.oldStart : h.oldStart - 1;
@@ -191,28 +258,45 @@ export async function runNextEditBench() {
         const inserted = h.added.map((l) => `${l}\n`).join('');
         const chunks = inserted.match(/\s+|\w+|[^\s\w]/g) ?? [];
         const changes = [{ offset, length: removed, text: '' }, ...chunks.map((c, k) => ({ offset: offset + chunks.slice(0, k).join('').length, length: 0, text: c }))];
+        // One pair of two: a pause mid-way lets a request leave; typing on must drop its answer.
+        const pauseAt = index % 2 === 1 && changes.length > 2 ? Math.floor(changes.length / 2) : -1;
         const results = [];
-        for (const change of changes) {
+        let lastChangeAt = NaN;
+        for (const [k, change] of changes.entries()) {
           text = text.slice(0, change.offset) + change.text + text.slice(change.offset + change.length);
           version += 1;
           events += 1;
           history.change(id, [change]);
           const doc = { id, version, languageId: 'typescript', relativePath: pair.path, text, cursor: change.offset + change.text.length };
           const t0 = performance.now();
+          lastChangeAt = t0;
           streamEnd = NaN;
           const pending = engine.suggest(doc);
           const sync = performance.now() - t0;
           results.push(pending.then((r) => {
-            overhead.push(sync + (Number.isFinite(streamEnd) ? performance.now() - streamEnd : 0));
+            const at = performance.now();
+            overhead.push(sync + (Number.isFinite(streamEnd) ? at - streamEnd : 0));
             if (r.kind === 'suggestion' && r.suggestion.version !== version) staleShown += 1;
-            return r;
+            if (k === pauseAt && r.kind === 'none' && r.reason === 'superseded') droppedMidFlight += 1;
+            return { r, at };
           }));
-          await sleep(60 + rand() * 60);
+          await sleep(k === pauseAt ? IDLE_MS + LATENCY_MS / 2 : 60 + rand() * 60);
         }
         await sleep(PAUSE_MS);
-        const final = (await Promise.all(results)).at(-1);
-        if (final?.kind === 'suggestion' && final.suggestion.jumpTo.line >= pair.secondLine - 1 && final.suggestion.jumpTo.line <= pair.secondLine + MAX_HUNK_LINES) hits += 1;
-        log(`  ${pair.path}: ${final?.kind === 'suggestion' ? `suggestion at line ${final.suggestion.jumpTo.line + 1} (next edit at ${pair.secondLine + 1})` : `none (${final?.reason})`}, ${engine.stats.requests} requests`);
+        const last = (await Promise.all(results)).at(-1);
+        const final = last?.r;
+        const right = current.answer === 'next';
+        if (right) modelRight += 1;
+        const hit = final?.kind === 'suggestion' && final.suggestion.jumpTo.line >= pair.secondLine - 1 && final.suggestion.jumpTo.line <= pair.secondLine + MAX_HUNK_LINES;
+        if (right && hit) hits += 1;
+        if (final?.kind === 'suggestion' && final.source === 'network' && last && current.request) {
+          firstShow.push(last.at - lastChangeAt);
+          // The same request, bare: the client alone, after the same idle pause.
+          const t0 = performance.now();
+          await client.completeStream(current.request, { purpose: 'nextEdit' }).consume(() => undefined);
+          bareShow.push(IDLE_MS + performance.now() - t0);
+        }
+        log(`  [${pair.corpus}] ${pair.path}: ${final?.kind === 'suggestion' ? `suggestion at line ${final.suggestion.jumpTo.line + 1} (next edit at ${pair.secondLine + 1})` : `none (${final?.reason})`}, model ${right ? 'right' : 'unchanged'}, ${engine.stats.requests} requests`);
         engine.cancel();
         requests += engine.stats.requests;
       }
@@ -222,9 +306,11 @@ export async function runNextEditBench() {
       await sandbox.close();
     }
     log('');
+    log(`  ${events} change events, ${requests} requests; the model answered the next edit for ${modelRight} of ${pairs.length} pairs; ${droppedMidFlight} answers in flight dropped when typing resumed`);
     log(`metric nextEdit.requestsPer100Edits ${f2((requests / events) * 100)}`);
     log(`metric nextEdit.overheadP50Ms ${f2(median(overhead))}`);
-    log(`metric nextEdit.locationHitRate ${(hits / pairs.length).toFixed(3)}`);
+    log(`metric nextEdit.locationHitRate ${modelRight > 0 ? (hits / modelRight).toFixed(3) : 'n/a'}`);
+    log(`ratio nextEdit/bare.firstShow ${f2(median(firstShow) / median(bareShow))}`);
     log(`metric nextEdit.staleShown ${staleShown}`);
   } finally {
     rmSync(tmp, { recursive: true, force: true });

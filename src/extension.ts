@@ -26,6 +26,7 @@ import * as documents from './features/documents/register';
 import { CompletionStats } from './core/usage/completionStats';
 import * as inlineCompletion from './features/inlineCompletion/register';
 import * as models from './features/models/register';
+import * as nextEdit from './features/nextEdit/register';
 import * as networkActivity from './features/network/register';
 import * as onboarding from './features/onboarding/register';
 import * as quickFix from './features/quickFix/register';
@@ -56,6 +57,8 @@ export interface StratusApi {
   readonly onboarding?: onboarding.OnboardingTestApi;
   /** Inline completion's provider and status: in ExtensionMode.Test only. */
   readonly inlineCompletion?: inlineCompletion.InlineCompletionTestApi;
+  /** Next edit suggestions' state: in ExtensionMode.Test only. */
+  readonly nextEdit?: nextEdit.NextEditTestApi;
   /** Usage meter and view internals: in ExtensionMode.Test only. */
   readonly usage?: usage.UsageTestApi;
   /** The trust gate (faked untrusted by tests: code-server runs with trust disabled) and the registered tools. */
@@ -113,6 +116,9 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
   const telemetry = new CompletionStats({ record: (event) => usageRuntime.meter.record(event) });
   const inlineFeature = inlineCompletion.register(deps, { usage: () => usageRuntime.meter.snapshot(), telemetry });
   store.add(inlineFeature.disposable);
+  // Next edit suggestions share ghost text's gates, model, back-off and context, and its provider for an insertion at the cursor.
+  const nextEditFeature = nextEdit.register(deps, inlineFeature.shared, context.extensionUri);
+  store.add(nextEditFeature.disposable);
   const workspaceSearch = store.add(search.register(deps, context));
   // Ghost text looks up the definitions near the cursor in the search index (read only, local).
   inlineFeature.setDefinitionSearch(workspaceSearch.service);
@@ -149,6 +155,7 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
     usage: usageFeature.testApi,
     documents: documentsFeature.testApi,
     inlineCompletion: inlineFeature.testApi,
+    nextEdit: nextEditFeature.testApi,
     onboarding: onboardingFeature.testApi,
     network: networkFeature.testApi,
   };

@@ -6,6 +6,7 @@ import './chat.test';
 import './completion.test';
 import './inlineCompletion.test';
 import './searchSymbols.test';
+import './nextEdit.test';
 import './chatHandler.test';
 import './resources.test';
 import './consolePaths.test';

@@ -5,7 +5,11 @@
  * text a change removed. Time comes from an injected clock.
  *
  * - A change that touches the latest edit of its document (overlaps it, is adjacent to it, or
- *   lies on one of its lines) is merged into it: typing a word, or fixing it, is one edit.
+ *   lies on one of its lines) is merged into it: typing a word, or fixing it, is one edit. Except
+ *   a replacement of text inside what that edit inserted, short of its end (a word selected and
+ *   retyped in a block just typed: a rename): it is a new edit, else the model would see the
+ *   block typed with the new name and never the rename.
+ *   A suggestion accepted at the end of the typing (its word replaced up to the end) still merges.
  * - A change that overlaps an older edit forgets that one (its text is gone); edits after a
  *   change move with it. An edit that ends where it began (typed, then deleted) disappears.
  * - Bounded: at most `maxEdits` edits and `maxTotalChars` characters (the oldest go first), none
@@ -125,7 +129,7 @@ export class EditHistory {
         continue;
       }
       const regionEnd = e.start + e.newText.length;
-      if (e === latest && touches(before, offset, end, e.start, regionEnd)) {
+      if (e === latest && touches(before, offset, end, e.start, regionEnd) && !replacesInside(offset, end, change.text, e.start, regionEnd)) {
         const from = Math.min(e.start, offset);
         const to = Math.max(regionEnd, end);
         e.oldText = before.slice(from, e.start) + e.oldText + before.slice(regionEnd, to);
@@ -168,6 +172,11 @@ export class EditHistory {
 
 function size(edit: Pick<RecordedEdit, 'oldText' | 'newText'>): number {
   return edit.oldText.length + edit.newText.length;
+}
+
+/** Whether the change replaces (removes and inserts) text inside `[start, regionEnd)`, ending before its end. */
+function replacesInside(offset: number, end: number, text: string, start: number, regionEnd: number): boolean {
+  return end > offset && text !== '' && offset >= start && end < regionEnd;
 }
 
 /** Whether the change `[offset, end)` overlaps or is adjacent to `[start, regionEnd)`, or shares one of its lines. */

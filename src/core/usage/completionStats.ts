@@ -95,16 +95,23 @@ export interface CompletionFigures {
   costEur: number;
   /** costEur / accepted lines; undefined when no line was accepted. */
   eurPerAcceptedLine: number | undefined;
+  /** Next edit suggestions (kind `nextEdit`): requests sent, their prompt + generated tokens and EUR. */
+  nextEdit: { sent: number; tokens: number; costEur: number };
+}
+
+/** EUR of `input` prompt and `output` generated tokens at the table's rates (reasoning costs as output). */
+function costOf(input: number, output: number): number {
+  const billed = emptyCounters();
+  billed.input = input;
+  billed.output = output;
+  const byKind = costByKind(billed);
+  return COST_KINDS.reduce((sum, k) => sum + byKind[k], 0);
 }
 
 /** The inline part of a window's counters, billed at the table's rates. */
 export function completionFigures(c: Readonly<Counters>): CompletionFigures {
   // Generated tokens at the output rate (reasoning has the same rate in the table).
-  const billed = emptyCounters();
-  billed.input = c.inlineInput;
-  billed.output = c.inlineOutput;
-  const byKind = costByKind(billed);
-  const costEur = COST_KINDS.reduce((sum, k) => sum + byKind[k], 0);
+  const costEur = costOf(c.inlineInput, c.inlineOutput);
   const tokens = c.inlineInput + c.inlineOutput;
   return {
     requests: c.inlineAsked,
@@ -118,10 +125,11 @@ export function completionFigures(c: Readonly<Counters>): CompletionFigures {
     tokensPerAcceptedChar: c.inlineAcceptedChars > 0 ? tokens / c.inlineAcceptedChars : undefined,
     costEur,
     eurPerAcceptedLine: c.inlineAcceptedLines > 0 ? costEur / c.inlineAcceptedLines : undefined,
+    nextEdit: { sent: c.nextEditRequests, tokens: c.nextEditInput + c.nextEditOutput, costEur: costOf(c.nextEditInput, c.nextEditOutput) },
   };
 }
 
 /** Nothing to show yet: no request asked or sent, nothing shown. */
 export function isEmptyCompletion(f: CompletionFigures): boolean {
-  return f.requests === 0 && f.sent === 0 && f.shown === 0 && f.accepted === 0;
+  return f.requests === 0 && f.sent === 0 && f.shown === 0 && f.accepted === 0 && f.nextEdit.sent === 0;
 }

@@ -53,6 +53,12 @@ export interface Counters {
   nextEditCached: number;
   ocrInput: number;
   ocrCached: number;
+  /**
+   * Next edit suggestions: the requests metered as kind `nextEdit` and their generated tokens
+   * (reasoning included), a subset of `output` / `reasoning` as for inline (prompt: `nextEditInput`).
+   */
+  nextEditRequests: number;
+  nextEditOutput: number;
 }
 
 /** The counters every stored bucket has had since the first format. */
@@ -81,7 +87,9 @@ export const FEATURE_PROMPT_COUNTERS = {
 } as const satisfies Partial<Record<GenerationKind, { input: keyof Counters; cached: keyof Counters }>>;
 /** Added with the cache share per feature: a bucket written before has none of them (read as 0). */
 export const FEATURE_COUNTER_KEYS: readonly (keyof Counters)[] = Object.values(FEATURE_PROMPT_COUNTERS).flatMap((k) => [k.input, k.cached]);
-export const COUNTER_KEYS: readonly (keyof Counters)[] = [...BASE_COUNTER_KEYS, ...INLINE_COUNTER_KEYS, ...CACHE_COUNTER_KEYS, ...FEATURE_COUNTER_KEYS];
+/** Added with next edit suggestions: a bucket written before has none of them (read as 0). */
+export const NEXT_EDIT_COUNTER_KEYS: readonly (keyof Counters)[] = ['nextEditRequests', 'nextEditOutput'];
+export const COUNTER_KEYS: readonly (keyof Counters)[] = [...BASE_COUNTER_KEYS, ...INLINE_COUNTER_KEYS, ...CACHE_COUNTER_KEYS, ...FEATURE_COUNTER_KEYS, ...NEXT_EDIT_COUNTER_KEYS];
 
 export function emptyCounters(): Counters {
   const c = {} as Counters;
@@ -162,6 +170,10 @@ export function countersOf(event: UsageEvent): Counters | undefined {
         const keys = FEATURE_PROMPT_COUNTERS[event.kind];
         c[keys.input] = c.input;
         c[keys.cached] = c.cachedInput;
+      }
+      if (event.kind === 'nextEdit') {
+        c.nextEditRequests = 1;
+        c.nextEditOutput = completion;
       }
       break;
     }

@@ -60,7 +60,13 @@ export function completionMarkdown(f: CompletionFigures): string[] {
     `| ${completionCells(f).join(' | ')} |`,
     '',
     `${formatInt(f.sent)} request(s) sent, ${formatInt(f.tokens)} tokens, ${formatEur(f.costEur)}; ${formatInt(f.acceptedChars)} character(s) in ${formatInt(f.acceptedLines)} line(s) accepted.`,
+    nextEditLine(f),
   ];
+}
+
+/** Next edit suggestions' requests, tokens and cost, after the inline ones. */
+export function nextEditLine(f: CompletionFigures): string {
+  return `Next edit suggestions: ${formatInt(f.nextEdit.sent)} request(s) sent, ${formatInt(f.nextEdit.tokens)} tokens, ${formatEur(f.nextEdit.costEur)}.`;
 }
 
 /** `@stratus /usage`: the same figures as the Usage view, in Markdown. */

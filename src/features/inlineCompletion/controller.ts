@@ -114,15 +114,7 @@ export class InlineController implements vscode.Disposable {
   async resolveModel(signal: AbortSignal): Promise<ModelRef | undefined> {
     const wanted = readInlineSettings().model;
     try {
-      let model: ModelRef | undefined;
-      if (wanted) {
-        const listed = await this.deps.inference.client().models.list({ signal });
-        const found = listed.find((m) => m.id === wanted || m.aliases.includes(wanted));
-        model = { id: wanted, maxModelLen: found?.maxModelLen };
-      } else {
-        const chat = await defaultChatModel(this.deps.inference, signal);
-        model = chat ? { id: chat.id, maxModelLen: chat.maxModelLen } : undefined;
-      }
+      const model = await this.lookupModel(wanted, signal);
       this.currentModel = model;
       if (model?.id !== this.lastModelId) {
         this.lastModelId = model?.id;
@@ -133,6 +125,36 @@ export class InlineController implements vscode.Disposable {
       this.fail(error);
       return undefined;
     }
+  }
+
+  /**
+   * Another feature's model (next edit suggestions): `wanted` with its context length from
+   * /v1/models, or, when empty, the ghost-text model. Failures take the same back-off.
+   */
+  async resolveModelFor(wanted: string, signal: AbortSignal): Promise<ModelRef | undefined> {
+    if (!wanted) return this.resolveModel(signal);
+    try {
+      return await this.lookupModel(wanted, signal);
+    } catch (error) {
+      this.fail(error);
+      return undefined;
+    }
+  }
+
+  private async lookupModel(wanted: string, signal: AbortSignal): Promise<ModelRef | undefined> {
+    if (wanted) {
+      const listed = await this.deps.inference.client().models.list({ signal });
+      const found = listed.find((m) => m.id === wanted || m.aliases.includes(wanted));
+      return { id: wanted, maxModelLen: found?.maxModelLen };
+    }
+    const chat = await defaultChatModel(this.deps.inference, signal);
+    return chat ? { id: chat.id, maxModelLen: chat.maxModelLen } : undefined;
+  }
+
+  /** Requests of another feature sharing the back-off (next edit) stopped on `error`: the one notification. */
+  reportStopped(error: unknown): void {
+    this.lastError = error;
+    this.notifyStopped();
   }
 
   /** A failure outside the engine's own request (listing the models): the same back-off. */

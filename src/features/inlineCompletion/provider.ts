@@ -17,7 +17,16 @@ export const INLINE_SELECTOR: vscode.DocumentSelector = [{ scheme: 'file' }, { s
  * collects the context, turns VS Code's cancellation into an AbortSignal and returns the engine's
  * items. It never throws and never waits on anything but the (debounced, abortable) request.
  */
+/**
+ * Ghost text another feature offers for this very place (next edit suggestions: an insertion at the
+ * cursor): when it answers, the engine is not asked, so one suggestion shows, never two.
+ */
+export type GhostTextOffer = (document: vscode.TextDocument, position: vscode.Position) => { text: string; accepted: vscode.Command } | undefined;
+
 export class StratusInlineProvider implements vscode.InlineCompletionItemProvider {
+  /** Set by the composition root (next edit suggestions); asked first. */
+  offer: GhostTextOffer | undefined;
+
   /** Requests whose suggestion was counted as shown (a suggestion typed ahead is the same one). */
   private readonly shownRequests: number[] = [];
   /** The engine they were numbered by (a new engine numbers from 1 again). */
@@ -32,6 +41,8 @@ export class StratusInlineProvider implements vscode.InlineCompletionItemProvide
 
   async provideInlineCompletionItems(document: vscode.TextDocument, position: vscode.Position, context: vscode.InlineCompletionContext, token: vscode.CancellationToken): Promise<vscode.InlineCompletionItem[] | undefined> {
     if (token.isCancellationRequested) return undefined;
+    const offered = this.offer?.(document, position);
+    if (offered) return [new vscode.InlineCompletionItem(offered.text, new vscode.Range(position, position), offered.accepted)];
     // The text, the cursor and the version as they are now, before any await: the request is made
     // for them, and its items are placed at `position` only if the document is still that version.
     const version = document.version;

@@ -7,11 +7,14 @@ import { ContextCollector } from './context';
 import type { DefinitionSearch } from './definitions';
 import { InlineController, type InlineStatus } from './controller';
 import { InlineCommands, pickCompletionModel, showMenu, snooze } from './menu';
-import { ACCEPTED_COMMAND, INLINE_SELECTOR, StratusInlineProvider } from './provider';
+import { ACCEPTED_COMMAND, INLINE_SELECTOR, StratusInlineProvider, type GhostTextOffer } from './provider';
 import { createInlineStatusBar } from './statusBar';
 import { noopTelemetrySink, type CompletionTelemetrySink, type SuggestionSize } from './telemetry';
 
 export { InlineCommands } from './menu';
+export type { GhostTextOffer } from './provider';
+export type { InlineController, ModelRef } from './controller';
+export type { ContextCollector } from './context';
 export type { CompletionTelemetrySink } from './telemetry';
 export type { DefinitionSearch, IndexedPlace } from './definitions';
 
@@ -41,6 +44,8 @@ export interface InlineCompletionFeature {
   /** Connects the workspace search index (definitions of the identifiers near the cursor). */
   setDefinitionSearch(search: DefinitionSearch | undefined): void;
   readonly testApi: InlineCompletionTestApi;
+  /** What next edit suggestions share with ghost text: its gates, model, back-off and context. */
+  readonly shared: { controller: InlineController; collector: ContextCollector; setOffer(offer: GhostTextOffer | undefined): void };
 }
 
 function isSize(value: unknown): value is SuggestionSize {
@@ -77,6 +82,7 @@ export function register(deps: Deps, options: { telemetry?: CompletionTelemetryS
     disposable: store,
     setTelemetry,
     setDefinitionSearch,
+    shared: { controller, collector, setOffer: (offer) => void (provider.offer = offer) },
     testApi: {
       provider,
       status: async () => {

@@ -218,6 +218,7 @@ function renderCompletion(s: UsageSnapshot): void {
     h('h3', { id: 'completion-h' }, 'Inline completion'),
     table('Inline completion this hour, today and this month', 'completion-c', ['', 'This hour', 'Today', s.month.label], COMPLETION_LABELS.map((label, i) => [label, ...cells.map((c) => c[i] ?? '')])),
     h('p', { class: 'muted small' }, `${s.month.label}: ${formatInt(month.sent)} request(s) sent, ${formatInt(month.tokens)} tokens, ${formatEur(month.costEur)}; ${formatInt(month.acceptedChars)} character(s) in ${formatInt(month.acceptedLines)} line(s) accepted.`),
+    h('p', { class: 'muted small next-edit' }, `Next edit suggestions, ${s.month.label}: ${formatInt(month.nextEdit.sent)} request(s) sent, ${formatInt(month.nextEdit.tokens)} tokens, ${formatEur(month.nextEdit.costEur)} (today: ${formatInt(day.nextEdit.sent)}, this hour: ${formatInt(hour.nextEdit.sent)}).`),
   );
 }
 

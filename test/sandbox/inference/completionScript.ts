@@ -1,4 +1,5 @@
 import { shortHash } from '../core/ids';
+import { nextEditAnswer } from './nextEditScript';
 
 /**
  * The scripted continuation of a code-completion prompt: a user message holding CURSOR_MARKER.
@@ -51,6 +52,9 @@ export function completionContinuation(text: string): string | undefined {
   const before = text.slice(0, at);
   const known = oracle?.(before, text.slice(at + CURSOR_MARKER.length));
   if (known !== undefined) return known;
+  // A next-edit prompt (a window between tags) is answered with the window rewritten (nextEditScript.ts).
+  const nextEdit = nextEditAnswer(text, CURSOR_MARKER);
+  if (nextEdit !== undefined) return nextEdit;
   const h = shortHash(before, 6);
   const lines = before.split('\n');
   const last = lines[lines.length - 1] ?? '';

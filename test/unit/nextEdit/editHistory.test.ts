@@ -43,6 +43,25 @@ describe('core/nextEdit EditHistory', () => {
     assert.equal(history.edits(DOC).length, 2);
   });
 
+  it('a word selected and retyped inside a block just typed is a new edit (a rename), and the typing after it merges into it', () => {
+    const { history, type } = setup('');
+    type(0, 'function scale(count) {\n  return count * 2;\n}\n');
+    assert.equal(history.edits(DOC).length, 1, 'the block typed is one edit');
+    const at = 'function scale('.length;
+    history.change(DOC, [{ offset: at, length: 5, text: 't' }]); // "count" selected, "t" typed over it
+    type(at + 1, 'otal');
+    assert.deepEqual(plain(history), [{ start: at, oldText: 'count', newText: 'total' }], 'the rename, not the block with the new name');
+    const hunks = renderEdits(history.edits(), { textOf: (id) => history.text(id) });
+    assert.match(hunks.join(''), /-function scale\(count\) \{\n\+function scale\(total\) \{\n/);
+  });
+
+  it('a suggestion accepted at the end of the typing (its word replaced up to the end) stays in the same edit', () => {
+    const { history, type } = setup('\n');
+    type(0, 'const x = fooB');
+    history.change(DOC, [{ offset: 10, length: 4, text: 'fooBar' }]);
+    assert.deepEqual(plain(history), [{ start: 0, oldText: '', newText: 'const x = fooBar' }]);
+  });
+
   it('forgets an edit that ends where it began (typed, then deleted)', () => {
     const { history, type } = setup('x\n');
     type(1, 'ab');

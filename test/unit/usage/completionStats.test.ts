@@ -120,6 +120,25 @@ describe('inline completion statistics (usage)', () => {
     assert.equal(ledger.total(-Infinity, Infinity).requests, 0);
   });
 
+  it('counts next edit requests (kind nextEdit) apart from inline ones, billed and capped like them, in the Completion figures and /usage', () => {
+    const ledger = new Ledger(ZONE);
+    ledger.add(completion(NOW, 1_000, 100));
+    ledger.add({ kind: 'nextEdit', at: NOW, model: 'code-model', promptTokens: 2_000, completionTokens: 300, reasoningTokens: 20, estimated: false });
+    ledger.add({ kind: 'nextEdit', at: NOW - 2 * 3_600_000, model: 'code-model', promptTokens: 1_000, completionTokens: 100, reasoningTokens: 0, estimated: false });
+    const s = summarize(ledger, DEFAULT_USAGE_SETTINGS, NOW);
+    assert.deepEqual([s.completion.month.sent, s.completion.month.tokens], [1, 1_100], 'the inline figures leave next edit out');
+    assert.deepEqual({ ...s.completion.month.nextEdit, costEur: undefined }, { sent: 2, tokens: 3_400, costEur: undefined });
+    assert.equal(s.completion.hour.nextEdit.sent, 1);
+    const rate = RATES.input.eurPerUnit;
+    const out = RATES.output.eurPerUnit;
+    assert.ok(Math.abs(s.completion.month.nextEdit.costEur - (3_000 * rate + 400 * out)) < 1e-12, String(s.completion.month.nextEdit.costEur));
+    assert.equal(s.hour.used, 100 + 300, 'generated tokens (reasoning included) count against the hourly cap');
+    assert.match(usageMarkdown(s), /Next edit suggestions: 2 request\(s\) sent, 3\D?400 tokens/);
+    const only = new Ledger(ZONE);
+    only.add({ kind: 'nextEdit', at: NOW, model: 'm', promptTokens: 10, completionTokens: 5, reasoningTokens: 0, estimated: false });
+    assert.doesNotMatch(usageMarkdown(summarize(only, DEFAULT_USAGE_SETTINGS, NOW)), /no inline completions yet/, 'next edit requests alone fill the section');
+  });
+
   it('/usage Markdown has the Completion lines, or "no inline completions yet"', () => {
     const empty = usageMarkdown(summarize(new Ledger(ZONE), DEFAULT_USAGE_SETTINGS, NOW));
     assert.match(empty, /no inline completions yet/);
