@@ -73,3 +73,17 @@ export function placeFindings(findings: readonly ReviewFinding[], index: DiffInd
   }
   return { placed, duplicates };
 }
+
+/**
+ * Where a line that read `text` at `line` (0-based) is now: that line when it still reads so,
+ * else the closest line within `reach` that does (edits above moved it); undefined when none
+ * does (the line itself changed: a fix for it would be stale).
+ */
+export function relocateLine(lineAt: (i: number) => string, lineCount: number, line: number, text: string, reach = 200): number | undefined {
+  for (let d = 0; d <= reach; d++) {
+    for (const i of d === 0 ? [line] : [line - d, line + d]) {
+      if (i >= 0 && i < lineCount && lineAt(i) === text) return i;
+    }
+  }
+  return undefined;
+}
