@@ -56,7 +56,9 @@ export function register(deps: Deps): vscode.Disposable {
 /** The instruction the edit gets: the finding and its suggested fix, in the model's words. */
 export function fixInstruction(thread: ReviewThread): string {
   const { finding } = thread;
-  const instruction = `Fix this review finding (${finding.category ?? finding.severity}): ${finding.message}${finding.suggestion ? `\nSuggested fix: ${finding.suggestion}` : ''}`;
+  // One line: the edit prompt's `Instruction:` line holds all of it.
+  const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ');
+  const instruction = `Fix this review finding (${finding.category ?? finding.severity}): ${oneLine(finding.message)}${finding.suggestion ? ` Suggested fix: ${oneLine(finding.suggestion)}` : ''}`;
   return instruction.length > 3_900 ? `${instruction.slice(0, 3_900)}…` : instruction;
 }
 
