@@ -38,6 +38,12 @@ export function register(deps: Deps): vscode.Disposable {
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Stratus: reviewing the changes'), cancellable: true },
       (progress, token) => reviewChanges(deps, comments, arg, { progress: (message) => progress.report({ message }), token, fail: notify }, running),
     );
+    // The first finding in sight (the others are a click away in the Comments panel).
+    const first = outcome.findings?.[0];
+    if (first) {
+      const at = new vscode.Position(first.line - 1, 0);
+      await vscode.window.showTextDocument(vscode.Uri.parse(first.uri), { selection: new vscode.Range(at, at), preview: true }).then(undefined, () => undefined);
+    }
     if (outcome.status === 'reviewed' && outcome.summary) {
       const show = vscode.l10n.t('Show Comments');
       void vscode.window.showInformationMessage(`Stratus: ${outcome.summary}`, show).then((choice) => {

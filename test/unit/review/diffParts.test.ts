@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { FileDiff } from '../../../src/core/commitMessage/diff';
 import { numberDiff, splitIntoParts } from '../../../src/core/review/diffParts';
-import { matchPath, placeFindings } from '../../../src/core/review/placement';
+import { matchPath, placeFindings, relocateLine } from '../../../src/core/review/placement';
 import { partBudgetChars, planReview, REVIEW_SYSTEM } from '../../../src/core/review/prompt';
 import { estimateMessageTokens } from '../../../src/core/inference/models/tokens';
 
@@ -115,5 +115,15 @@ describe('review: placing findings on the diff', () => {
       ['README.md', 3, 3, 'unplaced'],
     ]);
     assert.equal(duplicates, 1);
+  });
+
+  it('finds a finding\'s line again where edits moved it, the closest first, or says it changed', () => {
+    const lines = ['a', 'x', 'b', 'target', 'c', 'target'];
+    const at = (i: number): string => lines[i] ?? '';
+    assert.equal(relocateLine(at, lines.length, 3, 'target'), 3);
+    assert.equal(relocateLine(at, lines.length, 1, 'target'), 3, 'two lines below');
+    assert.equal(relocateLine(at, lines.length, 5, 'b'), 2);
+    assert.equal(relocateLine(at, lines.length, 3, 'gone'), undefined);
+    assert.equal(relocateLine(at, lines.length, 0, 'target', 1), undefined, 'not within reach');
   });
 });
