@@ -29,6 +29,8 @@ describe('Ask @stratus from the Cloud and Activities views (against the sandbox)
 
   beforeEach(async () => {
     await control('/reset', {});
+    // The request log keeps whole messages (it shortens long strings by default).
+    await control('/recorded-strings', { maxChars: 100_000 });
     await vscode.commands.executeCommand('stratus.setApiKey', sandbox().apiKey);
     assert.equal(await vscode.commands.executeCommand('stratus.signIn', { id: sandbox().patId, secret: sandbox().patSecret }), true);
   });

@@ -7,6 +7,9 @@ import * as vscode from 'vscode';
 import type { EditOutcome, ReviewOutcome as EditReviewState } from '../../src/features/edit/register';
 import type { ReviewOutcome } from '../../src/features/review/register';
 import type { GitApi, GitRepository } from '../../src/platform/git';
+import { registerReviewChatCommand } from '../../src/features/review/chat';
+import { ReviewComments } from '../../src/features/review/comments';
+import { RecordingStream, testDeps } from './fakes';
 import { control, eventually, requests, sandbox } from './sandbox';
 
 const git = (cwd: string, ...args: string[]): string =>
@@ -116,9 +119,9 @@ describe('Review Changes: findings as comment threads, Apply Fix (a real git rep
     const user = sent[0]?.find((m) => m.role === 'user')?.content ?? '';
     assert.match(sent[0]?.[0]?.content ?? '', /^You review code changes/);
     assert.match(user, /### src\/cart\.ts \(modified, \+4 -0\)/);
-    assert.match(user, /\n {5}13 \+export const run = \(input: string\) => eval\(input\);/);
+    assert.match(user, /\n {4}13 \+export const run = \(input: string\) => eval\(input\);/);
     // Ten lines of context around the change: line 3 is shown (git's default of 3 would start at 10).
-    assert.match(user, /\n {6}3 {2}export const line3 = 3;/);
+    assert.match(user, /\n {5}3 {2}export const line3 = 3;/);
     for (const absent of ['SECRET-VALUE', 'token.secret']) assert.ok(!user.includes(absent), `${absent} was sent`);
   });
 
@@ -184,5 +187,55 @@ describe('Review Changes: findings as comment threads, Apply Fix (a real git rep
     assert.equal(outcome.status, 'failed');
     assert.match(outcome.error ?? '', /Cannot review the changes: every changed file is matched by a \.gitignore/);
     assert.equal(await lastSeq(), before);
+  });
+
+  /** Runs `@stratus /review` through the chat command as the participant would, with its own comment threads. */
+  async function chatReview(token: vscode.CancellationToken): Promise<{ stream: RecordingStream; result: vscode.ChatResult; comments: number }> {
+    const { deps, disposables } = testDeps('Stratus review chat test', sandbox().apiKey);
+    const comments = new ReviewComments();
+    const registration = registerReviewChatCommand(deps, comments, new Set());
+    try {
+      const command = deps.chatCommands.get('review');
+      assert.ok(command, '/review is registered');
+      const stream = new RecordingStream();
+      const request = { prompt: '', command: 'review', references: [], toolReferences: [] } as unknown as vscode.ChatRequest;
+      const result = await command.handle(request, { history: [] } as unknown as vscode.ChatContext, stream.asStream(), token);
+      return { stream, result, comments: comments.size };
+    } finally {
+      registration.dispose();
+      comments.dispose();
+      for (const d of disposables) d.dispose();
+    }
+  }
+
+  it('@stratus /review streams a summary with a link to each finding and creates the same threads (the active editor\'s repository)', async () => {
+    const repository = await makeRepository('chat', { 'src/cart.ts': withInserted(['export const run = (input: string) => eval(input);', '// TODO: later']) });
+    const cart = vscode.Uri.joinPath(repository.rootUri, 'src', 'cart.ts');
+    await vscode.window.showTextDocument(cart);
+    const { stream, result, comments } = await chatReview(new vscode.CancellationTokenSource().token);
+    assert.deepEqual(result.metadata, { command: 'review', status: 'reviewed', findings: 2, parts: 1 });
+    assert.equal(comments, 2, 'two comment threads');
+    assert.match(stream.text, /^2 finding\(s\) on the staged changes \(1 error\(s\), 0 warning\(s\), 1 info\)/);
+    assert.match(stream.text, /\*\*error\*\*: eval runs arbitrary code from its input\./);
+    assert.deepEqual(stream.anchors.map((a) => a.value instanceof vscode.Location ? [a.value.uri.toString(), a.value.range.start.line, a.title] : []), [
+      [cart.toString(), 12, 'src/cart.ts:13'.replace('src/cart.ts', vscode.workspace.asRelativePath(cart, false))],
+      [cart.toString(), 13, 'src/cart.ts:14'.replace('src/cart.ts', vscode.workspace.asRelativePath(cart, false))],
+    ]);
+    assert.ok(stream.progress.some((p) => /reviewing with gpt-oss:120b/.test(p)), stream.progress.join('\n'));
+  });
+
+  it('@stratus /review cancelled while the model answers stops the request and shows nothing', async () => {
+    const repository = await makeRepository('cancel', { 'src/cart.ts': withInserted(['export const run = (input: string) => eval(input);']) });
+    await vscode.window.showTextDocument(vscode.Uri.joinPath(repository.rootUri, 'src', 'cart.ts'));
+    await control('/latency', { ms: 3000, pathPrefix: '/v1/chat/completions' });
+    const before = await lastSeq();
+    const source = new vscode.CancellationTokenSource();
+    const running = chatReview(source.token);
+    await eventually(async () => ((await requests('/v1/chat/completions')).some((r) => r.seq > before) ? true : undefined), 'the review request to reach the sandbox');
+    source.cancel();
+    const { stream, result, comments } = await running;
+    assert.equal((result.metadata as { status?: string }).status, 'cancelled');
+    assert.equal(comments, 0);
+    assert.match(stream.text, /The review was cancelled; nothing was shown\./);
   });
 });
