@@ -31,6 +31,7 @@ import * as networkActivity from './features/network/register';
 import * as onboarding from './features/onboarding/register';
 import * as quickFix from './features/quickFix/register';
 import * as resources from './features/resources/register';
+import * as review from './features/review/register';
 import * as search from './features/search/register';
 import * as tools from './features/tools/register';
 import * as transcription from './features/transcription/register';
@@ -129,6 +130,7 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
   store.add(documentsFeature.disposable);
   store.add(commitMessage.register(deps));
   store.add(quickFix.register(deps));
+  store.add(review.register(deps));
   const explorer = resources.register(deps, { testMode });
   store.add(explorer.disposable);
   const usageFeature = usage.register(deps, context.extensionUri, usageRuntime);

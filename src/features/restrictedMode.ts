@@ -77,6 +77,12 @@ export const RESTRICTED_MODE_COMMANDS: Readonly<Record<string, { readonly safe: 
   'stratus.agent.reviewChanges': { safe: VIEW },
   'stratus.agent.undoTurn': { safe: 'puts back the files an agent turn changed, from its own checkpoint, on the person\'s request; runs nothing' },
   'stratus.generateCommitMessage': { gated: 'send' },
+  // Sends the repository's changes to the model, as the commit message does: asked first in Restricted Mode.
+  'stratus.reviewChanges': { gated: 'send' },
+  'stratus.review.applyFix': { safe: EDIT },
+  'stratus.review.dismiss': { safe: VIEW },
+  'stratus.review.dismissAll': { safe: VIEW },
+  'stratus.resources.askStratus': { safe: 'opens @stratus in the Chat view with a cloud resource or activity the person picked (secrets redacted); nothing from the workspace is sent' },
   'stratus.explainDiagnostic': { safe: CHAT },
   'stratus.explainSelection': { safe: CHAT },
   'stratus.addDocumentation': { safe: CHAT },

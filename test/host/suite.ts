@@ -36,6 +36,8 @@ import './edit.test';
 import './documents.test';
 import './commitMessage.test';
 import './quickFix.test';
+import './review.test';
+import './askStratus.test';
 import './anchoredEdit.test';
 import './inlineAnchored.test';
 import './tls.test';

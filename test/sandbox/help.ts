@@ -36,6 +36,9 @@ SCRIPTED MODEL (first rule that matches)
      (string: text after the tool name; number: 1; boolean: true; array: []; object: {})
   3. a user message containing <CURSOR> (code completion): a deterministic continuation of the text
      before the marker (README.md), one token per delta, logged at GET /__sandbox/completions
+     a system message starting "You review code changes" (review): a \`\`\`json array of findings from
+     the diff's added lines (eval( -> security error, TODO -> info, REVIEW-FAR / REVIEW-ELSEWHERE /
+     REVIEW-BAD / REVIEW-CHATTY: off-diff line, other file, bad item, chatter; inference/reviewScript.ts)
   4. "markdown demo" -> Markdown with a fenced code block; "long N" -> N deltas "1 " .. "N";
      otherwise "Echo (<model>): <last user text>" (+ "[image k: <type>, <bytes> bytes]" lines).
      Reasoning model + the word "think" -> a <think>...</think> block first.

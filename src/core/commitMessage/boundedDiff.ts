@@ -20,6 +20,11 @@ function diffArgs(source: ChangeSource, ...rest: string[]): string[] {
   return ['diff', ...(source === 'staged' ? ['--cached'] : []), ...DIFF_OPTIONS, ...rest];
 }
 
+/** Lines of unchanged context around each change (git's `-U`): git's default 3 when absent. */
+function contextArgs(contextLines: number | undefined): string[] {
+  return contextLines !== undefined && Number.isSafeInteger(contextLines) && contextLines >= 0 ? [`-U${contextLines}`] : [];
+}
+
 /** The complete NUL-terminated fields of a `-z` output (a cut-off last field dropped). */
 function fields(output: Buffer, truncated: boolean): string[] {
   const parts = output.toString('utf8').split('\0');
@@ -86,10 +91,13 @@ function headerBytes(file: FileDiff): number {
   return 3 * paths + 300;
 }
 
-/** One file's diff, read up to `chars` of diff text past its header; `truncated` when there was more. */
-async function readOne(git: GitRunner, source: ChangeSource, file: FileDiff, chars: number, signal?: AbortSignal): Promise<FileDiff> {
+/**
+ * One file's diff, read up to `chars` of diff text past its header; `truncated` when there was
+ * more. `contextLines` widens the unchanged lines around each change (review reads 10).
+ */
+export async function readFileDiff(git: GitRunner, source: ChangeSource, file: FileDiff, chars: number, signal?: AbortSignal, contextLines?: number): Promise<FileDiff> {
   const paths = file.oldPath !== undefined ? [file.oldPath, file.path] : [file.path];
-  const output = await git(diffArgs(source, '--', ...paths), headerBytes(file) + chars, signal);
+  const output = await git(diffArgs(source, ...contextArgs(contextLines), '--', ...paths), headerBytes(file) + chars, signal);
   // A cut read ends mid-line (perhaps mid-character): keep whole lines only.
   const end = output.truncated ? output.stdout.lastIndexOf(0x0a) : output.stdout.length;
   const parsed = parseDiff(output.stdout.subarray(0, Math.max(0, end)).toString('utf8')).find((f) => f.path === file.path);
@@ -111,7 +119,7 @@ export async function readDiffsWithin(git: GitRunner, source: ChangeSource, file
     const i = order[k] as number;
     const share = Math.floor(left / (order.length - k));
     if (share < MIN_READ_CHARS) continue;
-    const file = await readOne(git, source, files[i] as FileDiff, share, signal);
+    const file = await readFileDiff(git, source, files[i] as FileDiff, share, signal);
     read[i] = file;
     left -= Math.min(share, file.hunks.reduce((sum, h) => sum + h.length + 1, 0));
   }

@@ -8,10 +8,11 @@
  * Requests that generate text, billed like chat and counted apart so the Usage view can tell them
  * apart: `chat`; `completion`, an inline (ghost-text) completion; `edit`, an edit by instruction;
  * `commit`, a commit message; `ocr`, a document page read by the OCR model (src/core/documents);
- * `nextEdit`, a next edit suggestion (src/core/nextEdit).
+ * `nextEdit`, a next edit suggestion (src/core/nextEdit); `review`, a review of uncommitted changes
+ * (src/core/review).
  * The caller's `purpose` decides the kind (see metering.ts).
  */
-export type GenerationKind = 'chat' | 'completion' | 'edit' | 'commit' | 'ocr' | 'nextEdit';
+export type GenerationKind = 'chat' | 'completion' | 'edit' | 'commit' | 'ocr' | 'nextEdit' | 'review';
 
 export type UsageEvent =
   | {

@@ -152,6 +152,7 @@ export function countersOf(event: UsageEvent): Counters | undefined {
     case 'edit':
     case 'commit':
     case 'nextEdit':
+    case 'review':
     case 'completion':
     case 'ocr': {
       const completion = nonNegative(event.completionTokens);

@@ -25,6 +25,7 @@ function kindOf(options: CallOptions | undefined): GenerationKind {
     case 'ocr':
     case 'commit':
     case 'nextEdit':
+    case 'review':
       return options.purpose;
     default:
       return 'chat';

@@ -51,6 +51,7 @@ export function validEvent(v: unknown): v is UsageEvent {
     case 'edit':
     case 'commit':
     case 'nextEdit':
+    case 'review':
     case 'completion':
     case 'ocr':
       return typeof v.model === 'string' && count(v.promptTokens) && count(v.completionTokens) && count(v.reasoningTokens) && optional(v.cachedTokens, count);

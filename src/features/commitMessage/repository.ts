@@ -4,11 +4,11 @@ import { rootOfArgument, type GitApi, type GitRepository } from '../../platform/
 const sameFolder = (a: vscode.Uri, b: vscode.Uri): boolean => a.scheme === b.scheme && a.fsPath === b.fsPath;
 
 /**
- * The repository to describe: the one whose Source Control button was pressed (the command's
+ * The repository to describe (or review): the one whose Source Control button was pressed (the command's
  * argument), else the only one, else the active editor's, else the one the person picks;
  * `none` when no repository is open (or the argument names none), `dismissed` when the pick is.
  */
-export async function chooseRepository(api: GitApi, arg: unknown): Promise<GitRepository | 'none' | 'dismissed'> {
+export async function chooseRepository(api: GitApi, arg: unknown, title = vscode.l10n.t('Stratus: Write Commit Message')): Promise<GitRepository | 'none' | 'dismissed'> {
   const repositories = api.repositories;
   const root = rootOfArgument(arg);
   if (root) {
@@ -22,7 +22,7 @@ export async function chooseRepository(api: GitApi, arg: unknown): Promise<GitRe
   if (ofEditor) return ofEditor;
   const picked = await vscode.window.showQuickPick(
     repositories.map((repository) => ({ label: repository.rootUri.path.split('/').filter(Boolean).pop() ?? repository.rootUri.fsPath, description: vscode.workspace.asRelativePath(repository.rootUri, true), repository })),
-    { title: vscode.l10n.t('Stratus: Write Commit Message'), placeHolder: vscode.l10n.t('Which repository?') },
+    { title, placeHolder: vscode.l10n.t('Which repository?') },
   );
   return picked?.repository ?? 'dismissed';
 }

@@ -72,6 +72,8 @@ export function featureLabel(feature: string): string {
       return vscode.l10n.t('Document reading (OCR)');
     case 'nextEdit':
       return vscode.l10n.t('Next edit suggestion');
+    case 'review':
+      return vscode.l10n.t('Review of changes');
     case 'embeddings':
       return vscode.l10n.t('Embeddings (search)');
     case 'rerank':

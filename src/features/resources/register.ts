@@ -8,6 +8,7 @@ import { onFirstVisible } from '../../platform/firstVisible';
 import { Commands } from '../commands';
 import type { Deps } from '../deps';
 import { ActivitiesTree } from './activitiesTree';
+import { registerAskStratus } from './askStratus';
 import { DETAILS_SCHEME, DetailsProvider } from './details';
 import type { ResourceNode } from './nodes';
 import { pickKind, pickResource } from './pickers';
@@ -186,6 +187,7 @@ export function register(deps: Deps, options: ResourcesOptions): { disposable: v
     if (node) await activitiesView.reveal(node, { select: true, focus: false, expand: false });
     return node !== undefined;
   }));
+  store.add(registerAskStratus(deps, activities));
   store.add(vscode.commands.registerCommand(Commands.showConsoleEndpoints, async () => {
     const document = await vscode.workspace.openTextDocument(DetailsProvider.endpointsUri());
     await vscode.window.showTextDocument(document, { preview: true });

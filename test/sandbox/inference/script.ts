@@ -4,6 +4,7 @@ import type { ChatMessage, ChatRequest, ToolCall, ToolDef } from './chatRequest'
 import { parsePlan, planReply } from './plan';
 import { completionContinuation, completionTokensOf } from './completionScript';
 import { editReply } from './editScript';
+import { reviewReply } from './reviewScript';
 import { estimateTokens } from './tokens';
 
 /**
@@ -29,6 +30,8 @@ import { estimateTokens } from './tokens';
  *    token per delta; the stream is logged (CompletionStreamLog) with the tokens it streamed.
  * 3. Edit by instruction: the user text holds `Instruction: ...` and a `<range>` block: the
  *    deterministic rewrite of editScript.ts, streamed one token per delta.
+ * 3. Review: the system message starts with `You review code changes`: the findings of
+ *    reviewScript.ts (from the diff's added lines), as a fenced JSON array.
  * 3. Text, from the last user message text T (its text parts joined with "\n"):
  *    - T contains "markdown demo": a fixed multi-paragraph Markdown reply (MARKDOWN_DEMO) with a
  *      heading, list, table and a fenced ```ts code block;
@@ -224,6 +227,8 @@ export function scriptReply(request: ChatRequest, seed: string): ScriptedReply {
   }
   const edit = editReply(text);
   if (edit !== undefined) return textReply(edit, '', request.effectiveMaxTokens, completionTokensOf(edit));
+  const review = reviewReply(request.messages[0]?.role === 'system' ? request.messages[0].text : '', text);
+  if (review !== undefined) return textReply(review, '', request.effectiveMaxTokens);
   const think = request.model.reasoning && /\bthink\b/i.test(text) ? `<think>\nThe user wrote ${text.length} characters; planning a scripted answer.\n</think>\n\n` : '';
   if (text.toLowerCase().includes('markdown demo')) return textReply(MARKDOWN_DEMO, think, request.effectiveMaxTokens);
   const long = /\blong\s+(\d+)\b/i.exec(text);

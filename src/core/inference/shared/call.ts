@@ -11,11 +11,11 @@ export interface CallOptions {
    * What the request is for, read by the usage meter (src/core/usage/metering.ts): an `inline`
    * completion is metered as kind `completion` rather than `chat`, an `edit` (edit by
    * instruction) as kind `edit`, an `ocr` chat request (a page read by src/core/documents) as kind
-   * `ocr`, a `commit` message request as kind `commit`, a next edit suggestion as kind `nextEdit`.
+   * `ocr`, a `commit` message request as kind `commit`, a next edit suggestion as kind `nextEdit`, a review of changes as kind `review`.
    * An `inline` or `nextEdit` call also gets the transport settings of INLINE_CALL unless it sets
    * its own (both are stale before a retry could answer). Never sent.
    */
-  purpose?: 'chat' | 'inline' | 'edit' | 'ocr' | 'commit' | 'nextEdit' | undefined;
+  purpose?: 'chat' | 'inline' | 'edit' | 'ocr' | 'commit' | 'nextEdit' | 'review' | undefined;
   /**
    * Extra body fields for chat and completions (gateway settings, reasoning effort), least
    * specific first; merged under the request's own fields by `mergeUnder` (extraBody.ts).

@@ -1,0 +1,77 @@
+import { REDACTED } from '../http/redact';
+import { codeFence } from '../markdown';
+import type { Activity, ResourceItem } from './types';
+
+/*
+ * A cloud resource or activity as a compact JSON block for a chat question ("Ask @stratus"): its
+ * id, kind, fields and, for a failed activity, its reason. Fields whose name says they hold a
+ * secret are replaced, whatever their value; the caller also passes the text through the one
+ * redactor (known secrets and their encodings), as every log line and error is.
+ */
+
+/** A field named like a credential: its value is never sent. */
+const SECRET_NAME = /pass(word|wd|phrase)?|secret|token|api[-_]?key|private[-_]?key|credential|authori[sz]ation|cookie|session[-_]?key|^pin$|^otp$/i;
+
+/** What the block holds at most, so a chat question stays small. */
+export const MAX_BRIEF_CHARS = 4_000;
+
+interface Limits {
+  readonly depth: number;
+  readonly strings: number;
+  readonly items: number;
+}
+
+const FULL: Limits = { depth: 4, strings: 400, items: 20 };
+const SHORT: Limits = { depth: 2, strings: 80, items: 5 };
+
+/** `value` with secret-named fields replaced, long strings and lists cut, deep objects summarised. */
+export function redactFields(value: unknown, limits: Limits = FULL, depth = 0): unknown {
+  if (typeof value === 'string') return value.length > limits.strings ? `${value.slice(0, limits.strings)}…` : value;
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth >= limits.depth) return Array.isArray(value) ? `[${value.length} items]` : '{…}';
+  if (Array.isArray(value)) {
+    const kept = value.slice(0, limits.items).map((v) => redactFields(v, limits, depth + 1));
+    return value.length > limits.items ? [...kept, `… ${value.length - limits.items} more`] : kept;
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) out[key] = SECRET_NAME.test(key) ? REDACTED : redactFields(v, limits, depth + 1);
+  return out;
+}
+
+/** The block of a resource: kind, id, name and its fields as the console returned them. */
+export function resourceBrief(kind: { readonly id: string; readonly label: string }, item: ResourceItem): Record<string, unknown> {
+  return { kind: kind.id, kindLabel: kind.label, id: item.id, name: item.name, fields: item.raw };
+}
+
+/** The block of an activity: its state and, when it failed, the reason first. */
+export function activityBrief(activity: Activity): Record<string, unknown> {
+  const state = activity.state;
+  return {
+    kind: 'activity',
+    id: activity.id,
+    type: activity.type,
+    description: activity.description,
+    state: state.kind,
+    ...(state.kind === 'failed' ? { reason: state.reason ?? '(the console gave no reason)' } : {}),
+    ...(state.kind === 'running' && state.progression !== undefined ? { progression: state.progression } : {}),
+    ...(activity.creationDate ? { created: activity.creationDate } : {}),
+    concerns: activity.concernedItems.map((c) => ({ type: c.type, id: c.id })),
+    fields: activity.raw,
+  };
+}
+
+/** The brief as compact JSON, within MAX_BRIEF_CHARS: its fields shortened, then left out, when too long. */
+export function briefJson(brief: Readonly<Record<string, unknown>>, redact: (text: string) => string): string {
+  for (const limits of [FULL, SHORT]) {
+    const text = redact(JSON.stringify(redactFields(brief, limits)));
+    if (text.length <= MAX_BRIEF_CHARS) return text;
+  }
+  const { fields: _fields, ...rest } = brief;
+  const text = redact(JSON.stringify({ ...(redactFields(rest, SHORT) as Record<string, unknown>), fields: '(left out: too long)' }));
+  return text.length <= MAX_BRIEF_CHARS ? text : text.slice(0, MAX_BRIEF_CHARS);
+}
+
+/** The chat query: `@stratus <question>` and the item as a fenced JSON block (a fence no value can close). */
+export function askQuery(question: string, brief: Readonly<Record<string, unknown>>, redact: (text: string) => string): string {
+  return `@stratus ${question}\n\n${codeFence(briefJson(brief, redact), 'json')}`;
+}

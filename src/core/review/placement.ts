@@ -1,0 +1,89 @@
+import type { DiffIndex } from './diffParts';
+import { findingKey, type ReviewFinding } from './findings';
+
+/**
+ * Where a finding goes: `exact` on the line it names (a line the diff shows), `nearest` on the
+ * changed line closest to it (the line it named is outside the diff), `unplaced` when its file is
+ * not in the diff (listed in the summary, never dropped).
+ */
+export type Placement = 'exact' | 'nearest' | 'unplaced';
+
+export interface PlacedFinding extends ReviewFinding {
+  /** The repository-relative path of the diff it was matched to (`file` as the model wrote it otherwise). */
+  readonly path: string;
+  /** The 1-based line its comment goes on (the model's own line when unplaced). */
+  readonly placedLine: number;
+  readonly placement: Placement;
+}
+
+/** `./src/a.ts`, `b/src/a.ts`, `src\a.ts` all to `src/a.ts`. */
+function normalise(file: string): string {
+  return file.trim().replace(/\\/g, '/').replace(/^\.\//, '').replace(/^[ab]\//, '').replace(/^\/+/, '');
+}
+
+/** The diff's path a model's file name means: the same path, or the only one it is a suffix of (or that is a suffix of it). */
+export function matchPath(file: string, paths: readonly string[]): string | undefined {
+  const wanted = normalise(file);
+  if (paths.includes(wanted)) return wanted;
+  const raw = file.trim();
+  if (paths.includes(raw)) return raw;
+  const suffix = paths.filter((p) => p.endsWith(`/${wanted}`) || wanted.endsWith(`/${p}`));
+  return suffix.length === 1 ? suffix[0] : undefined;
+}
+
+/** The changed line closest to `line` (the earlier one on a tie), or undefined when there is none. */
+function nearest(changed: readonly number[], line: number): number | undefined {
+  let best: number | undefined;
+  for (const candidate of changed) {
+    if (best === undefined || Math.abs(candidate - line) < Math.abs(best - line)) best = candidate;
+  }
+  return best;
+}
+
+/**
+ * Places each finding on a line of the diff (see Placement), keeping one of each finding that
+ * names the same file, line and message (the parts of a large diff may repeat one).
+ */
+export function placeFindings(findings: readonly ReviewFinding[], index: DiffIndex): { placed: PlacedFinding[]; duplicates: number } {
+  const paths = [...index.keys()];
+  const placed: PlacedFinding[] = [];
+  const seen = new Set<string>();
+  let duplicates = 0;
+  for (const finding of findings) {
+    const path = matchPath(finding.file, paths);
+    const lines = path !== undefined ? index.get(path) : undefined;
+    let result: PlacedFinding;
+    if (path === undefined || lines === undefined) {
+      result = { ...finding, path: finding.file, placedLine: finding.line, placement: 'unplaced' };
+    } else if (lines.shown.has(finding.line)) {
+      result = { ...finding, path, placedLine: finding.line, placement: 'exact' };
+    } else {
+      const line = nearest(lines.changed, finding.line);
+      result = line === undefined
+        ? { ...finding, path, placedLine: finding.line, placement: 'unplaced' }
+        : { ...finding, path, placedLine: line, placement: 'nearest' };
+    }
+    const key = findingKey({ file: result.path, line: result.line, message: result.message });
+    if (seen.has(key)) {
+      duplicates++;
+      continue;
+    }
+    seen.add(key);
+    placed.push(result);
+  }
+  return { placed, duplicates };
+}
+
+/**
+ * Where a line that read `text` at `line` (0-based) is now: that line when it still reads so,
+ * else the closest line within `reach` that does (edits above moved it); undefined when none
+ * does (the line itself changed: a fix for it would be stale).
+ */
+export function relocateLine(lineAt: (i: number) => string, lineCount: number, line: number, text: string, reach = 200): number | undefined {
+  for (let d = 0; d <= reach; d++) {
+    for (const i of d === 0 ? [line] : [line - d, line + d]) {
+      if (i >= 0 && i < lineCount && lineAt(i) === text) return i;
+    }
+  }
+  return undefined;
+}

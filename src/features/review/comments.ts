@@ -1,0 +1,121 @@
+import * as vscode from 'vscode';
+import { codeFence, escapeMarkdown } from '../../core/markdown';
+import type { PlacedFinding } from '../../core/review/placement';
+
+/** The comment controller's id: the menus' `commentController == stratus.review`. */
+export const REVIEW_CONTROLLER_ID = 'stratus.review';
+
+/** A finding shown as a comment thread (what the commands return, for tests and callers). */
+export interface ShownFinding {
+  readonly id: string;
+  readonly uri: string;
+  /** 1-based line the thread is on. */
+  readonly line: number;
+  /** 1-based line the model named (differs from `line` when the finding was moved to the nearest change). */
+  readonly requestedLine: number;
+  readonly placement: PlacedFinding['placement'];
+  readonly severity: PlacedFinding['severity'];
+  readonly message: string;
+  readonly label: string;
+}
+
+export interface ReviewThread {
+  readonly id: string;
+  readonly root: string;
+  readonly finding: PlacedFinding;
+  readonly thread: vscode.CommentThread;
+  /** The line's text when the thread was made: Apply Fix finds the line again by it, or refuses as stale. */
+  readonly lineText: string | undefined;
+}
+
+function severityLabel(finding: PlacedFinding): string {
+  const severity = finding.severity === 'error' ? vscode.l10n.t('error') : finding.severity === 'warning' ? vscode.l10n.t('warning') : vscode.l10n.t('info');
+  return finding.category ? `${finding.category} · ${severity}` : severity;
+}
+
+/** The comment's text: the model's words escaped (never links or HTML), its fix in a code block. */
+export function findingMarkdown(finding: PlacedFinding): vscode.MarkdownString {
+  const parts = [`**${escapeMarkdown(severityLabel(finding))}**: ${escapeMarkdown(finding.message)}`];
+  if (finding.placement === 'nearest') parts.push(`_${escapeMarkdown(vscode.l10n.t('Reported for line {0}, which the diff does not show: placed on the nearest changed line.', finding.line))}_`);
+  if (finding.suggestion) parts.push(`${escapeMarkdown(vscode.l10n.t('Suggested fix:'))}\n\n${codeFence(finding.suggestion)}`);
+  return new vscode.MarkdownString(parts.join('\n\n'));
+}
+
+/** The review's comment threads: one per placed finding, Apply Fix and Dismiss on each. */
+export class ReviewComments implements vscode.Disposable {
+  private readonly controller = vscode.comments.createCommentController(REVIEW_CONTROLLER_ID, vscode.l10n.t('Stratus Review'));
+  private readonly entries = new Map<string, ReviewThread>();
+  private next = 1;
+
+  /**
+   * Replaces the threads of the repository at `root` with threads for `findings`. Unplaced ones,
+   * and those on a file that cannot be opened (deleted), come back in `notShown` for the summary.
+   */
+  async show(root: vscode.Uri, findings: readonly PlacedFinding[]): Promise<{ shown: ShownFinding[]; notShown: PlacedFinding[] }> {
+    this.clear(root.toString());
+    const shown: ShownFinding[] = [];
+    const notShown: PlacedFinding[] = [];
+    for (const finding of findings) {
+      const uri = vscode.Uri.joinPath(root, ...finding.path.split('/'));
+      const document = finding.placement === 'unplaced' ? undefined : await vscode.workspace.openTextDocument(uri).then((d) => d, () => undefined);
+      if (!document) {
+        notShown.push(finding);
+        continue;
+      }
+      const last = Math.max(0, document.lineCount - 1);
+      const line = Math.min(finding.placedLine - 1, last);
+      const span = finding.endLine !== undefined && finding.placement === 'exact' ? Math.min(finding.endLine - 1, last) : line;
+      const id = `finding-${this.next++}`;
+      const label = vscode.l10n.t('Stratus review: {0}', severityLabel(finding));
+      const comment: vscode.Comment = {
+        body: findingMarkdown(finding),
+        mode: vscode.CommentMode.Preview,
+        author: { name: 'Stratus' },
+        contextValue: 'stratus.finding',
+      };
+      const thread = this.controller.createCommentThread(uri, new vscode.Range(line, 0, span, 0), [comment]);
+      thread.label = label;
+      thread.canReply = false;
+      thread.contextValue = 'stratus.finding';
+      thread.collapsibleState = vscode.CommentThreadCollapsibleState.Expanded;
+      this.entries.set(id, { id, root: root.toString(), finding, thread, lineText: document.lineAt(line).text });
+      shown.push({ id, uri: uri.toString(), line: line + 1, requestedLine: finding.line, placement: finding.placement, severity: finding.severity, message: finding.message, label });
+    }
+    return { shown, notShown };
+  }
+
+  /** The finding of a thread (the menus pass the thread) or of an id (tests, chat links). */
+  find(arg: unknown): ReviewThread | undefined {
+    if (typeof arg === 'string') return this.entries.get(arg);
+    for (const entry of this.entries.values()) if (entry.thread === arg) return entry;
+    return undefined;
+  }
+
+  /** Removes one finding's thread; false when there is none. */
+  dismiss(arg: unknown): boolean {
+    const entry = this.find(arg);
+    if (!entry) return false;
+    entry.thread.dispose();
+    this.entries.delete(entry.id);
+    return true;
+  }
+
+  /** Removes the threads of one repository, or all of them. */
+  clear(root?: string): void {
+    for (const entry of [...this.entries.values()]) {
+      if (root !== undefined && entry.root !== root) continue;
+      entry.thread.dispose();
+      this.entries.delete(entry.id);
+    }
+  }
+
+  /** The findings shown now (tests). */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  dispose(): void {
+    this.clear();
+    this.controller.dispose();
+  }
+}

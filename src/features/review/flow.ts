@@ -1,0 +1,193 @@
+import * as vscode from 'vscode';
+import { gitProcessRunner } from '../../core/commitMessage/gitProcess';
+import { ContextTooSmallError, NothingToDescribeError, type ChangeSource } from '../../core/commitMessage/prompt';
+import { presentError, type PresentedError } from '../../core/presentError';
+import { readReviewChanges, type ReviewChanges } from '../../core/review/changes';
+import type { PlacedFinding } from '../../core/review/placement';
+import { planReview, type ReviewPlan } from '../../core/review/prompt';
+import { runReview, type ReviewResult } from '../../core/review/run';
+import { formatEur } from '../../core/usage/format';
+import { gitApi, type GitRepository } from '../../platform/git';
+import { readChanges } from '../commitMessage/changes';
+import { chooseRepository } from '../commitMessage/repository';
+import type { Deps } from '../deps';
+import { defaultChatModel } from '../models/selection';
+import type { ReviewComments, ShownFinding } from './comments';
+
+export const REVIEW_COMMAND = 'stratus.reviewChanges';
+
+/** Context length assumed when the service does not list the model's `max_model_len`. */
+const DEFAULT_CONTEXT = 32_768;
+
+/** How a review ended (the command's return value, for tests and callers). */
+export interface ReviewOutcome {
+  readonly status: 'reviewed' | 'cancelled' | 'failed' | 'notStarted';
+  readonly repository?: string;
+  readonly source?: ChangeSource;
+  readonly model?: string;
+  /** Requests sent: more than one when the diff was too large for one. */
+  readonly parts?: number;
+  readonly findings?: ShownFinding[];
+  /** Findings listed in the summary only: their file is not in the diff (or cannot be opened). */
+  readonly unplaced?: Array<{ file: string; line: number; severity: string; message: string }>;
+  /** What the person was told: the summary, or the error. */
+  readonly summary?: string;
+  readonly error?: string;
+}
+
+/** How the review talks to the person: a notification's progress, or the chat's. */
+export interface ReviewSurface {
+  progress(message: string): void;
+  readonly token: vscode.CancellationToken;
+  /** An error, with its actions (a notification, or chat buttons); returns the text shown. */
+  fail(presented: Pick<PresentedError, 'message' | 'actions'>): string;
+}
+
+/** A finished review: the plan, the answers, the threads. */
+export interface FinishedReview {
+  readonly repository: GitRepository;
+  readonly changes: ReviewChanges;
+  readonly plan: ReviewPlan;
+  readonly result: ReviewResult;
+  readonly shown: ShownFinding[];
+  readonly notShown: PlacedFinding[];
+  readonly model: string;
+}
+
+function repositoryName(repository: GitRepository): string {
+  return repository.rootUri.path.split('/').filter(Boolean).pop() ?? repository.rootUri.fsPath;
+}
+
+function confirmAboveTokens(): number {
+  return Math.max(0, vscode.workspace.getConfiguration('stratus').get<number>('review.confirmAboveTokens', 40_000));
+}
+
+/** Asks before a large review is sent, with its estimated size and cost (as a large edit shows its cost). */
+async function confirmCost(plan: ReviewPlan, model: string): Promise<boolean> {
+  if (plan.promptTokens <= confirmAboveTokens()) return true;
+  const send = vscode.l10n.t('Send for Review');
+  const detail = vscode.l10n.t('{0} request(s), about {1} input tokens: about {2} with {3} (estimated at the contract rates).', plan.requests.length, plan.promptTokens.toLocaleString('en-US'), formatEur(plan.estimatedEur), model);
+  const choice = await vscode.window.showWarningMessage(vscode.l10n.t('Stratus: this review is large.'), { modal: true, detail }, send);
+  return choice === send;
+}
+
+/** The error of a review in the person's words, with actions. */
+export function presentReviewError(error: unknown): PresentedError {
+  if (error instanceof NothingToDescribeError) {
+    const message = error.reason === 'onlyUntracked'
+      ? vscode.l10n.t('only untracked files changed: stage them (git add) to review them.')
+      : error.reason === 'onlyIgnored'
+        ? vscode.l10n.t('every changed file is matched by a .gitignore, so nothing was sent.')
+        : vscode.l10n.t('no changes to review: nothing is staged and no tracked file changed.');
+    return { message, actions: [], cancelled: false };
+  }
+  if (error instanceof ContextTooSmallError) {
+    return { message: vscode.l10n.t("the model's context ({0} tokens) is too small to review changes. Pick a model with a longer context.", error.maxModelLen), actions: ['pickModel'], cancelled: false };
+  }
+  return presentError(error);
+}
+
+/**
+ * Reviews the staged changes (or the working tree's when nothing is staged) of the repository the
+ * argument names (else the only one, the active editor's, or a pick) and shows each finding as a
+ * comment thread. Asks the trust gate first (the changes are sent to the model).
+ */
+export async function reviewChanges(deps: Deps, comments: ReviewComments, arg: unknown, surface: ReviewSurface, running: Set<string>): Promise<{ outcome: ReviewOutcome; finished?: FinishedReview }> {
+  const sendChanges = { source: REVIEW_COMMAND, action: 'send', button: vscode.l10n.t('Send the Changes'), detail: vscode.l10n.t('Files matched by .gitignore, binary and generated files are never sent.') } as const;
+  if (!(await deps.trust.confirm({ ...sendChanges, message: vscode.l10n.t('This workspace is not trusted. Send its Git changes to the Stratus model for a review?') }))) return { outcome: { status: 'notStarted' } };
+  const configured = await deps.inference.isConfigured();
+  if (!configured.apiKey || !configured.baseUrl) {
+    return { outcome: { status: 'notStarted', error: surface.fail(configured.apiKey ? { message: vscode.l10n.t('not configured: set the inference base URL (stratus.inference.baseUrl).'), actions: ['openSettings'] } : { message: vscode.l10n.t('not configured: set your inference API key.'), actions: ['setApiKey'] }) } };
+  }
+  const api = await gitApi();
+  if (api === 'missing' || api === 'disabled') {
+    return { outcome: { status: 'notStarted', error: surface.fail({ message: vscode.l10n.t('the built-in Git extension is disabled or missing (setting git.enabled): Stratus reads the changes through it.'), actions: [] }) } };
+  }
+  const repository = await chooseRepository(api, arg, vscode.l10n.t('Stratus: Review Changes'));
+  if (repository === 'dismissed') return { outcome: { status: 'notStarted' } };
+  if (repository === 'none') {
+    return { outcome: { status: 'notStarted', error: surface.fail({ message: vscode.l10n.t('no Git repository is open here: open a folder that holds one (or run "Git: Open Repository").'), actions: [] }) } };
+  }
+  const root = repository.rootUri.toString();
+  if (running.has(root)) {
+    const message = vscode.l10n.t('Stratus is already reviewing the changes of {0}.', repositoryName(repository));
+    void vscode.window.showInformationMessage(message);
+    return { outcome: { status: 'notStarted', repository: repository.rootUri.fsPath, error: message } };
+  }
+  running.add(root);
+  try {
+    return await run(deps, comments, repository, api.git?.path ?? 'git', surface);
+  } finally {
+    running.delete(root);
+  }
+}
+
+async function run(deps: Deps, comments: ReviewComments, repository: GitRepository, gitPath: string, surface: ReviewSurface): Promise<{ outcome: ReviewOutcome; finished?: FinishedReview }> {
+  const root = repository.rootUri.fsPath;
+  const abort = new AbortController();
+  const listener = surface.token.onCancellationRequested(() => abort.abort());
+  if (surface.token.isCancellationRequested) abort.abort();
+  const { signal } = abort;
+  const git = gitProcessRunner(gitPath, root);
+  let source: ChangeSource | undefined;
+  try {
+    surface.progress(vscode.l10n.t('reading the changes…'));
+    const listed = await readChanges(repository, git, signal);
+    source = listed.source;
+    const model = await defaultChatModel(deps.inference, signal);
+    if (!model) return { outcome: { status: 'failed', repository: root, source, error: surface.fail({ message: vscode.l10n.t('The service lists no chat model.'), actions: ['showLog'] }) } };
+    const changes = await readReviewChanges(git, { source, files: listed.files, ignored: listed.ignored, untracked: listed.untracked }, signal);
+    if (changes.files.length === 0) {
+      return { outcome: { status: 'failed', repository: root, source, error: surface.fail({ message: vscode.l10n.t('nothing to review: every changed file is binary, generated or over the size cap.'), actions: [] }) } };
+    }
+    const plan = planReview({ repositoryName: repositoryName(repository), source, maxModelLen: model.maxModelLen ?? DEFAULT_CONTEXT }, changes);
+    if (!(await confirmCost(plan, model.id))) return { outcome: { status: 'cancelled', repository: root, source } };
+    if (signal.aborted) return { outcome: { status: 'cancelled', repository: root, source } };
+    const result = await runReview({
+      client: deps.inference.client(),
+      model: model.id,
+      plan,
+      signal,
+      onPart: (part, parts) => surface.progress(parts > 1 ? vscode.l10n.t('reviewing part {0} of {1} with {2}…', part, parts, model.id) : vscode.l10n.t('reviewing with {0}…', model.id)),
+    });
+    deps.connectionStatus.set({ kind: 'connected', model: model.id });
+    const { shown, notShown } = await comments.show(repository.rootUri, result.findings);
+    const finished: FinishedReview = { repository, changes, plan, result, shown, notShown, model: model.id };
+    const unplaced = notShown.map((f) => ({ file: f.file, line: f.line, severity: f.severity, message: f.message }));
+    return { outcome: { status: 'reviewed', repository: root, source, model: model.id, parts: plan.requests.length, findings: shown, unplaced, summary: summaryOf(finished) }, finished };
+  } catch (error) {
+    const presented = presentReviewError(error);
+    if (presented.cancelled || signal.aborted) return { outcome: { status: 'cancelled', repository: root, ...(source ? { source } : {}) } };
+    if (!(error instanceof NothingToDescribeError)) deps.logger.error('Review Changes failed', error);
+    return { outcome: { status: 'failed', repository: root, ...(source ? { source } : {}), error: surface.fail(presented) } };
+  } finally {
+    listener.dispose();
+  }
+}
+
+function shortList(paths: readonly string[]): string {
+  return paths.length <= 5 ? paths.join(', ') : vscode.l10n.t('{0} and {1} more', paths.slice(0, 5).join(', '), paths.length - 5);
+}
+
+/** One paragraph: how many findings, where, what was reviewed in parts, left out or unreadable. */
+export function summaryOf(review: FinishedReview): string {
+  const { changes, result, shown, notShown } = review;
+  const parts: string[] = [];
+  const count = (severity: string): number => shown.filter((f) => f.severity === severity).length;
+  parts.push(shown.length === 0 && notShown.length === 0
+    ? vscode.l10n.t('No findings in the {0} changes ({1} file(s) reviewed).', changes.source === 'staged' ? vscode.l10n.t('staged') : vscode.l10n.t('unstaged'), changes.files.length)
+    : vscode.l10n.t('{0} finding(s) on the {1} changes ({2} error(s), {3} warning(s), {4} info), shown as comments in the editor.', shown.length, changes.source === 'staged' ? vscode.l10n.t('staged') : vscode.l10n.t('unstaged'), count('error'), count('warning'), count('info')));
+  const moved = shown.filter((f) => f.placement === 'nearest').length;
+  if (moved > 0) parts.push(vscode.l10n.t('{0} named a line outside the diff and were placed on the nearest changed line.', moved));
+  if (notShown.length > 0) parts.push(vscode.l10n.t('{0} name a file that is not in the diff: {1}.', notShown.length, shortList(notShown.map((f) => `${f.file}:${f.line}`))));
+  if (result.parts > 1) parts.push(vscode.l10n.t('The diff was too large for one request and was reviewed in {0} parts.', result.parts));
+  if (changes.source === 'unstaged') parts.push(vscode.l10n.t('Nothing was staged: the working-tree changes were reviewed.'));
+  const withheld = [...changes.binary, ...changes.generated];
+  if (withheld.length > 0) parts.push(vscode.l10n.t('Not reviewed (binary or generated): {0}.', shortList(withheld)));
+  if (changes.tooLarge.length + changes.notRead.length > 0) parts.push(vscode.l10n.t('Not reviewed (over the size cap): {0}.', shortList([...changes.tooLarge, ...changes.notRead])));
+  if (changes.ignored > 0) parts.push(vscode.l10n.t('Not sent (matched by .gitignore): {0} file(s).', changes.ignored));
+  if (result.unreadableParts.length > 0) parts.push(vscode.l10n.t('The answer for part(s) {0} held no findings Stratus could read.', result.unreadableParts.join(', ')));
+  if (result.skipped > 0) parts.push(vscode.l10n.t('{0} item(s) of the answer were not findings (a file, line or message missing) and were left out.', result.skipped));
+  if (result.cutParts.length > 0) parts.push(vscode.l10n.t('The answer for part(s) {0} reached its length limit and may miss findings.', result.cutParts.join(', ')));
+  return parts.join(' ');
+}

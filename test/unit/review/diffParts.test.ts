@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import type { FileDiff } from '../../../src/core/commitMessage/diff';
+import { numberDiff, splitIntoParts } from '../../../src/core/review/diffParts';
+import { matchPath, placeFindings, relocateLine } from '../../../src/core/review/placement';
+import { partBudgetChars, planReview, REVIEW_SYSTEM } from '../../../src/core/review/prompt';
+import { estimateMessageTokens } from '../../../src/core/inference/models/tokens';
+
+function file(path: string, hunks: string[]): FileDiff {
+  return { path, status: 'modified', binary: false, added: 0, removed: 0, hunks };
+}
+
+const CART = file('src/cart.ts', ['@@ -10,4 +10,5 @@ export function total()\n const a = 1;\n-const b = 2;\n+const b = 3;\n+const c = 4;\n const d = 5;\n\\ No newline at end of file']);
+
+/** The diff rows (not headers) of all parts, in order, without their numbers. */
+function bodyRows(text: string): string[] {
+  return text.split('\n').filter((r) => /^ {0,5}\d* [ +-]/.test(r) && !r.startsWith('###') && !r.startsWith('@@'));
+}
+
+describe('review: the numbered diff and its parts', () => {
+  it('numbers each row with its new-file line; removed rows have none; the index knows shown and changed lines', () => {
+    const { files, index } = numberDiff([CART]);
+    assert.deepEqual(files[0]?.hunks[0], [
+      '@@ -10,4 +10,5 @@ export function total()',
+      '    10  const a = 1;',
+      '       -const b = 2;',
+      '    11 +const b = 3;',
+      '    12 +const c = 4;',
+      '    13  const d = 5;',
+      '       \\ No newline at end of file',
+    ]);
+    assert.equal(files[0]?.header, '### src/cart.ts (modified, +0 -0)');
+    assert.deepEqual([...(index.get('src/cart.ts')?.shown ?? [])].sort((a, b) => a - b), [10, 11, 12, 13]);
+    assert.deepEqual(index.get('src/cart.ts')?.changed, [11, 12]);
+  });
+
+  it('puts everything in one part when it fits', () => {
+    const { files } = numberDiff([CART, file('b.ts', ['@@ -1 +1 @@\n-x\n+y'])]);
+    const parts = splitIntoParts(files, 10_000);
+    assert.equal(parts.length, 1);
+    assert.deepEqual(parts[0]?.files, ['src/cart.ts', 'b.ts']);
+    assert.match(parts[0]?.text ?? '', /^### src\/cart\.ts[\s\S]*\n\n### b\.ts \(modified, \+0 -0\)\n@@ -1 \+1 @@\n {7}-x\n {5}1 \+y$/);
+  });
+
+  it('splits many hunks into parts that each fit, every row sent exactly once, headers repeated as continued', () => {
+    const hunks = Array.from({ length: 40 }, (_, k) => `@@ -${k * 20 + 1},2 +${k * 20 + 1},2 @@\n context ${k}\n-old ${k}\n+new ${k}`);
+    const { files } = numberDiff([file('big.ts', hunks), file('small.ts', ['@@ -1 +1 @@\n-a\n+b'])]);
+    const budget = 400;
+    const parts = splitIntoParts(files, budget);
+    assert.ok(parts.length > 3, `${parts.length} parts`);
+    for (const part of parts) assert.ok(part.text.length <= budget, `a part of ${part.text.length} chars`);
+    assert.match(parts[1]?.text ?? '', /^### big\.ts \(modified, \+0 -0\) \(continued\)\n@@/);
+    const all = parts.flatMap((p) => bodyRows(p.text));
+    const expected = files.flatMap((f) => f.hunks.flatMap((h) => h.slice(1)));
+    assert.deepEqual(all, expected);
+    assert.deepEqual(parts.at(-1)?.files.at(-1), 'small.ts');
+  });
+
+  it('splits one hunk larger than a part between rows, numbering its pieces, no row lost or cut', () => {
+    const rows = Array.from({ length: 300 }, (_, k) => `+line number ${k} of a very long added block`);
+    const { files } = numberDiff([file('huge.ts', [`@@ -0,0 +1,300 @@\n${rows.join('\n')}`])]);
+    const parts = splitIntoParts(files, 2_000);
+    assert.ok(parts.length >= 6);
+    for (const part of parts) assert.ok(part.text.length <= 2_000);
+    assert.match(parts[0]?.text ?? '', /^### huge\.ts \(modified, \+0 -0\)\n@@ -0,0 \+1,300 @@ \(piece 1 of \d+\)\n {5}1 \+line number 0/);
+    assert.match(parts[1]?.text ?? '', /^### huge\.ts \(modified, \+0 -0\) \(continued\)\n@@ -0,0 \+1,300 @@ \(piece 2 of \d+\)/);
+    assert.deepEqual(parts.flatMap((p) => bodyRows(p.text)), files[0]?.hunks[0]?.slice(1));
+  });
+
+  it('plans one request per part within the model\'s context, says which part it is, and estimates the cost', () => {
+    const hunks = Array.from({ length: 200 }, (_, k) => `@@ -${k * 30 + 1},2 +${k * 30 + 1},2 @@\n ${'context '.repeat(10)}${k}\n-old ${k}\n+${'new '.repeat(20)}${k}`);
+    const changes = { source: 'staged' as const, files: [file('big.ts', hunks)], ignored: 0, binary: ['logo.png'], generated: [], tooLarge: ['table.ts'], notRead: [] };
+    const plan = planReview({ repositoryName: 'shop', source: 'staged', maxModelLen: 4096 }, changes);
+    assert.ok(plan.requests.length > 1, `${plan.requests.length} requests`);
+    for (const request of plan.requests) {
+      const tokens = request.messages.reduce((sum, m) => sum + estimateMessageTokens(m), 0);
+      assert.ok(tokens + request.maxTokens <= 4096, `${tokens} + ${request.maxTokens} tokens`);
+      assert.equal(request.messages[0]?.content, REVIEW_SYSTEM);
+    }
+    assert.match(String(plan.requests[1]?.messages[1]?.content), /^Review the staged changes of the repository "shop" \(part 2 of \d+: the diff was too large for one request/);
+    assert.match(String(plan.requests[0]?.messages[1]?.content), /Binary or generated files changed \(not shown, do not comment on them\): logo\.png\./);
+    assert.match(String(plan.requests[0]?.messages[1]?.content), /too large to review \(not shown\): table\.ts\./);
+    assert.ok(plan.estimatedEur > 0);
+    assert.equal(plan.promptTokens, plan.requests.reduce((s, r) => s + r.promptTokens, 0));
+    assert.throws(() => partBudgetChars(600), /context \(600 tokens\)/);
+  });
+});
+
+describe('review: placing findings on the diff', () => {
+  const { index } = numberDiff([CART, file('lib/util/strings.ts', ['@@ -40,2 +40,3 @@\n a\n+b\n c'])]);
+
+  it('matches paths written with ./, a/ or b/, backslashes, or as the only suffix', () => {
+    const paths = ['src/cart.ts', 'lib/util/strings.ts'];
+    assert.equal(matchPath('./src/cart.ts', paths), 'src/cart.ts');
+    assert.equal(matchPath('b/src/cart.ts', paths), 'src/cart.ts');
+    assert.equal(matchPath('src\\cart.ts', paths), 'src/cart.ts');
+    assert.equal(matchPath('strings.ts', paths), 'lib/util/strings.ts');
+    assert.equal(matchPath('/repo/lib/util/strings.ts', paths), 'lib/util/strings.ts');
+    assert.equal(matchPath('other.ts', paths), undefined);
+  });
+
+  it('places on the named line when the diff shows it, else on the nearest changed line, else lists it as unplaced', () => {
+    const { placed, duplicates } = placeFindings([
+      { file: 'src/cart.ts', line: 13, severity: 'warning', message: 'context line' },
+      { file: 'src/cart.ts', line: 500, severity: 'error', message: 'far below' },
+      { file: 'src/cart.ts', line: 1, severity: 'error', message: 'far above' },
+      { file: 'strings.ts', line: 41, severity: 'info', message: 'suffix' },
+      { file: 'README.md', line: 3, severity: 'info', message: 'not in the diff' },
+      { file: './src/cart.ts', line: 13, severity: 'warning', message: 'Context line' },
+    ], index);
+    assert.deepEqual(placed.map((f) => [f.path, f.line, f.placedLine, f.placement]), [
+      ['src/cart.ts', 13, 13, 'exact'],
+      ['src/cart.ts', 500, 12, 'nearest'],
+      ['src/cart.ts', 1, 11, 'nearest'],
+      ['lib/util/strings.ts', 41, 41, 'exact'],
+      ['README.md', 3, 3, 'unplaced'],
+    ]);
+    assert.equal(duplicates, 1);
+  });
+
+  it('finds a finding\'s line again where edits moved it, the closest first, or says it changed', () => {
+    const lines = ['a', 'x', 'b', 'target', 'c', 'target'];
+    const at = (i: number): string => lines[i] ?? '';
+    assert.equal(relocateLine(at, lines.length, 3, 'target'), 3);
+    assert.equal(relocateLine(at, lines.length, 1, 'target'), 3, 'two lines below');
+    assert.equal(relocateLine(at, lines.length, 5, 'b'), 2);
+    assert.equal(relocateLine(at, lines.length, 3, 'gone'), undefined);
+    assert.equal(relocateLine(at, lines.length, 0, 'target', 1), undefined, 'not within reach');
+  });
+});
