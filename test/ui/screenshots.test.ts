@@ -20,6 +20,8 @@ export const README_SCREENSHOTS: Readonly<Record<string, string>> = {
   'edit-diff': 'edit-diff-in-progress',
   'documents': 'documents-view',
   'commit-message': 'commit-message',
+  'next-edit': 'next-edit',
+  'review-comments': 'review-comments',
 };
 
 const runStarted = Date.now();

@@ -42,7 +42,7 @@ export interface Counters {
   inlineCached: number;
   /**
    * Prompt tokens and their cached part per feature, for the cache share per feature: edits,
-   * commit messages, next edit suggestions and OCR pages (inline completion has its own above;
+   * commit messages, next edit suggestions, OCR pages and reviews (inline completion has its own above;
    * chat and the agent are the rest).
    */
   editInput: number;
@@ -53,6 +53,8 @@ export interface Counters {
   nextEditCached: number;
   ocrInput: number;
   ocrCached: number;
+  reviewInput: number;
+  reviewCached: number;
   /**
    * Next edit suggestions: the requests metered as kind `nextEdit` and their generated tokens
    * (reasoning included), a subset of `output` / `reasoning` as for inline (prompt: `nextEditInput`).
@@ -84,6 +86,7 @@ export const FEATURE_PROMPT_COUNTERS = {
   commit: { input: 'commitInput', cached: 'commitCached' },
   nextEdit: { input: 'nextEditInput', cached: 'nextEditCached' },
   ocr: { input: 'ocrInput', cached: 'ocrCached' },
+  review: { input: 'reviewInput', cached: 'reviewCached' },
 } as const satisfies Partial<Record<GenerationKind, { input: keyof Counters; cached: keyof Counters }>>;
 /** Added with the cache share per feature: a bucket written before has none of them (read as 0). */
 export const FEATURE_COUNTER_KEYS: readonly (keyof Counters)[] = Object.values(FEATURE_PROMPT_COUNTERS).flatMap((k) => [k.input, k.cached]);

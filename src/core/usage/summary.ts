@@ -65,7 +65,7 @@ export interface CacheShare { promptTokens: number; cachedTokens: number }
 export interface FeatureCacheShare extends CacheShare { feature: GenerationKind }
 
 /** The order features are listed in. */
-const FEATURE_ORDER: readonly GenerationKind[] = ['chat', 'completion', 'edit', 'commit', 'nextEdit', 'ocr'];
+const FEATURE_ORDER: readonly GenerationKind[] = ['chat', 'completion', 'edit', 'commit', 'review', 'nextEdit', 'ocr'];
 
 function promptCache(c: Counters): UsageSnapshot['promptCache'] {
   const shares = new Map<GenerationKind, CacheShare>([['completion', { promptTokens: c.inlineInput, cachedTokens: c.inlineCached }]]);

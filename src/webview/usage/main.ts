@@ -187,6 +187,7 @@ const FEATURE_LABELS: Readonly<Record<GenerationKind, string>> = {
   completion: 'Inline completion',
   edit: 'Edit by instruction',
   commit: 'Commit messages',
+  review: 'Review Changes',
   nextEdit: 'Next edit suggestions',
   ocr: 'Document reading (OCR)',
 };
