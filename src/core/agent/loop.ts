@@ -164,6 +164,15 @@ export async function runAgent(options: AgentOptions): Promise<AgentOutcome> {
     if (repeated !== undefined) {
       return finish('repeated_failure', { message: `Stopped: the model called \`${repeated}\` ${maxRepeated} times with the same arguments and it failed each time.` });
     }
+    if (options.betweenRounds) {
+      try {
+        if (signal?.aborted) throw new CancelledError();
+        const decision = await options.betweenRounds(rounds);
+        if (decision) return finish('stopped', { message: decision.stop });
+      } catch (error) {
+        return stopped(error);
+      }
+    }
   }
 
   async function runRound(prepared: PreparedCall[], round: number): Promise<ToolOutcome[]> {

@@ -67,7 +67,9 @@ export type AgentStatus =
   /** The user cancelled; `messages` holds what was done, consistent for the next turn. */
   | 'cancelled'
   /** A request failed (network, API...); `error` is the typed error, `messages` what was done. */
-  | 'error';
+  | 'error'
+  /** `betweenRounds` stopped the turn after a round's tools (a cost cap); `message` says why. */
+  | 'stopped';
 
 export interface AgentOutcome {
   readonly status: AgentStatus;
@@ -80,7 +82,7 @@ export interface AgentOutcome {
   readonly rounds: number;
   /** Tools run (validated calls), across rounds. */
   readonly toolCalls: number;
-  /** For `round_limit` and `repeated_failure`: a sentence for the user. */
+  /** For `round_limit`, `repeated_failure` and `stopped`: a sentence for the user. */
   readonly message?: string;
   readonly error?: unknown;
   /** Every file reference the tools reported, deduplicated, in order. */
@@ -127,4 +129,13 @@ export interface AgentOptions {
    * (`keepsReasoningBetweenRounds` in core/inference/models/reasoningEffort.ts).
    */
   readonly keepReasoning?: boolean;
+  /**
+   * Called after a round's tools have all answered and before the next model request (never while
+   * a tool runs): `{ stop }` ends the turn with status `stopped` and that message, the history
+   * valid (every call answered). A throw ends the turn as a request error (or cancellation).
+   */
+  readonly betweenRounds?: (round: number) => Promise<BetweenRounds> | BetweenRounds;
 }
+
+/** What `betweenRounds` decides: carry on (undefined) or stop with a sentence for the user. */
+export type BetweenRounds = { readonly stop: string } | undefined;
