@@ -30,6 +30,8 @@ export interface TurnShape {
   readonly attachments?: readonly vscode.Uri[];
   /** Merged into the turn's result metadata (the agent's name, remembered for the conversation). */
   readonly metadata?: Readonly<Record<string, unknown>>;
+  /** Called once the turn has answered (not after an error or a cancellation), with its text: plan mode's buttons. */
+  readonly finish?: (answer: string, stream: vscode.ChatResponseStream) => void;
 }
 
 export interface TurnShaper {

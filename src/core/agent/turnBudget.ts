@@ -11,7 +11,8 @@ import { emptyCounters } from '../usage/ledger';
 export interface TurnCaps {
   /** Prompt plus generated tokens of every round of the turn. */
   readonly maxTokens: number;
-  readonly maxCostEur: number;
+  /** Undefined: no cost cap (the setting is null), the token cap alone. */
+  readonly maxCostEur: number | undefined;
 }
 
 /** Far above a normal task (15 rounds of a 128k-token context is about 2 million tokens, 4 EUR). */
@@ -20,15 +21,18 @@ export const DEFAULT_TURN_CAPS: TurnCaps = { maxTokens: 5_000_000, maxCostEur: 1
 /** The share of a cap at which the chat warns. */
 export const WARN_SHARE = 0.8;
 
-/** The caps from raw setting values; a missing or invalid value (not a positive number) is its default. */
+/** The caps from raw setting values; a missing or invalid value (not a positive number) is its default, a null cost cap none. */
 export function parseTurnCaps(raw: { maxTurnTokens?: unknown; maxTurnCostEur?: unknown }): TurnCaps {
-  const positive = (v: unknown, fallback: number): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : fallback);
-  return { maxTokens: Math.floor(positive(raw.maxTurnTokens, DEFAULT_TURN_CAPS.maxTokens)), maxCostEur: positive(raw.maxTurnCostEur, DEFAULT_TURN_CAPS.maxCostEur) };
+  const positive = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : undefined);
+  return {
+    maxTokens: Math.floor(positive(raw.maxTurnTokens) ?? DEFAULT_TURN_CAPS.maxTokens),
+    maxCostEur: raw.maxTurnCostEur === null ? undefined : positive(raw.maxTurnCostEur) ?? DEFAULT_TURN_CAPS.maxCostEur,
+  };
 }
 
 /** Both caps multiplied (Continue after a stop raises the next turn's caps). */
 export function raiseCaps(caps: TurnCaps, factor: number): TurnCaps {
-  return { maxTokens: Math.round(caps.maxTokens * factor), maxCostEur: caps.maxCostEur * factor };
+  return { maxTokens: Math.round(caps.maxTokens * factor), maxCostEur: caps.maxCostEur === undefined ? undefined : caps.maxCostEur * factor };
 }
 
 /** What the turn's rounds reported (`usage` of each response), summed. */
@@ -89,7 +93,7 @@ export function capState(spend: TurnSpend, caps: TurnCaps, rates: EurPerUnit = C
   const tokens = spendTokens(spend);
   const eur = spendEur(spend, rates);
   const tokenShare = tokens / caps.maxTokens;
-  const costShare = eur / caps.maxCostEur;
+  const costShare = caps.maxCostEur === undefined ? 0 : eur / caps.maxCostEur;
   const cap = costShare > tokenShare ? 'cost' : 'tokens';
   const share = Math.max(tokenShare, costShare);
   const level: CapLevel = share >= 1 ? 'reached' : share >= WARN_SHARE ? 'warning' : 'ok';
@@ -119,16 +123,19 @@ export interface Allowance {
   readonly monthEur: number | undefined;
 }
 
-const int = (n: number): string => Math.max(0, Math.round(n)).toLocaleString('en');
-const eur = (n: number): string => `${Math.max(0, n).toFixed(2)} EUR`;
+/** What is left of a cap (never below 0); undefined when there is no cap. */
+export function leftOf(used: number, cap: number | undefined): number | undefined {
+  return cap === undefined ? undefined : Math.max(0, cap - used);
+}
 
-/** The lines the model reads before a turn: its caps and what the tier has left (it plans its work to fit). */
-export function budgetNote(caps: TurnCaps, allowance: Allowance): string {
-  const left = [
-    allowance.hourTokens !== undefined ? `${int(allowance.hourTokens)} output tokens left this hour` : undefined,
-    allowance.dayTokens !== undefined ? `${int(allowance.dayTokens)} today` : undefined,
-    allowance.monthEur !== undefined ? `${eur(allowance.monthEur)} left of this month's budget` : undefined,
-  ].filter((s): s is string => s !== undefined);
-  const tier = left.length > 0 ? ` The user's plan has ${left.join(', ')}.` : '';
-  return `Budget: this task may use at most ${int(caps.maxTokens)} tokens (prompts included) or ${eur(caps.maxCostEur)}; it is stopped between rounds at either.${tier} Read only what the task needs.`;
+const int = (n: number): string => Math.max(0, Math.round(n)).toLocaleString('en');
+
+/**
+ * The sentence the model reads in its system message: the turn's caps, so it plans its reads to fit.
+ * The tier's allowance is not in it: it changes every turn, and a system message that changes
+ * every turn would void the prompt cache of the whole conversation (the chat shows it instead).
+ */
+export function budgetNote(caps: TurnCaps): string {
+  const cost = caps.maxCostEur === undefined ? '' : ` or ${caps.maxCostEur.toFixed(2)} EUR`;
+  return `Budget: this task may use at most ${int(caps.maxTokens)} tokens (prompts included)${cost}; it is stopped between rounds when it reaches that. Read only what the task needs.`;
 }

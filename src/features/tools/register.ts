@@ -11,6 +11,7 @@ import { SIDE_EFFECT_TRUST_ACTIONS, ToolNames } from './names';
 import { toolsContext } from './progress';
 import { RankedWorkspaceSearch, type RankedSearchSource } from './rankedSearch';
 import { RunInTerminalTool } from './runInTerminalTool';
+import { TodoTool } from './todoTool';
 import { trustGatedTool } from './trustGatedTool';
 
 export interface ToolsFeature {
@@ -44,6 +45,7 @@ export function register(deps: Deps, options: { rankedSearch?: RankedSearchSourc
     [ToolNames.listResources, new ListResourcesTool(deps.console)],
     [ToolNames.describeResource, new DescribeResourceTool(deps.console)],
     [ToolNames.cloudAction, new CloudActionTool(deps.console, context.progress)],
+    [ToolNames.todo, new TodoTool()],
   ];
   const registered = new Map<string, vscode.LanguageModelTool<never>>();
   for (const [name, tool] of tools) {

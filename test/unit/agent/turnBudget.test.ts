@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { addRound, budgetNote, capState, DEFAULT_TURN_CAPS, exceedsHourly, NO_SPEND, parseTurnCaps, raiseCaps, spendEur, spendTokens, type TurnSpend } from '../../../src/core/agent/turnBudget';
+import { addRound, budgetNote, leftOf, capState, DEFAULT_TURN_CAPS, exceedsHourly, NO_SPEND, parseTurnCaps, raiseCaps, spendEur, spendTokens, type TurnSpend } from '../../../src/core/agent/turnBudget';
 import { eurPerUnit } from '../../../src/core/usage/cost';
 
 const spend = (promptTokens: number, completionTokens: number, extra: Partial<TurnSpend> = {}): TurnSpend => ({ ...NO_SPEND, rounds: 1, promptTokens, completionTokens, ...extra });
@@ -32,6 +32,7 @@ describe('turn cost cap arithmetic', () => {
     const state = capState(spend(0, 101_000), caps); // 0.808 EUR of output
     assert.deepEqual([state.level, state.cap], ['warning', 'cost']);
     assert.equal(capState(spend(0, 125_000), caps).level, 'reached');
+    assert.equal(capState(spend(0, 125_000), { maxTokens: 1_000_000, maxCostEur: undefined }).level, 'ok', 'no cost cap: the tokens alone count');
   });
 
   it('projects the next round against the hourly allowance at the turn’s rate', () => {
@@ -47,12 +48,15 @@ describe('turn cost cap arithmetic', () => {
     assert.deepEqual(parseTurnCaps({ maxTurnTokens: -1, maxTurnCostEur: 'ten' }), DEFAULT_TURN_CAPS);
     assert.deepEqual(parseTurnCaps({ maxTurnTokens: 1234.7, maxTurnCostEur: 0.5 }), { maxTokens: 1234, maxCostEur: 0.5 });
     assert.deepEqual(raiseCaps({ maxTokens: 1000, maxCostEur: 0.5 }, 2), { maxTokens: 2000, maxCostEur: 1 });
+    assert.deepEqual(parseTurnCaps({ maxTurnCostEur: null }), { maxTokens: DEFAULT_TURN_CAPS.maxTokens, maxCostEur: undefined }, 'null: no cost cap');
+    assert.deepEqual(raiseCaps({ maxTokens: 1000, maxCostEur: undefined }, 2), { maxTokens: 2000, maxCostEur: undefined });
   });
 
-  it('tells the model its caps and what the tier has left', () => {
-    const note = budgetNote({ maxTokens: 200_000, maxCostEur: 2 }, { hourTokens: 120_000, dayTokens: 3_000_000, monthEur: 12.345 });
-    assert.match(note, /at most 200,000 tokens .* or 2\.00 EUR/);
-    assert.match(note, /120,000 output tokens left this hour, 3,000,000 today, 12\.35 EUR left of this month's budget/);
-    assert.doesNotMatch(budgetNote(DEFAULT_TURN_CAPS, { hourTokens: undefined, dayTokens: undefined, monthEur: undefined }), /plan has/);
+  it('tells the model its caps (a stable sentence), and computes what the tier has left', () => {
+    assert.match(budgetNote({ maxTokens: 200_000, maxCostEur: 2 }), /at most 200,000 tokens .* or 2\.00 EUR/);
+    assert.doesNotMatch(budgetNote({ maxTokens: 200_000, maxCostEur: undefined }), /EUR/);
+    assert.equal(leftOf(120_000, 150_000), 30_000);
+    assert.equal(leftOf(200_000, 150_000), 0);
+    assert.equal(leftOf(5, undefined), undefined);
   });
 });
