@@ -55,7 +55,9 @@ export type AgentEvent =
   | { type: 'tool_start'; invocation: ToolInvocation }
   /** A call ended (or was refused by validation before running: `invocation` is then undefined). */
   | { type: 'tool_end'; call: ToolCall; invocation: ToolInvocation | undefined; outcome: ToolOutcome }
-  | { type: 'usage'; usage: Usage };
+  | { type: 'usage'; usage: Usage }
+  /** A round's response is complete: its usage as reported, or estimated from the text when the server sent none (the turn's cost cap counts every round). */
+  | { type: 'round_usage'; round: number; usage: Usage; estimated: boolean };
 
 export type AgentStatus =
   /** The model answered in text. */

@@ -199,7 +199,7 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
               }
             }
             break;
-          case 'usage':
+          case 'round_usage':
             control.onUsage(event.usage);
             break;
           default:

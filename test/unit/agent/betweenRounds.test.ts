@@ -7,14 +7,15 @@ import type { ChatRequest, ChatResult, ChatStreamEvent, ToolCall } from '../../.
 /** A model that asks for one `read` call per request, `rounds` times, then answers; each response reports 1 000 prompt and 100 output tokens. */
 class FakeModel implements AgentModelClient {
   readonly requests: ChatRequest[] = [];
-  constructor(private readonly toolRounds: number) {}
+  constructor(private readonly toolRounds: number, private readonly reportsUsage = true) {}
   chatStream(request: ChatRequest): ChatStream {
     this.requests.push(request);
     const n = this.requests.length;
     const calls: ToolCall[] = n <= this.toolRounds ? [{ id: `call_${n}`, type: 'function', function: { name: 'read', arguments: '{}' } }] : [];
     const usage = { promptTokens: 1000, completionTokens: 100, totalTokens: 1100 };
     const result = { id: `r${n}`, model: request.model, created: 0, text: calls.length ? '' : 'done', thinking: '', toolCalls: calls, finishReason: calls.length ? 'tool_calls' : 'stop', usage, message: calls.length ? { role: 'assistant', content: null, tool_calls: calls } : { role: 'assistant', content: 'done' }, meta: {} } as unknown as ChatResult;
-    const events: ChatStreamEvent[] = [{ type: 'usage', usage }];
+    const events: ChatStreamEvent[] = this.reportsUsage ? [{ type: 'usage', usage }] : [];
+    if (!this.reportsUsage) (result as { usage: unknown }).usage = undefined;
     return {
       consume: (onEvent?: (event: ChatStreamEvent) => void) => {
         for (const e of events) onEvent?.(e);
@@ -49,7 +50,7 @@ describe('agent loop: the between-rounds hook (cost cap)', () => {
       ...base,
       client: model,
       invoker,
-      onEvent: (e) => { if (e.type === 'usage') spend = addRound(spend, e.usage); },
+      onEvent: (e) => { if (e.type === 'round_usage') spend = addRound(spend, e.usage); },
       betweenRounds: (round) => {
         asked.push({ round, running: invoker.running, tools: invoker.ran.length });
         // A cap of 3 000 tokens: reached after the third round (3 x 1 100).
@@ -81,5 +82,15 @@ describe('agent loop: the between-rounds hook (cost cap)', () => {
     const controller = new AbortController();
     const cancelled = await runAgent({ ...base, client: new FakeModel(3), invoker: { invoke: () => { controller.abort(); return Promise.resolve({ content: 'x' }); } }, signal: controller.signal, betweenRounds: () => undefined });
     assert.equal(cancelled.status, 'cancelled');
+  });
+
+  it('every round reports its usage once: the server’s, or an estimate when it sent none', async () => {
+    const reported: Array<{ round: number; total: number; estimated: boolean }> = [];
+    await runAgent({ ...base, client: new FakeModel(1), invoker: new RecordingInvoker(), onEvent: (e) => { if (e.type === 'round_usage') reported.push({ round: e.round, total: e.usage.totalTokens, estimated: e.estimated }); } });
+    assert.deepEqual(reported, [{ round: 1, total: 1100, estimated: false }, { round: 2, total: 1100, estimated: false }]);
+    const estimates: Array<{ prompt: number; estimated: boolean }> = [];
+    await runAgent({ ...base, client: new FakeModel(1, false), invoker: new RecordingInvoker(), onEvent: (e) => { if (e.type === 'round_usage') estimates.push({ prompt: e.usage.promptTokens, estimated: e.estimated }); } });
+    assert.equal(estimates.length, 2);
+    assert.ok(estimates.every((e) => e.estimated && e.prompt > 0), JSON.stringify(estimates));
   });
 });
