@@ -25,6 +25,7 @@ import './errorSurface.test';
 import './checkpoints.test';
 import './l10n.test';
 import './agentDepth.test';
+import './planMode.test';
 import './faults.test';
 import './trust.test';
 import './restrictedMode.test';
