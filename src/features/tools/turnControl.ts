@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { BetweenRounds, ToolInvoker } from '../../core/agent';
-import type { TodoList } from '../../core/agent/todoList';
+import type { TodoList, TodoStatus } from '../../core/agent/todoList';
+import { escapeMarkdown } from '../../core/markdown';
 import { addRound, budgetNote, capState, exceedsHourly, leftOf, NO_SPEND, outputPerRound, type TurnCaps, type TurnSpend } from '../../core/agent/turnBudget';
 import type { ChatMessage, Usage } from '../../core/inference/chat/types';
 import { CONTRACT_EUR_PER_UNIT, eurPerUnit, type EurPerUnit } from '../../core/usage/cost';
@@ -8,6 +9,8 @@ import { formatEur, formatInt as fmt } from '../../core/usage/format';
 import type { UsageReader } from '../deps';
 import { ToolNames } from './names';
 import { applyTodo } from './todoTool';
+
+const TODO_ICON: Readonly<Record<TodoStatus, string>> = { pending: '$(circle-large-outline)', 'in-progress': '$(arrow-circle-right)', done: '$(pass-filled)' };
 
 /** Where a turn stopped at its cap: its result metadata, for Continue (the next turn's raised caps). */
 export interface CapStop {
@@ -113,7 +116,10 @@ export class TurnControl {
   /** The to-do list once, at the end of the turn (not a list per change). */
   finish(): void {
     if (this.todo.size === 0) return;
-    this.stream.markdown(`\n\n**${vscode.l10n.t('To-do list ({0} of {1} done)', this.todo.done(), this.todo.size)}**\n\n${this.todo.markdown()}\n`);
+    // Titles are the model's words: escaped, so they cannot add links or icons of their own.
+    const lines = this.todo.state().map((i) => `${TODO_ICON[i.status]} ${i.id}. ${i.status === 'in-progress' ? `**${escapeMarkdown(i.title)}**` : escapeMarkdown(i.title)}`);
+    const text = `\n\n**${vscode.l10n.t('To-do list ({0} of {1} done)', this.todo.done(), this.todo.size)}**\n\n${lines.join('  \n')}\n`;
+    this.stream.markdown(new vscode.MarkdownString(text, true));
   }
 
   /** One progress line, replaced as the turn goes: the current to-do item, tokens and cost so far. */
