@@ -11,7 +11,7 @@ export function applyTodo(list: TodoList, input: Readonly<Record<string, unknown
     if (error instanceof TodoError) return { content: `Error: ${error.message}`, isError: true };
     throw error;
   }
-  return { content: `To-do list (${list.done()} of ${list.size} done):\n${list.markdown()}` };
+  return { content: `Updated; ${list.done()} of ${list.size} done:\n${list.markdown()}` };
 }
 
 /**
