@@ -17,7 +17,7 @@ import type { Deps } from '../../src/features/deps';
 import { PLAN_COMMAND, planShape } from '../../src/features/plan/register';
 import { READ_ONLY_TOOLS, SIDE_EFFECT_TOOLS, ToolNames } from '../../src/features/tools/names';
 import { TurnControl } from '../../src/features/tools/turnControl';
-import { requests, sandbox } from './sandbox';
+import { control, requests, sandbox } from './sandbox';
 import { RecordingStream, testDeps } from './fakes';
 
 type SentBody = { messages: { role: string; content: unknown }[]; tools?: { function: { name: string } }[] };
@@ -66,7 +66,12 @@ describe('plan mode, the to-do list and the turn cost cap (against the sandbox)'
     rmSync(join(root, 'plan-notes.txt'), { force: true });
     await settings().update('agent.maxTurnTokens', undefined, vscode.ConfigurationTarget.Global);
   });
-  afterEach(() => settings().update('agent.maxTurnTokens', undefined, vscode.ConfigurationTarget.Global));
+  // The sandbox keeps whole strings of the bodies it records (system messages are long).
+  beforeEach(() => control('/recorded-strings', { maxChars: 200_000 }));
+  afterEach(async () => {
+    await settings().update('agent.maxTurnTokens', undefined, vscode.ConfigurationTarget.Global);
+    await control('/recorded-strings', { maxChars: 200 });
+  });
 
   const run = async (req: vscode.ChatRequest, history: ReadonlyArray<vscode.ChatRequestTurn | vscode.ChatResponseTurn> = []): Promise<{ stream: RecordingStream; result: vscode.ChatResult; metadata: TurnMetadata & { plan?: boolean } }> => {
     const stream = new RecordingStream();
