@@ -137,5 +137,6 @@ const int = (n: number): string => Math.max(0, Math.round(n)).toLocaleString('en
  */
 export function budgetNote(caps: TurnCaps): string {
   const cost = caps.maxCostEur === undefined ? '' : ` or ${caps.maxCostEur.toFixed(2)} EUR`;
-  return `Budget: this task may use at most ${int(caps.maxTokens)} tokens (prompts included)${cost}; it is stopped between rounds when it reaches that. Read only what the task needs.`;
+  // Short: it is in every request of the turn.
+  return `Budget: at most ${int(caps.maxTokens)} tokens${cost} for this task; read only what it needs.`;
 }

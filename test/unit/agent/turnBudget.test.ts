@@ -53,7 +53,7 @@ describe('turn cost cap arithmetic', () => {
   });
 
   it('tells the model its caps (a stable sentence), and computes what the tier has left', () => {
-    assert.match(budgetNote({ maxTokens: 200_000, maxCostEur: 2 }), /at most 200,000 tokens .* or 2\.00 EUR/);
+    assert.match(budgetNote({ maxTokens: 200_000, maxCostEur: 2 }), /at most 200,000 tokens or 2\.00 EUR for this task/);
     assert.doesNotMatch(budgetNote({ maxTokens: 200_000, maxCostEur: undefined }), /EUR/);
     assert.equal(leftOf(120_000, 150_000), 30_000);
     assert.equal(leftOf(200_000, 150_000), 0);
