@@ -16,6 +16,7 @@ import { readSettings } from './platform/settings';
 import type { Deps } from './features/deps';
 import * as account from './features/account/register';
 import * as chat from './features/chat/register';
+import * as plan from './features/plan/register';
 import * as commitMessage from './features/commitMessage/register';
 import * as completion from './features/completion/register';
 import * as customization from './features/customization/register';
@@ -102,6 +103,8 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
     chatCommands: new ChatCommandRegistry(),
     trust,
     instructions: store.add(new InstructionsService(logger, trust)),
+    // Read at each agent turn (the meter is built lazily, never at activation).
+    usage: { snapshot: () => usageRuntime.meter.snapshot(), currentSettings: () => usageRuntime.meter.currentSettings() },
   };
 
   store.add(diagnostics.register(deps));
@@ -110,6 +113,7 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
   store.add(models.register(deps));
   store.add(chat.register(deps, context.extensionUri));
   store.add(customization.register(deps));
+  store.add(plan.register(deps));
   store.add(completion.register(deps));
   store.add(edit.register(deps, context.globalState));
   // The tier back-off reads the usage meter only when a completion is asked for (never at activation).

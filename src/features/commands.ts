@@ -31,4 +31,10 @@ export const Commands = {
   activitiesOpenDetails: 'stratus.activities.openDetails',
   activitiesShow: 'stratus.activities.show',
   showConsoleEndpoints: 'stratus.showConsoleEndpoints',
+  /** A turn stopped at its cost cap: carry on with the caps doubled, or leave it stopped. */
+  continueTurn: 'stratus.agent.continueTurn',
+  stopTurn: 'stratus.agent.stopTurn',
+  /** Plan mode's buttons: start an agent turn with the plan, save it as a Markdown file. */
+  implementPlan: 'stratus.plan.implement',
+  savePlan: 'stratus.plan.save',
 } as const;

@@ -9,6 +9,14 @@ import type { ConnectionStatus } from '../services/connectionStatus';
 import type { StratusSettings } from '../platform/settings';
 import type { InstructionsService } from '../services/repositoryInstructions';
 import type { WorkspaceTrustGate } from '../services/workspaceTrust';
+import type { UsageSnapshot } from '../core/usage/summary';
+import type { UsageSettings } from '../core/usage/settings';
+
+/** The usage meter's live figures, as the agent turn reads them (its cost cap, the tier's allowance). */
+export interface UsageReader {
+  snapshot(): UsageSnapshot;
+  currentSettings(): UsageSettings;
+}
 
 /** What the composition root builds once and hands to every feature's register(). */
 export interface Deps {
@@ -27,4 +35,6 @@ export interface Deps {
   readonly trust: WorkspaceTrustGate;
   /** The one reader of repository instructions (AGENTS.md and the like), for the agent and for edits. */
   readonly instructions: InstructionsService;
+  /** The usage meter (absent in tests that build no meter: the turn then prices at the contract's rates and knows no allowance). */
+  readonly usage?: UsageReader;
 }

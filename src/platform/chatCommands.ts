@@ -30,8 +30,8 @@ export interface TurnShape {
   readonly attachments?: readonly vscode.Uri[];
   /** Merged into the turn's result metadata (the agent's name, remembered for the conversation). */
   readonly metadata?: Readonly<Record<string, unknown>>;
-  /** Rendered after a turn that answered (a custom agent's handoff buttons). */
-  readonly footer?: (stream: vscode.ChatResponseStream) => void;
+  /** Called once the turn has answered (not after an error, a cancellation or a cap stop), with its text: plan mode's buttons, a custom agent's handoffs. */
+  readonly finish?: (answer: string, stream: vscode.ChatResponseStream) => void;
 }
 
 export interface TurnShaper {

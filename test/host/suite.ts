@@ -28,6 +28,7 @@ import './checkpoints.test';
 import './l10n.test';
 import './agentDepth.test';
 import './customization.test';
+import './planMode.test';
 import './faults.test';
 import './trust.test';
 import './restrictedMode.test';

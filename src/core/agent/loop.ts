@@ -1,6 +1,7 @@
 import { abortable } from '../abortable';
 import { CancelledError, isStratusError } from '../errors';
-import type { ChatMessage, ChatRequest, ChatResult, ToolDefinition } from '../inference/chat/types';
+import type { ChatMessage, ChatRequest, ChatResult, ToolDefinition, Usage } from '../inference/chat/types';
+import { estimateCompletion, estimatePrompt } from '../usage/metering';
 import type { AgentOptions, AgentOutcome, AgentStatus, AgentTool, ToolInvocation, ToolOutcome } from './types';
 import { CallValidator, type PreparedCall } from './validate';
 
@@ -12,6 +13,13 @@ export function toolDefinitions(tools: readonly AgentTool[]): ToolDefinition[] {
     type: 'function',
     function: { name: t.name, description: t.description, parameters: (t.parameters ?? { type: 'object', properties: {} }) as Record<string, unknown> },
   }));
+}
+
+/** A round's usage when the server sent none, estimated as the usage meter estimates it. */
+function estimatedUsage(request: ChatRequest, result: ChatResult): Usage {
+  const promptTokens = estimatePrompt(request);
+  const completionTokens = estimateCompletion(result);
+  return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens };
 }
 
 function truncate(text: string, max: number): string {
@@ -120,6 +128,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentOutcome> {
     } catch (error) {
       return stopped(error);
     }
+    emit({ type: 'round_usage', round: rounds, usage: result.usage ?? estimatedUsage(request, result), estimated: result.usage === undefined });
 
     if (result.toolCalls.length === 0 || !definitions) {
       // Calls nobody offered tools for are dropped: history must not carry unanswered calls.
@@ -163,6 +172,15 @@ export async function runAgent(options: AgentOptions): Promise<AgentOutcome> {
     });
     if (repeated !== undefined) {
       return finish('repeated_failure', { message: `Stopped: the model called \`${repeated}\` ${maxRepeated} times with the same arguments and it failed each time.` });
+    }
+    if (options.betweenRounds) {
+      try {
+        if (signal?.aborted) throw new CancelledError();
+        const decision = await options.betweenRounds(rounds);
+        if (decision) return finish('stopped', { message: decision.stop });
+      } catch (error) {
+        return stopped(error);
+      }
     }
   }
 

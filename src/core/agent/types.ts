@@ -55,7 +55,9 @@ export type AgentEvent =
   | { type: 'tool_start'; invocation: ToolInvocation }
   /** A call ended (or was refused by validation before running: `invocation` is then undefined). */
   | { type: 'tool_end'; call: ToolCall; invocation: ToolInvocation | undefined; outcome: ToolOutcome }
-  | { type: 'usage'; usage: Usage };
+  | { type: 'usage'; usage: Usage }
+  /** A round's response is complete: its usage as reported, or estimated from the text when the server sent none (the turn's cost cap counts every round). */
+  | { type: 'round_usage'; round: number; usage: Usage; estimated: boolean };
 
 export type AgentStatus =
   /** The model answered in text. */
@@ -67,7 +69,9 @@ export type AgentStatus =
   /** The user cancelled; `messages` holds what was done, consistent for the next turn. */
   | 'cancelled'
   /** A request failed (network, API...); `error` is the typed error, `messages` what was done. */
-  | 'error';
+  | 'error'
+  /** `betweenRounds` stopped the turn after a round's tools (a cost cap); `message` says why. */
+  | 'stopped';
 
 export interface AgentOutcome {
   readonly status: AgentStatus;
@@ -80,7 +84,7 @@ export interface AgentOutcome {
   readonly rounds: number;
   /** Tools run (validated calls), across rounds. */
   readonly toolCalls: number;
-  /** For `round_limit` and `repeated_failure`: a sentence for the user. */
+  /** For `round_limit`, `repeated_failure` and `stopped`: a sentence for the user. */
   readonly message?: string;
   readonly error?: unknown;
   /** Every file reference the tools reported, deduplicated, in order. */
@@ -127,4 +131,13 @@ export interface AgentOptions {
    * (`keepsReasoningBetweenRounds` in core/inference/models/reasoningEffort.ts).
    */
   readonly keepReasoning?: boolean;
+  /**
+   * Called after a round's tools have all answered and before the next model request (never while
+   * a tool runs): `{ stop }` ends the turn with status `stopped` and that message, the history
+   * valid (every call answered). A throw ends the turn as a request error (or cancellation).
+   */
+  readonly betweenRounds?: (round: number) => Promise<BetweenRounds> | BetweenRounds;
 }
+
+/** What `betweenRounds` decides: carry on (undefined) or stop with a sentence for the user. */
+export type BetweenRounds = { readonly stop: string } | undefined;

@@ -37,11 +37,13 @@ function reported(u: Usage): { promptTokens: number; completionTokens: number; r
   return { promptTokens: u.promptTokens, completionTokens: u.completionTokens, reasoningTokens: u.reasoningTokens ?? 0, ...(u.cachedTokens !== undefined ? { cachedTokens: u.cachedTokens } : {}), estimated: false };
 }
 
-function estimatePrompt(request: ChatRequest): number {
+/** Prompt tokens of a request the server reported no usage for, estimated from its text. */
+export function estimatePrompt(request: ChatRequest): number {
   return request.messages.reduce((sum, m) => sum + estimateMessageTokens(m), 0) + estimateToolsTokens(request.tools);
 }
 
-function estimateCompletion(result: ChatResult): number {
+/** Generated tokens of such an answer, estimated from its text, thinking and tool calls. */
+export function estimateCompletion(result: ChatResult): number {
   let text = result.text + result.thinking;
   for (const call of result.toolCalls) text += call.function.name + call.function.arguments;
   return estimateTextTokens(text);

@@ -6,6 +6,7 @@ import type { ChatMessage } from '../../core/inference/chat/types';
 import type { ModelInfo } from '../../core/inference/models/types';
 import type { Deps } from '../deps';
 import type { InstructionsService } from '../../services/repositoryInstructions';
+import { CapGrants } from './capActions';
 
 /**
  * What makes the @stratus agent turn Copilot-deep: repository instructions in the system message
@@ -39,6 +40,8 @@ export class AgentDepth implements vscode.Disposable {
   readonly summaries: SummaryStore = new MemorySummaryStore();
   /** Conversations already told that repository instructions were not loaded (untrusted). */
   readonly untrustedNoted = new Set<string>();
+  /** Continue clicked under a turn stopped at its cost cap: the next turn's raised caps. */
+  readonly capGrants = new CapGrants();
 
   /** The instructions reader is shared (Edit with Instruction uses it too) and owned by the composition root. */
   constructor(deps: Pick<Deps, 'instructions'>) {

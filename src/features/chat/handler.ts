@@ -16,7 +16,8 @@ import { effortLabel } from '../models/effortLabel';
 import { defaultChatModel, pickChatModel } from '../models/selection';
 import { notConfigured } from './responses';
 import { AgentDepth, conversationIdOf, TurnDepth } from './agentDepth';
-import { COMPACT_COMMAND, historyMessages, type Incompleteness, type TurnMetadata } from './history';
+import { carriedState, COMPACT_COMMAND, historyMessages, type Incompleteness, type TurnMetadata } from './history';
+import type { CapGrants } from './capActions';
 import { resolveReferences } from './references';
 import { runAgentTurn } from '../tools/agentTurn';
 
@@ -55,7 +56,7 @@ export function createHandler(deps: Deps, depth?: AgentDepth): vscode.ChatReques
         break;
       }
     }
-    return answer(deps, turnDepth, request, context, stream, token, shape ?? {});
+    return answer(deps, turnDepth, depth?.capGrants, request, context, stream, token, shape ?? {});
   };
 }
 
@@ -127,7 +128,7 @@ async function compactCommand(deps: Deps, turnDepth: TurnDepthFactory, request: 
   }
 }
 
-async function answer(deps: Deps, turnDepth: TurnDepthFactory, request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken, shape: TurnShape): Promise<vscode.ChatResult> {
+async function answer(deps: Deps, turnDepth: TurnDepthFactory, capGrants: CapGrants | undefined, request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken, shape: TurnShape): Promise<vscode.ChatResult> {
   const abort = toAbortSignal(token);
   const partial = new PartialAnswer();
   let model: ModelInfo | undefined;
@@ -140,8 +141,10 @@ async function answer(deps: Deps, turnDepth: TurnDepthFactory, request: vscode.C
     const prepared = await prepare(deps, request, context, stream, model, shape);
     if ('refused' in prepared) return prepared.refused;
     const depth = turnDepth(context, stream, abort.signal, model, [...attachedUris(request), ...(shape.attachments ?? [])]);
-    const result = await runAgentTurn(deps, { request, stream, signal: abort.signal, model, messages: prepared.messages, maxTokens: prepared.maxTokens, partial, depth, ...(shape.allowTool ? { allowTool: shape.allowTool } : {}) });
-    if (!result.errorDetails && !(result.metadata as TurnMetadata | undefined)?.incomplete) shape.footer?.(stream);
+    const carried = carriedState(context, PARTICIPANT_ID, capGrants);
+    const result = await runAgentTurn(deps, { request, stream, signal: abort.signal, model, messages: prepared.messages, maxTokens: prepared.maxTokens, partial, depth, ...carried, ...(shape.allowTool ? { allowTool: shape.allowTool } : {}) });
+    const ended = result.metadata as TurnMetadata | undefined;
+    if (shape.finish && !result.errorDetails && !ended?.incomplete && !ended?.capStop) shape.finish(partial.text, stream);
     const shaped = { ...(shape.metadata ?? {}), ...(shape.prompt !== undefined ? { prompt: shape.prompt } : {}) };
     return Object.keys(shaped).length > 0 ? { ...result, metadata: { ...shaped, ...(result.metadata ?? {}) } } : result;
   } catch (error) {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ChatMessage } from '../../core/inference/chat/types';
 import { splitThinking } from '../../core/inference/chat/think';
+import type { TodoItem } from '../../core/agent/todoList';
 
 /**
  * Why an answer is incomplete: the stream was cut (reset, stalled, ended early), another error
@@ -24,6 +25,10 @@ export interface TurnMetadata {
   readonly compacted?: true;
   /** The prompt as sent, when a turn shape replaced the user's (a prompt file's body). */
   readonly prompt?: string;
+  /** The turn's to-do list (stratus_todo), carried on by the next turn of the conversation. */
+  readonly todo?: readonly TodoItem[];
+  /** The turn stopped at its cost cap: Continue raises the next turn's caps (capActions.ts). */
+  readonly capStop?: { readonly id: string; readonly factor: number };
 }
 
 /** `/compact`: summarises the conversation on demand. */
@@ -54,4 +59,15 @@ export function historyMessages(context: vscode.ChatContext, participantId: stri
   }
   // A request whose answer failed leaves a dangling user turn; the API wants alternation.
   return out.filter((message, i) => !(message.role === 'user' && out[i + 1]?.role === 'user'));
+}
+
+/** What a turn carries on from the conversation's newest answers: an unfinished to-do list, raised caps after Continue. */
+export function carriedState(context: vscode.ChatContext, participantId: string, grants: { factorAfter(previous: TurnMetadata | undefined): number } | undefined): { todo?: readonly TodoItem[]; capFactor?: number } {
+  const answers = context.history.filter((t): t is vscode.ChatResponseTurn => t instanceof vscode.ChatResponseTurn && t.participant === participantId).map((t) => t.result.metadata as TurnMetadata | undefined);
+  const newest = answers[answers.length - 1];
+  const withTodo = [...answers].reverse().find((m) => Array.isArray(m?.todo));
+  // A finished list is not carried into the next task.
+  const todo = withTodo?.todo?.some((i) => i.status !== 'done') ? withTodo.todo : undefined;
+  const capFactor = grants?.factorAfter(newest) ?? 1;
+  return { ...(todo ? { todo } : {}), ...(capFactor > 1 ? { capFactor } : {}) };
 }

@@ -3,6 +3,7 @@ import { DisposableStore } from '../../platform/disposables';
 import { Commands } from '../commands';
 import type { Deps } from '../deps';
 import { AgentDepth, SHOW_SUMMARY_COMMAND, showSummary } from './agentDepth';
+import { registerCapActions } from './capActions';
 import { createHandler, PARTICIPANT_ID } from './handler';
 import type { TurnMetadata } from './history';
 
@@ -13,6 +14,7 @@ export function register(deps: Deps, extensionUri: vscode.Uri): vscode.Disposabl
   const store = new DisposableStore();
   const depth = store.add(new AgentDepth(deps));
   store.add(vscode.commands.registerCommand(SHOW_SUMMARY_COMMAND, showSummary));
+  store.add(registerCapActions(depth.capGrants));
   const participant = store.add(vscode.chat.createChatParticipant(PARTICIPANT_ID, createHandler(deps, depth)));
   participant.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'stratus.svg');
   participant.followupProvider = {

@@ -67,6 +67,6 @@ export function agentShape(agent: Located<AgentFile>): TurnShape {
     ...(allowTool ? { allowTool } : {}),
     ...(file.model ? { model: file.model } : {}),
     metadata: { [AGENT_METADATA_KEY]: file.name },
-    ...(file.handoffs.length > 0 ? { footer: (stream: vscode.ChatResponseStream) => handoffButtons(stream, file.handoffs) } : {}),
+    ...(file.handoffs.length > 0 ? { finish: (_answer: string, stream: vscode.ChatResponseStream) => handoffButtons(stream, file.handoffs) } : {}),
   };
 }

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { runAgent, toolDefinitions, type AgentOutcome, type AgentTool, type ToolInvoker } from '../../core/agent';
 import { clampMaxRounds } from '../../core/agent/settings';
+import { TodoList } from '../../core/agent/todoList';
+import { parseTurnCaps, raiseCaps } from '../../core/agent/turnBudget';
 import type { ChatMessage, ToolChoice } from '../../core/inference/chat/types';
 import { supportsToolCalling, type ToolCallingOverrides } from '../../core/inference/models/capabilities';
 import { keepsReasoningBetweenRounds } from '../../core/inference/models/reasoningEffort';
@@ -12,9 +14,11 @@ import { TurnDepth } from '../chat/agentDepth';
 import type { TurnMetadata } from '../chat/history';
 import type { Deps } from '../deps';
 import { checkpointButtons } from './checkpointActions';
+import { capButtons } from '../chat/capActions';
 import { VscodeToolInvoker } from './invoker';
-import { CLOUD_TOOLS, FILE_TOOLS, STRATUS_TOOL_PREFIX } from './names';
+import { CLOUD_TOOLS, FILE_TOOLS, STRATUS_TOOL_PREFIX, ToolNames } from './names';
 import { toolsContext } from './progress';
+import { TurnControl } from './turnControl';
 import { resolveWorkspacePath } from './workspace';
 
 const SIGN_IN_HELPS: ReadonlySet<string> = new Set(['signedOut', 'notConfigured', 'rejected']);
@@ -36,6 +40,10 @@ export interface AgentTurnRequest {
   readonly depth?: TurnDepth;
   /** Which tools this turn may offer (a custom agent's subset, plan mode's read-only tools); absent: all. */
   readonly allowTool?: (name: string) => boolean;
+  /** The to-do list the conversation's newest answer kept (its result metadata), carried on. */
+  readonly todo?: unknown;
+  /** The cost caps of the settings times this (Continue after a stop at the cap doubles them). Default 1. */
+  readonly capFactor?: number;
 }
 
 // The wire accepts function names of 1-64 letters, digits, _ and -.
@@ -79,10 +87,11 @@ function pinnedOf(messages: readonly ChatMessage[]): ChatMessage[] {
   return first?.role === 'system' && messages.length > 1 && last ? [first, last] : [...messages];
 }
 
-function withGuidance(messages: ChatMessage[]): ChatMessage[] {
+function withGuidance(messages: ChatMessage[], budget = ''): ChatMessage[] {
   const [first, ...rest] = messages;
-  if (first?.role === 'system') return [{ role: 'system', content: `${first.content}\n\n${TOOLS_GUIDANCE}` }, ...rest];
-  return [{ role: 'system', content: TOOLS_GUIDANCE }, ...messages];
+  const guidance = budget ? `${TOOLS_GUIDANCE}\n\n${budget}` : TOOLS_GUIDANCE;
+  if (first?.role === 'system') return [{ role: 'system', content: `${first.content}\n\n${guidance}` }, ...rest];
+  return [{ role: 'system', content: guidance }, ...messages];
 }
 
 /**
@@ -121,6 +130,10 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
   const forced = referenced.length === 1 && tools.some((t) => t.name === referenced[0]) ? referenced[0] : undefined;
   const toolChoice: ToolChoice | undefined = forced ? { type: 'function', function: { name: forced } } : undefined;
 
+  const factor = turn.capFactor !== undefined && turn.capFactor >= 1 ? turn.capFactor : 1;
+  const caps = raiseCaps(parseTurnCaps({ maxTurnTokens: settings.get<unknown>('agent.maxTurnTokens'), maxTurnCostEur: settings.get<unknown>('agent.maxTurnCostEur') }), factor);
+  const control = new TurnControl(stream, TodoList.from(turn.todo), caps, factor, deps.usage);
+  if (tools.length > 0) control.start();
   const roundBudget = { toolsTokens: estimateToolsTokens(toolDefinitions(tools)), reserveTokens: fitted.maxTokens };
   const context = toolsContext(deps);
   const invoker = turn.invoker ?? new VscodeToolInvoker(request.toolInvocationToken);
@@ -138,16 +151,20 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
       client: deps.inference.client(),
       model: model.id,
       keepReasoning: keepsReasoningBetweenRounds(model.id, model.reasoning),
-      messages: tools.length > 0 ? withGuidance(turn.messages) : turn.messages,
+      messages: tools.length > 0 ? withGuidance(turn.messages, control.note) : turn.messages,
       prepareRequest: async (conversation) => {
         await Promise.all(pendingReferences);
-        return depth.prepare(conversation, roundBudget);
+        // Room for the to-do list, pinned to the system message once compaction leaves messages out.
+        const pinned = Math.ceil(control.todo.systemNote().length / 3);
+        const prepared = await depth.prepare(conversation, { ...roundBudget, toolsTokens: roundBudget.toolsTokens + pinned });
+        return { ...prepared, messages: control.pinTodo(conversation, prepared.messages) };
       },
+      betweenRounds: () => control.betweenRounds(),
       tools,
       // A quarter of the context, at most, for one tool result (characters ~ 4 per token).
       maxResultChars: Math.min(24_000, Math.max(2_000, contextLength)),
       // The checkpoint sees what tools that write unreported change while they run (checkpoints.ts).
-      invoker: recording ? recording.watch(invoker) : invoker,
+      invoker: control.wrap(recording ? recording.watch(invoker) : invoker),
       ...(toolChoice ? { toolChoice } : {}),
       maxRounds: clampMaxRounds(settings.get<unknown>('agent.maxRounds')),
       ...(fitted.maxTokens > 0 ? { maxTokens: fitted.maxTokens } : {}),
@@ -171,7 +188,7 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
             break;
           case 'tool_start':
             usedTools.add(event.invocation.name);
-            if (!request.toolInvocationToken) stream.progress(vscode.l10n.t('Running {0}…', event.invocation.name));
+            if (!request.toolInvocationToken && event.invocation.name !== ToolNames.todo) stream.progress(vscode.l10n.t('Running {0}…', event.invocation.name));
             break;
           case 'tool_end':
             if (event.invocation && FILE_TOOLS.has(event.invocation.name) && !event.outcome.isError && !event.outcome.declined) {
@@ -181,6 +198,9 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
                 pendingReferences.push(resolveWorkspacePath(path).then((file) => { depth.touched(file.uri); stream.reference(file.uri); }, () => undefined));
               }
             }
+            break;
+          case 'round_usage':
+            control.onUsage(event.usage);
             break;
           default:
             break;
@@ -193,6 +213,7 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
     await Promise.all(pendingReferences);
     const checkpoint = await recording?.finish();
     try {
+      control.finish();
       if (checkpoint) checkpointButtons(stream, checkpoint);
     } catch {
       // The response is closed (cancelled): the checkpoint stays in the history.
@@ -202,7 +223,7 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
   // Only where signing in helps: not after a network or server error (the stored PAT is kept and tried again).
   const signInNeeded = [...usedTools].some((name) => CLOUD_TOOLS.has(name)) && SIGN_IN_HELPS.has(deps.console.state.kind);
   if (signInNeeded) chatErrorButtons(stream, ['signIn']);
-  const metadata: TurnMetadata = { model: model.id, conversationId: depth.conversationId, messages: outcome.messages, ...(outcome.finishReason ? { finishReason: outcome.finishReason } : {}) };
+  const metadata: TurnMetadata = { model: model.id, conversationId: depth.conversationId, messages: outcome.messages, ...(outcome.finishReason ? { finishReason: outcome.finishReason } : {}), ...(control.todo.size > 0 ? { todo: control.todo.state() } : {}) };
   switch (outcome.status) {
     case 'answered':
       deps.connectionStatus.set({ kind: 'connected', model: model.id });
@@ -213,6 +234,12 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
       deps.connectionStatus.set({ kind: 'connected', model: model.id });
       stream.markdown(`\n\n**${outcome.message ?? vscode.l10n.t('Stopped.')}**`);
       return { metadata };
+    case 'stopped':
+      deps.connectionStatus.set({ kind: 'connected', model: model.id });
+      stream.markdown(`\n\n**${outcome.message ?? vscode.l10n.t('Stopped.')}**\n\n`);
+      if (!control.stop) return { metadata };
+      capButtons(stream, control.stop.id);
+      return { metadata: { ...metadata, capStop: control.stop } };
     case 'cancelled':
       return { metadata: { ...metadata, incomplete: 'cancelled' } satisfies TurnMetadata };
     case 'error':

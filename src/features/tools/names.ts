@@ -15,6 +15,7 @@ export const ToolNames = {
   cloudAction: 'stratus_cloudAction',
   createFile: 'stratus_createFile',
   runInTerminal: 'stratus_runInTerminal',
+  todo: 'stratus_todo',
   /** Registered by the documents feature (src/features/documents/tool.ts). */
   readDocument: 'stratus_readDocument',
   readSkill: 'stratus_readSkill',
@@ -47,6 +48,7 @@ export const READ_ONLY_TOOLS: Readonly<Record<string, string>> = {
   [ToolNames.getActiveEditor]: 'reports the open editor and its selection',
   [ToolNames.listResources]: 'lists cloud resources (read only, the person\'s own console credentials)',
   [ToolNames.describeResource]: 'describes one cloud resource (read only)',
+  [ToolNames.todo]: "keeps the task's to-do list in memory; reads and writes nothing in the workspace",
   [ToolNames.readDocument]: 'converts a workspace document to Markdown through the confined reader; runs nothing',
   [ToolNames.readSkill]: 'reads a skill\'s files through the confined reader, only inside its folder; reads nothing in Restricted Mode',
 };

@@ -12,6 +12,7 @@ import { toolsContext } from './progress';
 import { RankedWorkspaceSearch, type RankedSearchSource } from './rankedSearch';
 import { ReadSkillTool } from './readSkillTool';
 import { RunInTerminalTool } from './runInTerminalTool';
+import { TodoTool } from './todoTool';
 import { trustGatedTool } from './trustGatedTool';
 
 export interface ToolsFeature {
@@ -46,6 +47,7 @@ export function register(deps: Deps, options: { rankedSearch?: RankedSearchSourc
     [ToolNames.describeResource, new DescribeResourceTool(deps.console)],
     [ToolNames.cloudAction, new CloudActionTool(deps.console, context.progress)],
     [ToolNames.readSkill, new ReadSkillTool(deps.instructions.customizations)],
+    [ToolNames.todo, new TodoTool()],
   ];
   const registered = new Map<string, vscode.LanguageModelTool<never>>();
   for (const [name, tool] of tools) {

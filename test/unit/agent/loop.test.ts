@@ -106,7 +106,7 @@ for (const profile of ['contract', 'production'] as SandboxProfile[]) {
       const second = sentBodies()[1];
       assert.deepEqual(second?.messages.map((m) => m.role), ['user', 'assistant', 'tool']);
       assert.equal(second?.messages[2]?.content, 'contents of docs/a very long file name.md');
-      assert.deepEqual(events.filter((e) => e.type !== 'text' && e.type !== 'usage').map((e) => e.type), ['round', 'tool_pending', 'tool_start', 'tool_end', 'round']);
+      assert.deepEqual(events.filter((e) => e.type !== 'text' && e.type !== 'usage' && e.type !== 'round_usage').map((e) => e.type), ['round', 'tool_pending', 'tool_start', 'tool_end', 'round']);
     });
 
     it('prepareRequest: called before each round with the whole conversation; what it returns is sent; a throw ends the turn', async () => {

@@ -1,0 +1,137 @@
+import * as vscode from 'vscode';
+import type { BetweenRounds, ToolInvoker } from '../../core/agent';
+import type { TodoList, TodoStatus } from '../../core/agent/todoList';
+import { escapeMarkdown } from '../../core/markdown';
+import { addRound, budgetNote, capState, exceedsHourly, leftOf, NO_SPEND, outputPerRound, type TurnCaps, type TurnSpend } from '../../core/agent/turnBudget';
+import type { ChatMessage, Usage } from '../../core/inference/chat/types';
+import { CONTRACT_EUR_PER_UNIT, eurPerUnit, type EurPerUnit } from '../../core/usage/cost';
+import { formatEur, formatInt as fmt } from '../../core/usage/format';
+import type { UsageReader } from '../deps';
+import { ToolNames } from './names';
+import { applyTodo } from './todoTool';
+
+const TODO_ICON: Readonly<Record<TodoStatus, string>> = { pending: '$(circle-large-outline)', 'in-progress': '$(arrow-circle-right)', done: '$(pass-filled)' };
+
+/** Where a turn stopped at its cap: its result metadata, for Continue (the next turn's raised caps). */
+export interface CapStop {
+  readonly id: string;
+  /** The factor the stopped turn's caps were raised by (1: the settings). */
+  readonly factor: number;
+}
+
+/**
+ * What one @stratus turn keeps besides the loop: its to-do list (`stratus_todo` calls are answered
+ * here, shown as one progress line, pinned to the system message once compaction left messages
+ * out) and its spend against the cost caps (running tokens and EUR in the progress, a note at 80 %,
+ * a stop between rounds at the cap, a note when the next round may pass the tier's hourly allowance).
+ */
+export class TurnControl {
+  private spend: TurnSpend = NO_SPEND;
+  private warned = false;
+  private hourlyWarned = false;
+  private lastProgress = '';
+  private readonly rates: EurPerUnit;
+  /** Set when the turn stopped at its cap. */
+  stop: CapStop | undefined;
+
+  constructor(
+    private readonly stream: vscode.ChatResponseStream,
+    readonly todo: TodoList,
+    readonly caps: TurnCaps,
+    private readonly factor: number,
+    private readonly usage: UsageReader | undefined,
+  ) {
+    this.rates = usage ? eurPerUnit(usage.currentSettings().cachedInputEurPerMillion) : CONTRACT_EUR_PER_UNIT;
+  }
+
+  /** Says, before the first round, what the tier has left and the turn's caps. */
+  start(): void {
+    const snapshot = this.usage?.snapshot();
+    const hour = snapshot ? leftOf(snapshot.hour.used, snapshot.hour.cap) : undefined;
+    const day = snapshot ? leftOf(snapshot.day.used, snapshot.day.cap) : undefined;
+    const caps = this.caps.maxCostEur === undefined
+      ? vscode.l10n.t('Turn cap: {0} tokens', fmt(this.caps.maxTokens))
+      : vscode.l10n.t('Turn cap: {0} tokens or {1}', fmt(this.caps.maxTokens), formatEur(this.caps.maxCostEur));
+    const left = hour !== undefined && day !== undefined ? ` · ${vscode.l10n.t('{0} output tokens left this hour, {1} today', fmt(hour), fmt(day))}` : '';
+    this.stream.progress(`${caps}${left}`);
+  }
+
+  /** The sentence the model reads about its caps (stable for the turn: the prompt cache holds). */
+  get note(): string {
+    return budgetNote(this.caps);
+  }
+
+  /** Answers `stratus_todo` calls from the turn's list; every other call goes to `invoker`. */
+  wrap(invoker: ToolInvoker): ToolInvoker {
+    return {
+      invoke: async (invocation, signal) => {
+        if (invocation.name !== ToolNames.todo) return invoker.invoke(invocation, signal);
+        const outcome = applyTodo(this.todo, invocation.input);
+        this.showProgress();
+        return outcome;
+      },
+    };
+  }
+
+  /** A round's usage: the running count in the progress line. */
+  onUsage(usage: Usage): void {
+    this.spend = addRound(this.spend, usage);
+    this.showProgress();
+  }
+
+  /**
+   * The messages of a round with the to-do list pinned to the system message when compaction left
+   * earlier messages out (the calls that built the list may be among them). Otherwise the list is in
+   * the tool results already, and a system message that changes with each call would void the prompt cache.
+   */
+  pinTodo(conversation: readonly ChatMessage[], sent: ChatMessage[]): ChatMessage[] {
+    const note = this.todo.systemNote();
+    const [first, ...rest] = sent;
+    if (!note || sent.length >= conversation.length || first?.role !== 'system') return sent;
+    return [{ role: 'system', content: `${first.content}\n\n${note}` }, ...rest];
+  }
+
+  /** Between two rounds: stop at the cap, say so at 80 % and when the next round may pass the hourly allowance. */
+  betweenRounds(): BetweenRounds {
+    const state = capState(this.spend, this.caps, this.rates);
+    const used = vscode.l10n.t('{0} tokens, {1}', fmt(state.tokens), formatEur(state.eur));
+    const limit = state.cap === 'cost' && this.caps.maxCostEur !== undefined ? formatEur(this.caps.maxCostEur) : vscode.l10n.t('{0} tokens', fmt(this.caps.maxTokens));
+    if (state.level === 'reached') {
+      this.stop = { id: `cap-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`, factor: this.factor };
+      return { stop: vscode.l10n.t('Stopped at the cost cap of this turn ({0}): it used {1}. Continue to carry on with the cap doubled, or stop here.', limit, used) };
+    }
+    if (state.level === 'warning' && !this.warned) {
+      this.warned = true;
+      this.stream.markdown(`\n\n> _${vscode.l10n.t('This turn has used {0} % of its cap ({1} of {2}).', Math.floor(state.share * 100), used, limit)}_\n\n`);
+    }
+    const snapshot = this.usage?.snapshot();
+    const hourLeft = snapshot ? leftOf(snapshot.hour.used, snapshot.hour.cap) : undefined;
+    if (!this.hourlyWarned && exceedsHourly(this.spend, hourLeft)) {
+      this.hourlyWarned = true;
+      this.stream.markdown(`\n\n> _${vscode.l10n.t("The next round may pass this hour's allowance of your plan: about {0} output tokens a round, {1} left this hour (resets at {2}).", fmt(outputPerRound(this.spend)), fmt(hourLeft ?? 0), snapshot?.hour.resetsAtLabel ?? '')}_\n\n`);
+    }
+    return undefined;
+  }
+
+  /** The to-do list once, at the end of the turn (not a list per change). */
+  finish(): void {
+    if (this.todo.size === 0) return;
+    // Titles are the model's words: escaped, so they cannot add links or icons of their own.
+    const lines = this.todo.state().map((i) => `${TODO_ICON[i.status]} ${i.id}. ${i.status === 'in-progress' ? `**${escapeMarkdown(i.title)}**` : escapeMarkdown(i.title)}`);
+    const text = `\n\n**${vscode.l10n.t('To-do list ({0} of {1} done)', this.todo.done(), this.todo.size)}**\n\n${lines.join('  \n')}\n`;
+    this.stream.markdown(new vscode.MarkdownString(text, true));
+  }
+
+  /** One progress line, replaced as the turn goes: the current to-do item, tokens and cost so far. */
+  private showProgress(): void {
+    const parts: string[] = [];
+    const item = this.todo.progressLine();
+    if (item) parts.push(vscode.l10n.t('To-do {0}', item));
+    if (this.spend.rounds > 0) parts.push(vscode.l10n.t('{0} tokens, {1}', fmt(this.spend.promptTokens + this.spend.completionTokens), formatEur(capState(this.spend, this.caps, this.rates).eur)));
+    const line = parts.join(' · ');
+    if (!line || line === this.lastProgress) return;
+    this.lastProgress = line;
+    this.stream.progress(line);
+  }
+}
+
