@@ -22,6 +22,7 @@ export const README_SCREENSHOTS: Readonly<Record<string, string>> = {
   'commit-message': 'commit-message',
   'next-edit': 'next-edit',
   'review-comments': 'review-comments',
+  'plan-with-todo-list': 'plan-with-todo-list',
 };
 
 const runStarted = Date.now();
