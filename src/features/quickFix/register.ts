@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import { DisposableStore } from '../../platform/disposables';
-import { notificationText } from '../../platform/errorActions';
-import { showPresentedError } from '../../platform/errorNotification';
+import { openStratusChat, type ChatOutcome } from '../chat/openChat';
 import type { Deps } from '../deps';
 import { diagnosticNow } from './diagnosticNow';
 import { boundedExcerpt, DOCUMENTATION_INSTRUCTION, explainCodeQuery, explainDiagnosticQuery, generateTestsQuery, type CodeExcerpt } from './prompts';
@@ -17,11 +16,7 @@ export const QuickFixCommands = {
 /** Lines shown around a diagnostic when it is explained. */
 const CONTEXT_LINES = 10;
 
-/** What a chat-opening command did (its return value, for tests): the query, or why it was not sent. */
-export interface ChatOutcome {
-  readonly query?: string;
-  readonly error?: string;
-}
+export type { ChatOutcome } from '../chat/openChat';
 
 /** Quick fixes on diagnostics, and Explain / Add Documentation / Generate Tests in the editor's context menu. */
 export function register(deps: Deps): vscode.Disposable {
@@ -97,17 +92,8 @@ async function explainDiagnostic(deps: Deps, args: ExplainDiagnosticArgs | undef
 }
 
 /** Opens the Chat view with `query` sent to `@stratus`. */
-async function openChat(deps: Deps, query: string): Promise<ChatOutcome> {
-  try {
-    await vscode.commands.executeCommand('workbench.action.chat.open', { query });
-    return { query };
-  } catch (error) {
-    deps.logger.error('Opening the Chat view failed', error);
-    const presented = { message: vscode.l10n.t('this VS Code has no Chat view to open (it needs a chat-enabled VS Code).'), actions: [] };
-    const options = { log: deps.logChannel, prefix: vscode.l10n.t('Cannot explain:') };
-    void showPresentedError(presented, options);
-    return { error: notificationText(presented.message, options) };
-  }
+function openChat(deps: Deps, query: string): Promise<ChatOutcome> {
+  return openStratusChat(deps, query, vscode.l10n.t('Cannot explain:'));
 }
 
 /** "Add Documentation with Stratus": the edit command on the selection (none: the enclosing block) with a preset instruction. */

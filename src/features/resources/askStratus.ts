@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import { activityBrief, askQuery, resourceBrief } from '../../core/console/itemBrief';
-import { notificationText } from '../../platform/errorActions';
-import { showPresentedError } from '../../platform/errorNotification';
+import { openStratusChat } from '../chat/openChat';
 import type { Deps } from '../deps';
 import type { ActivitiesTree, ActivityNode } from './activitiesTree';
 import type { ResourceNode } from './nodes';
@@ -47,15 +46,6 @@ export function registerAskStratus(deps: Deps, activities: ActivitiesTree): vsco
       void vscode.window.showInformationMessage(message);
       return { error: message };
     }
-    try {
-      await vscode.commands.executeCommand('workbench.action.chat.open', { query });
-      return { query };
-    } catch (error) {
-      deps.logger.error('Opening the Chat view failed', error);
-      const presented = { message: vscode.l10n.t('this VS Code has no Chat view to open (it needs a chat-enabled VS Code).'), actions: [] };
-      const options = { log: deps.logChannel, prefix: vscode.l10n.t('Cannot ask @stratus:') };
-      void showPresentedError(presented, options);
-      return { error: notificationText(presented.message, options) };
-    }
+    return openStratusChat(deps, query, vscode.l10n.t('Cannot ask @stratus:'));
   });
 }
