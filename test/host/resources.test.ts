@@ -121,6 +121,15 @@ describe('Cloud explorer (against the sandbox)', function () {
     assert.equal(first?.item?.name, 'host-test-vm');
     const activities = ((await (await stratus()).api.views.activities.getChildren(undefined)) ?? []) as { id?: string }[];
     assert.ok(activities.some((a) => a.id === outcome.activityId), 'the activity is listed in the Activities view');
+    // Open Details from the context menu gets the tree node, from a click the id: both open it.
+    const node = activities.find((a) => a.id === outcome.activityId);
+    for (const target of [node, outcome.activityId]) {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await vscode.commands.executeCommand('stratus.activities.openDetails', target);
+      const shown = vscode.window.activeTextEditor?.document;
+      assert.ok(shown?.uri.path.endsWith(`/activities/${encodeURIComponent(outcome.activityId ?? '')}.json`), `details opened for ${typeof target}: ${shown?.uri.toString()}`);
+      assert.match(shown?.getText() ?? '', new RegExp(outcome.activityId ?? 'no id'));
+    }
   });
 
   it('a confirmed delete (test-mode argument) deletes the VM and removes it from the tree', async () => {

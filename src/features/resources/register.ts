@@ -165,8 +165,10 @@ export function register(deps: Deps, options: ResourcesOptions): { disposable: v
     await vscode.window.showTextDocument(document, { preview: true });
   }));
   store.add(vscode.commands.registerCommand(Commands.activitiesRefresh, () => activities.refresh()));
-  store.add(vscode.commands.registerCommand(Commands.activitiesOpenDetails, async (id?: unknown) => {
-    if (typeof id !== 'string') return;
+  // A click passes the activity's id; the context menu passes its tree node.
+  store.add(vscode.commands.registerCommand(Commands.activitiesOpenDetails, async (target?: unknown) => {
+    const id = typeof target === 'string' ? target : activityIdOf(target);
+    if (id === undefined) return;
     const document = await vscode.workspace.openTextDocument(DetailsProvider.activityUri(id));
     await vscode.window.showTextDocument(document, { preview: true });
   }));
@@ -207,4 +209,11 @@ async function ensureSignedIn(deps: Deps): Promise<boolean> {
   const message = vscode.l10n.t('Stratus: sign in to the console first.');
   void showPresentedError({ message, actions: ['signIn'] }, { log: deps.logChannel, text: message });
   return false;
+}
+
+/** The id of an activity node of the Activities view (what its context menu passes), if it is one. */
+function activityIdOf(node: unknown): string | undefined {
+  if (typeof node !== 'object' || node === null) return undefined;
+  const { type, id } = node as { type?: unknown; id?: unknown };
+  return type === 'activity' && typeof id === 'string' ? id : undefined;
 }
