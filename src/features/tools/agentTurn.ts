@@ -116,7 +116,9 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
   const pinned = pinnedOf(await depth.withInstructions(turn.messages));
   const fit = (offered: readonly AgentTool[]): ReturnType<typeof fitConversation> =>
     fitConversation(offered.length > 0 ? withGuidance(pinned) : pinned, contextLength, { ...(turn.maxTokens !== undefined ? { maxTokens: turn.maxTokens } : {}), tools: toolDefinitions(offered) });
-  let tools = canUseTools ? offeredTools(referenced).filter((t) => turn.allowTool?.(t.name) ?? true) : [];
+  // The skill reader only where there is a skill: every schema offered takes context in every round.
+  const hasSkills = canUseTools && (await deps.instructions.customizations.skills()).items.length > 0;
+  let tools = canUseTools ? offeredTools(referenced).filter((t) => (turn.allowTool?.(t.name) ?? true) && (t.name !== ToolNames.readSkill || hasSkills)) : [];
   let fitted = fit(tools);
   if (tools.length > 0 && !fitted.fits) {
     tools = tools.filter((t) => t.name.startsWith(STRATUS_TOOL_PREFIX) || referenced.includes(t.name));
