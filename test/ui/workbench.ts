@@ -110,13 +110,25 @@ export async function sendChat(page: Page, text: string) {
   // VS Code resolves an extension's models a moment after activation; until the picker shows one,
   // a request has no model. A person sees the picker fill; the test waits for the same.
   await page.locator('.interactive-input-part .chat-input-toolbars', { hasText: /Stratus|:/ }).first().waitFor({ timeout: 30_000 });
-  const before = await page.locator('.interactive-item-container.interactive-response').count();
+  // The chat list is virtualised: rows scrolled out of view leave the DOM, so the new answer is the
+  // response row whose list index is past every one before, not the n-th response element.
+  const before = await lastResponseIndex(page);
   await typeIntoChatInput(page, text);
   await page.keyboard.press('Enter');
-  const responses = page.locator('.interactive-item-container.interactive-response');
   // The first message of a window also activates the participant and resolves the models: slow on a loaded machine.
-  await responses.nth(before).waitFor({ timeout: 60_000 });
-  return responses.nth(before);
+  const row = page.locator('.monaco-list-row:has(.interactive-item-container.interactive-response)');
+  for (const deadline = Date.now() + 60_000; ; ) {
+    const index = await lastResponseIndex(page);
+    if (index > before) return row.and(page.locator(`[data-index="${index}"]`)).locator('.interactive-item-container.interactive-response').first();
+    if (Date.now() > deadline) throw new Error(`no answer to ${JSON.stringify(text)} appeared in the Chat view within 60 s`);
+    await page.waitForTimeout(200);
+  }
+}
+
+/** The list index of the last response row the Chat view has rendered (-1: none). */
+async function lastResponseIndex(page: Page): Promise<number> {
+  const indexes = await page.locator('.monaco-list-row:has(.interactive-item-container.interactive-response)').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-index') ?? '-1')));
+  return Math.max(-1, ...indexes);
 }
 
 /**
