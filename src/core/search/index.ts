@@ -21,11 +21,11 @@ export {
   type SearchResult,
   type SearchSettings,
 } from './shared';
-export { INDEX_FILE } from './lexical';
+export { demotedPaths, INDEX_FILE } from './lexical';
 export { BytesFile, FileNotReadError, MemoryIndexStorage, NodeFileSystem, NodeIndexStorage, type DirEntry, type FileStat, type IndexStorage, type RandomAccessFile, type SearchFileSystem } from './shared';
 export { enabledGlobs, expandBraces, globToGitignore, looksBinary, PathFilter, type SkipReason } from '../workspace/ignoreRules';
 export { reciprocalRankFusion } from './query';
-export { fuseSymbolDefinitions, isIdentifierQuery, MAX_LIFTED_DEFINITIONS, type RankedPlace, type SymbolDefinition } from './query';
+export { exactDefinitions, fuseSymbolDefinitions, isIdentifierQuery, symbolOwnName, MAX_LIFTED_DEFINITIONS, type RankedPlace, type SymbolDefinition } from './query';
 export { splitIdentifier, stem, tokenize, distinctTerms, hasGeneratedHeader } from './text';
 export { INDEX_FORMAT_VERSION, LexicalIndex, type ChunkMeta, type LexicalHit, type LoadFailure } from './lexical';
 export { rerankDocuments, trimForRerank, type RerankFn, type RerankOutcome, type RerankPlan } from './query';

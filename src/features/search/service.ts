@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { presentError } from '../../core/presentError';
-import { fuseSymbolDefinitions, INDEX_FILE, MAX_LIFTED_DEFINITIONS, searchInference, type IndexStats, type SearchHit, type SearchInference, type SearchResult, type SymbolDefinition, type WorkspaceIndex } from '../../core/search';
+import { demotedPaths, fuseSymbolDefinitions, INDEX_FILE, MAX_LIFTED_DEFINITIONS, searchInference, type IndexStats, type SearchHit, type SearchInference, type SearchResult, type SymbolDefinition, type WorkspaceIndex } from '../../core/search';
 import { Commands } from '../commands';
 import type { Deps } from '../deps';
 import { createWorkspaceIndex } from './backend';
@@ -10,7 +10,7 @@ import { noteText } from './notes';
 import { affectsSearch, backgroundIndexing, readSearchSettings } from './settings';
 import { relativePath } from './workspaceFs';
 import { readWorkspaceText } from '../../platform/workspaceFiles';
-import { workspaceDefinitions } from './workspaceSymbols';
+import { generatedDefinitionFiles, workspaceDefinitions } from './workspaceSymbols';
 
 /** A symbol's file is read for its preview up to this size (the index's own cap is larger; a preview needs the top). */
 const MAX_PREVIEW_FILE_BYTES = 1024 * 1024;
@@ -280,7 +280,11 @@ export class SearchService implements WorkspaceSearch, vscode.Disposable {
   /** The index's hits with a language server's exact definitions of an identifier first (core/search/query/symbolFusion.ts). */
   private async withDefinitions(folder: vscode.Uri, query: string, hits: readonly SearchHit[], definitions: readonly SymbolDefinition[], limit: number): Promise<WorkspaceSearchHit[]> {
     const placed = hits.map((h) => this.toHit(folder, h));
-    const fused = fuseSymbolDefinitions(query, placed, definitions, (d) => this.toHit(folder, { ...d, preview: d.name }), limit);
+    // What the index demotes beyond the path (the user's globs, a generated header) stays down.
+    const userDemoted = demotedPaths(readSearchSettings(folder).demoteGlobs);
+    const generated = definitions.length > 0 ? await generatedDefinitionFiles(folder, query, definitions, new Set(hits.map((h) => h.path))) : new Set<string>();
+    const demoted = (path: string): boolean => generated.has(path) || userDemoted?.(path) === true;
+    const fused = fuseSymbolDefinitions(query, placed, definitions, (d) => this.toHit(folder, { ...d, preview: d.name }), limit, demoted);
     // A place made from a symbol shows the definition's first lines, as the index's previews do.
     for (const h of fused.filter((f) => !placed.includes(f))) {
       const read = await readWorkspaceText(h.uri, MAX_PREVIEW_FILE_BYTES);

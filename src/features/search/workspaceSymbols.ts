@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { isIdentifierQuery, type SymbolDefinition } from '../../core/search';
+import { exactDefinitions, hasGeneratedHeader, isIdentifierQuery, type SymbolDefinition } from '../../core/search';
+import { readWorkspaceText } from '../../platform/workspaceFiles';
 import { relativePath } from './workspaceFs';
 
 /**
@@ -36,4 +37,24 @@ export async function workspaceDefinitions(folder: vscode.Uri, query: string, bu
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Header bytes read per file (the index reads as many: text/generatedHeader.ts). */
+const HEADER_BYTES = 2048;
+/** Files whose header is read at most per query (definitions lifted are fewer still). */
+const MAX_HEADERS_READ = 8;
+
+/**
+ * The files among `paths` that hold one of the query's exact definitions and whose header says
+ * they are generated: the index demotes them by that header, so fusion must not lift them back.
+ */
+export async function generatedDefinitionFiles(folder: vscode.Uri, query: string, definitions: readonly SymbolDefinition[], paths: ReadonlySet<string>): Promise<Set<string>> {
+  const candidates = [...new Set(exactDefinitions(query, definitions).filter((d) => paths.has(d.path)).map((d) => d.path))].slice(0, MAX_HEADERS_READ);
+  const reads = await Promise.all(
+    candidates.map(async (path) => {
+      const read = await readWorkspaceText(vscode.Uri.joinPath(folder, ...path.split('/')), HEADER_BYTES);
+      return read.ok && !read.binary && hasGeneratedHeader(read.text) ? path : undefined;
+    }),
+  );
+  return new Set(reads.filter((p): p is string => p !== undefined));
 }

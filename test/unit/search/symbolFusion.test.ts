@@ -1,7 +1,7 @@
 // Workspace symbols fused with the index (issue 34): for an identifier, a language server's exact
 // definitions come first; the index's order otherwise, and whenever no definition matches.
 import * as assert from 'node:assert/strict';
-import { fuseSymbolDefinitions, isIdentifierQuery, MAX_LIFTED_DEFINITIONS, type SymbolDefinition } from '../../../src/core/search';
+import { exactDefinitions, fuseSymbolDefinitions, isIdentifierQuery, MAX_LIFTED_DEFINITIONS, symbolOwnName, type SymbolDefinition } from '../../../src/core/search';
 
 interface Place {
   path: string;
@@ -44,8 +44,27 @@ describe('search: workspace symbols fused with the index', () => {
   });
 
   it('does not lift a definition in a test fixture, vendored copy or generated path', () => {
-    const defs = [def('NewThing', 'test/fixtures/thing.ts', 3), def('NewThing', 'vendor/x/thing.go', 3), def('NewThing', 'api/thing.pb.go', 3)];
-    assert.deepEqual(fuseSymbolDefinitions('NewThing', INDEX, defs, place, 10), INDEX);
+    // Each of these files is among the index's hits, so only its path keeps it down.
+    const index = [...INDEX, hit('vendor/x/thing.go', 1, 20), hit('api/thing.pb.go', 1, 20)];
+    for (const path of ['test/fixtures/thing.ts', 'vendor/x/thing.go', 'api/thing.pb.go']) {
+      assert.deepEqual(fuseSymbolDefinitions('NewThing', index, [def('NewThing', path, 3)], place, 10), index, path);
+    }
+    assert.equal(fuseSymbolDefinitions('NewThing', index, [def('NewThing', 'src/uses.ts', 3)], place, 10)[0]?.path, 'src/uses.ts', 'an ordinary file is lifted');
+  });
+
+  it("does not lift a definition in a file the index demotes beyond its path (the user's globs, a generated header)", () => {
+    const demoted = (path: string): boolean => path === 'src/thing.ts';
+    assert.deepEqual(fuseSymbolDefinitions('NewThing', INDEX, [def('NewThing', 'src/thing.ts', 52)], place, 10, demoted), INDEX);
+  });
+
+  it("knows a method by its own name when the provider qualifies it or lists its parameters", () => {
+    assert.equal(symbolOwnName('Client.Do'), 'Do');
+    assert.equal(symbolOwnName('parse(String, int)'), 'parse');
+    assert.equal(symbolOwnName('pkg.Outer.inner(a.b.C)'), 'inner');
+    for (const name of ['Thing.NewThing', 'NewThing(int)', 'NewThing<T>(x: T)'.replace('<T>', '')]) {
+      assert.deepEqual(order(fuseSymbolDefinitions('NewThing', INDEX, [def(name, 'src/thing.ts', 52)], place, 10)).slice(0, 1), ['src/thing.ts:40:index'], name);
+    }
+    assert.deepEqual(exactDefinitions('NewThing', [def('NewThingFactory', 'a.ts', 1), def('Other.NewThing', 'b.ts', 1)]).map((d) => d.path), ['b.ts']);
   });
 
   it('lifts a chunk once for two definitions in it, and at most a few definitions', () => {

@@ -6,6 +6,6 @@
  * from the segment and the live file, saved as a live file beside the segment or merged into a
  * new one; the live file's encoding, `liveFile.ts`).
  */
-export { INDEX_FORMAT_VERSION, isLoadFailure, LexicalIndex, type ChunkMeta, type LexicalHit, type LoadFailure, type PartialIndex } from './lexical';
+export { demotedPaths, INDEX_FORMAT_VERSION, isLoadFailure, LexicalIndex, type ChunkMeta, type LexicalHit, type LoadFailure, type PartialIndex } from './lexical';
 export { applyLive, encodeLive, LIVE_FILE } from './liveFile';
 export { INDEX_FILE, loadStoredIndex, needsNewSegment, storeIndex } from './storedIndex';

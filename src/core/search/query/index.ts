@@ -11,4 +11,4 @@ export { searchInference } from './inference';
 export { embeddingsFile, Ranker, toHit, type RankerOptions } from './ranking';
 export { rerankDocuments, trimForRerank, type RerankFn, type RerankOutcome, type RerankPlan } from './rerank';
 export { readDocuments, rerankStage, type LocalCandidates } from './rerankStage';
-export { fuseSymbolDefinitions, isIdentifierQuery, MAX_LIFTED_DEFINITIONS, type RankedPlace, type SymbolDefinition } from './symbolFusion';
+export { fuseSymbolDefinitions, exactDefinitions, isIdentifierQuery, symbolOwnName, MAX_LIFTED_DEFINITIONS, type RankedPlace, type SymbolDefinition } from './symbolFusion';

@@ -42,18 +42,34 @@ export interface RankedPlace {
 }
 
 /**
+ * A symbol's own name as providers spell it: a method can come as `Client.Do` (qualified by its
+ * type or package) or `foo(int)` (with its parameters, as Java's and C#'s servers answer).
+ */
+export function symbolOwnName(name: string): string {
+  const bare = name.replace(/\(.*$/s, '').trim();
+  const dot = bare.lastIndexOf('.');
+  return dot >= 0 ? bare.slice(dot + 1) : bare;
+}
+
+/** The definitions named exactly as the query (in any spelling: `NewThing`, `new_thing`). */
+export function exactDefinitions(query: string, definitions: readonly SymbolDefinition[]): SymbolDefinition[] {
+  const wanted = exactName(query.trim());
+  return definitions.filter((d) => exactName(symbolOwnName(d.name)) === wanted);
+}
+
+/**
  * The index's `hits` with the query's exact definitions first (see above); `place` makes a hit
  * for a definition in a chunk the index did not return (of a file it did). Returns at most `limit` hits; the index's order
- * alone when no definition matches.
+ * alone when no definition matches. `demoted`: the files the index demotes beyond their path (the
+ * user's globs, a generated header), whose definitions are not lifted either.
  */
-export function fuseSymbolDefinitions<H extends RankedPlace>(query: string, hits: readonly H[], definitions: readonly SymbolDefinition[], place: (d: SymbolDefinition) => H, limit: number): H[] {
+export function fuseSymbolDefinitions<H extends RankedPlace>(query: string, hits: readonly H[], definitions: readonly SymbolDefinition[], place: (d: SymbolDefinition) => H, limit: number, demoted?: (path: string) => boolean): H[] {
   if (!isIdentifierQuery(query)) return hits.slice(0, limit);
-  const wanted = exactName(query.trim());
   const lifted: H[] = [];
   const taken = new Set<H>();
-  for (const d of definitions) {
+  for (const d of exactDefinitions(query, definitions)) {
     if (lifted.length >= MAX_LIFTED_DEFINITIONS) break;
-    if (exactName(d.name) !== wanted || pathPrior(d.path, false) < 1 || !hits.some((h) => h.path === d.path)) continue;
+    if (pathPrior(d.path, false, demoted) < 1 || !hits.some((h) => h.path === d.path)) continue;
     const held = hits.find((h) => h.path === d.path && h.startLine <= d.startLine && d.startLine <= h.endLine);
     if (held && taken.has(held)) continue; // two definitions in one chunk: it is lifted once
     if (!held && lifted.some((h) => h.path === d.path && h.startLine <= d.startLine && d.startLine <= h.endLine)) continue;
