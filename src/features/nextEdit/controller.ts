@@ -235,8 +235,10 @@ export class NextEditController implements vscode.Disposable {
   }
 
   private show(editor: vscode.TextEditor, suggestion: NextEditSuggestion): void {
-    if (suggestion.location === 'atCursor' && suggestion.ghostText !== undefined) {
-      this.ghost = { uri: suggestion.documentId, version: suggestion.version, offset: editor.document.offsetAt(editor.selection.active), text: suggestion.ghostText };
+    // Ghost text only where the insertion goes: a cursor moved while the model answered gets the diff view.
+    const at = suggestion.edits[0]?.start;
+    if (suggestion.location === 'atCursor' && suggestion.ghostText !== undefined && at === editor.document.offsetAt(editor.selection.active)) {
+      this.ghost = { uri: suggestion.documentId, version: suggestion.version, offset: at, text: suggestion.ghostText };
       this.counts.ghostText += 1;
       void vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
       return;
