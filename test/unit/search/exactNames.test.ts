@@ -3,7 +3,7 @@
 // definition first rather than any chunk full of `merge` and `map`.
 import * as assert from 'node:assert/strict';
 import { chunkText, LexicalIndex } from '../../../src/core/search';
-import { declarationsIn, declarationTerm, exactName, exactQueryTerms, EXACT_WEIGHT_COMPOUND, EXACT_WEIGHT_WORD, fileNameTerm, fileNameTermOf } from '../../../src/core/search/text/declarations';
+import { declarationsIn, declarationTerm, exactName, exactQueryTerms, EXACT_WEIGHT_COMPOUND, EXACT_WEIGHT_WORD, fileNameTerm, fileNameTermOf, NAME_BUCKETS, nameBucket } from '../../../src/core/search/text/declarations';
 import { isStopWord } from '../../../src/core/search/text/identifiers';
 
 const stat = { mtime: 1, size: 1 };
@@ -39,6 +39,27 @@ describe('search: exact names, declarations found', () => {
       'pub fn spawn_worker() {}',
     ].join('\n');
     assert.deepEqual(names(text), ['refreshAuthToken', 'TokenStore', 'fromJson', 'size', 'CartItem', 'mergeMap', 'LintResultCache', 'translateOptions', 'onError', 'NewThing', 'parse_args', 'spawn_worker']);
+  });
+
+  it('finds them on the first line and after \\n, \\r\\n or a lone \\r, at the offset of their line', () => {
+    for (const br of ['\n', '\r\n', '\r']) {
+      const text = ['function firstOne() {', '  return 1;', '}', 'const topLevel = 2;', 'class Holder {', '  method(a) {', '  }', '}'].join(br);
+      const found = declarationsIn(text);
+      assert.deepEqual(found.map(([, n]) => n), ['firstOne', 'topLevel', 'Holder', 'method'], JSON.stringify(br));
+      for (const [at, name] of found) assert.ok(at === 0 || text[at - 1] === '\n' || text[at - 1] === '\r', `${name} at a line start`);
+    }
+    assert.deepEqual(names('  const indented = 1;\n\tlet tabbed = 2;\n'), [], 'a variable below column 0 is a local');
+    assert.deepEqual(names('x\n    \n  helper() {\n'), ['helper'], 'after a line of blanks');
+  });
+
+  it('hashes a name to the bucket of its normalised form, without making the string', () => {
+    const fnv = (s: string): number => {
+      let h = 0x811c9dc5;
+      for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+      return (h >>> 0) % NAME_BUCKETS;
+    };
+    for (const name of ['mergeMap', 'NewThing', 'new_thing', '$digest', 'no-shadow', 'Ünïcödé_Name', 'İstanbul', 'x']) assert.equal(nameBucket(name), fnv(exactName(name)), name);
+    assert.equal(declarationTerm('NewThing'), `=${fnv('newthing').toString(36)}`, 'the stored term is unchanged (index format)');
   });
 
   it('leaves out locals, calls and control statements', () => {

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chunkText, type IndexStats } from '../../../src/core/search';
+import { chunkRanges, chunkText, LexicalIndex, type IndexStats } from '../../../src/core/search';
 import { engineFor, paths, TempWorkspace } from './helpers';
 
 const words = (n: number, seed: string): string => Array.from({ length: n }, (_, i) => `${seed}${i % 17} river`).join(' ');
@@ -35,6 +35,18 @@ describe('search: long lines and line endings (issue 34)', () => {
     assert.deepEqual([mac?.startLine, mac?.endLine], [1, 4]);
     assert.equal(engine.lexical('archive receipt')[0]?.path, 'win/dos.ts');
     assert.deepEqual(chunkText('m.ts', 'a\rb\r\nc\nd').map((c) => [c.startLine, c.endLine, c.text]), [[1, 4, 'a\nb\nc\nd']]);
+  });
+
+  it('reads a large file of \\r breaks in one pass (each break searched for once, not once per line)', () => {
+    // 60,000 lines of `\r`: a search for the next `\n` per line read the rest of the file each time.
+    const lines = Array.from({ length: 60_000 }, (_, i) => `export const value${i} = ${i}; // settles ledger row ${i}`);
+    const text = lines.join('\r');
+    const chunks = chunkText('big/mac.ts', text);
+    assert.equal(chunks.at(-1)?.endLine, 60_000);
+    const index = new LexicalIndex();
+    index.setFileText('big/mac.ts', { mtime: 1, size: text.length }, text, chunkRanges('big/mac.ts', text));
+    const hit = index.search('value59999', 1)[0];
+    assert.ok(hit && hit.startLine <= 60_000 && hit.endLine === 60_000, JSON.stringify(hit));
   });
 });
 

@@ -1,4 +1,4 @@
-import { declarationsIn, declarationTerm, exactQueryTerms, fileNameTermOf } from '../text/declarations';
+import { declarationsIn, exactQueryTerms, fileNameTermOf, nameBucket } from '../text/declarations';
 import { forEachTerm, isStopWord } from '../text/identifiers';
 import type { ChunkSpan } from '../text/chunkScan';
 import { GENERATED_TERM, hasGeneratedHeader } from '../text/generatedHeader';
@@ -11,15 +11,19 @@ export { GENERATED_TERM };
  * (weight 1) and their exact names (weighted).
  */
 
-/** The declaration terms of each span of a file's text (one pass over the text), undefined for a span that declares nothing. */
-export function declarationTermsBySpan(text: string, spans: readonly ChunkSpan[]): Array<string[] | undefined> {
+/**
+ * The declared names' buckets of each span of a file's text (one pass over the text), undefined
+ * for a span that declares nothing; the index turns a bucket into its term (`=` and the bucket).
+ */
+export function declarationBucketsBySpan(text: string, spans: readonly ChunkSpan[]): Array<number[] | undefined> {
   const found = declarationsIn(text);
-  const out: Array<string[] | undefined> = [];
+  const out: Array<number[] | undefined> = [];
+  const buckets = found.map(([, name]) => nameBucket(name));
   let k = 0;
   for (const span of spans) {
     while (k < found.length && (found[k]?.[0] ?? 0) < span.start) k++;
-    let terms: string[] | undefined;
-    for (let j = k; j < found.length && (found[j]?.[0] ?? 0) < span.end; j++) (terms ??= []).push(declarationTerm(found[j]?.[1] ?? ''));
+    let terms: number[] | undefined;
+    for (let j = k; j < found.length && (found[j]?.[0] ?? 0) < span.end; j++) (terms ??= []).push(buckets[j] ?? 0);
     out.push(terms);
   }
   return out;

@@ -1,6 +1,6 @@
 import type { Chunk } from '../text/chunker';
 import { BytesFile, type FileStat, type RandomAccessFile } from '../shared/files';
-import { declarationTermsBySpan, GENERATED_TERM, generatedAmong, pathTermsOf, queryTerms } from './exactTerms';
+import { declarationBucketsBySpan, GENERATED_TERM, generatedAmong, pathTermsOf, queryTerms } from './exactTerms';
 import { applyPathPriors, PRIOR_POOL, type DemotedPaths } from './pathPriors';
 import { previewOf, scanSpan, type ChunkSpan } from '../text/chunkScan';
 import { TF_BITS, TF_MAX, type ChunkMeta, type FileRecord, type LexicalHit, type LaidOutPartial, type LoadFailure, type PartialIndex } from '../shared/indexTypes';
@@ -142,7 +142,7 @@ export class LexicalIndex {
     const first = this.nextId;
     for (const c of chunks) {
       const span = { startLine: c.startLine, endLine: c.endLine, start: 0, end: c.text.length };
-      this.addChunk(path, c.text, span, pathTerms, previews, declarationTermsBySpan(c.text, [span])[0]);
+      this.addChunk(path, c.text, span, pathTerms, previews, declarationBucketsBySpan(c.text, [span])[0]);
     }
     this.counter.release();
     this.files.set(path, { mtime: stat.mtime, size: stat.size, first, count: chunks.length });
@@ -153,7 +153,7 @@ export class LexicalIndex {
     this.removeFile(path);
     const pathTerms = this.pathTerms(path, text);
     const first = this.nextId;
-    const declared = declarationTermsBySpan(text, chunks);
+    const declared = declarationBucketsBySpan(text, chunks);
     chunks.forEach((c, i) => this.addChunk(path, text, c, pathTerms, true, declared[i]));
     this.counter.release();
     this.files.set(path, { mtime: stat.mtime, size: stat.size, first, count: chunks.length });
@@ -170,14 +170,14 @@ export class LexicalIndex {
     return [seg && k >= 0 ? seg.postings(k) : undefined, ...this.live.lists(term)];
   }
 
-  /** Indexes `text[span.start, span.end)` as one chunk, with the terms of the names it declares; returns its id. */
-  private addChunk(path: string, text: string, span: ChunkSpan, pathTerms: readonly number[], previews: boolean, declared: readonly string[] | undefined): number {
+  /** Indexes `text[span.start, span.end)` as one chunk, with the terms of the names it declares (their buckets); returns its id. */
+  private addChunk(path: string, text: string, span: ChunkSpan, pathTerms: readonly number[], previews: boolean, declared: readonly number[] | undefined): number {
     const id = this.nextId++;
     this.version++;
     const counter = this.counter;
     counter.begin(text, id);
     for (const t of pathTerms) counter.add(t, PATH_WEIGHT);
-    if (declared) for (const t of declared) counter.add(this.live.termId(t), 1);
+    if (declared) for (const bucket of declared) counter.add(this.live.declarationTermId(bucket), 1);
     scanSpan(text, span, counter);
     const terms = counter.terms;
     const tf = counter.tf;

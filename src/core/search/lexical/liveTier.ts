@@ -1,5 +1,6 @@
 import { TF_BITS } from '../shared/indexTypes';
 import { layOutPostings, LOG_BLOCK, pendingCount, PostingLog, type PendingPostings, type PostingTable } from '../shared/postings';
+import { declarationTermOfBucket, NAME_BUCKETS } from '../text/declarations';
 
 /**
  * The postings of the chunks indexed in memory (everything before a first save; the files changed
@@ -66,6 +67,17 @@ export class LiveTier {
     if (table.offsets.length !== termMap.length + 1 || (table.offsets[termMap.length] ?? 0) !== table.data.length) throw new Error('inconsistent partial index');
     this.logs.push({ offsets: table.offsets, data: table.data, termMap, shift });
     this.logs.push(new PostingLog());
+  }
+
+  /** The term id of each declaration bucket met (-1: not yet): a declared name then costs no string and no map lookup. */
+  private declarationIds: Int32Array | undefined;
+
+  /** The id of the term of a declaration bucket (text/declarations.ts). */
+  declarationTermId(bucket: number): number {
+    const ids = (this.declarationIds ??= new Int32Array(NAME_BUCKETS).fill(-1));
+    let t = ids[bucket] ?? -1;
+    if (t < 0) ids[bucket] = t = this.termId(declarationTermOfBucket(bucket));
+    return t;
   }
 
   termId(term: string): number {
@@ -140,6 +152,7 @@ export class LiveTier {
       this.termNames = names;
       this.termIds = new Map();
       for (let t = 0; t < names.length; t++) this.termIds.set(names[t] ?? '', t);
+      this.declarationIds = undefined;
       this.renumbered(names.length);
     }
     this.extra = new Array<undefined>(this.termNames.length).fill(undefined);

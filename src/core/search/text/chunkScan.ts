@@ -62,6 +62,19 @@ function proseCut(text: string, from: number, lineEnd: number): number {
   return space > from ? space : from + LONG_LINE_KEPT_CHARS;
 }
 
+/** The text `crAfter` last looked at, and whether it holds a `\r` at all (a file's chunks come one after another). */
+let crText = '';
+let crInText = false;
+
+/** The first `\r` at or after `from` (-1: none); one native search of a file for the common file without any. */
+function crAfter(text: string, from: number): number {
+  if (text !== crText) {
+    crText = text;
+    crInText = text.includes('\r');
+  }
+  return crInText ? text.indexOf('\r', from) : -1;
+}
+
 /** Has `scanner` count the words of `text[span.start, span.end)`: data lines skipped, long prose lines cut. */
 export function scanSpan(text: string, span: ChunkSpan, scanner: RangeScanner): void {
   const { start, end } = span;
@@ -72,8 +85,15 @@ export function scanSpan(text: string, span: ChunkSpan, scanner: RangeScanner): 
   // Scan the runs of ordinary lines; a long line ends the run: its prose start is scanned, data is skipped.
   let from = start;
   let runStart = start;
+  // A line ends at `\n` or a `\r` (found natively, never char by char: this loop sees most of a cold build's text).
+  // Each break is searched for once, not once per line (a file of `\r` breaks has no `\n` to find).
+  let cr = crAfter(text, start);
+  let nl = text.indexOf('\n', start);
   while (from < end) {
-    const lineEnd = lineEndAt(text, from, end);
+    if (nl >= 0 && nl < from) nl = text.indexOf('\n', from);
+    if (cr >= 0 && cr < from) cr = text.indexOf('\r', from);
+    let lineEnd = nl < 0 || nl > end ? end : nl;
+    if (cr >= 0 && cr < lineEnd) lineEnd = cr;
     if (lineEnd - from >= DATA_LINE_CHARS) {
       if (from > runStart) scanner.scan(runStart, from);
       if (readsAsProse(text, from)) scanner.scan(from, proseCut(text, from, lineEnd));

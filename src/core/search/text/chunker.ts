@@ -135,8 +135,10 @@ function lineBounds(text: string): { bounds: Int32Array; count: number } {
   const n = text.length;
   // A `\r` alone also ends a line (old Mac files), as in editors and ripgrep.
   let cr = text.indexOf('\r');
+  // Each break is searched for once, not once per line (a file of `\r` breaks has no `\n` to find).
+  let nl = text.indexOf('\n');
   while (from < n) {
-    const nl = text.indexOf('\n', from);
+    if (nl >= 0 && nl < from) nl = text.indexOf('\n', from);
     const lineEnd = nl < 0 ? n : nl;
     let end = nl > from && text.charCodeAt(nl - 1) === 13 ? nl - 1 : lineEnd;
     let next = nl < 0 ? -1 : nl + 1;
