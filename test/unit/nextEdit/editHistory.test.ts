@@ -62,6 +62,25 @@ describe('core/nextEdit EditHistory', () => {
     assert.deepEqual(plain(history), [{ start: 0, oldText: '', newText: 'const x = fooBar' }]);
   });
 
+  it('a suggestion accepted inside an auto-closed bracket (`ba` → `bar`, `)` after it) stays in the typed block', () => {
+    const { history, type } = setup('\n');
+    type(0, 'foo');
+    history.change(DOC, [{ offset: 3, length: 0, text: '()' }]); // "(" typed, ")" auto-closed
+    type(4, 'ba');
+    history.change(DOC, [{ offset: 4, length: 2, text: 'bar' }]); // IntelliSense: "ba" → "bar"
+    assert.deepEqual(plain(history), [{ start: 0, oldText: '', newText: 'foo(bar)' }], 'one block typed, no edit of an existing line');
+    assert.doesNotMatch(renderEdits(history.edits(), { textOf: (id) => history.text(id) }).join(''), /-foo\(ba\)/);
+  });
+
+  it('a fuzzy suggestion accepted at the caret (`gEBI` → `getElementById`, `)` after it) stays in the typed block', () => {
+    const { history, type } = setup('\n');
+    type(0, 'f');
+    history.change(DOC, [{ offset: 1, length: 0, text: '()' }]);
+    type(2, 'gEBI');
+    history.change(DOC, [{ offset: 2, length: 4, text: 'getElementById' }]);
+    assert.deepEqual(plain(history), [{ start: 0, oldText: '', newText: 'f(getElementById)' }]);
+  });
+
   it('forgets an edit that ends where it began (typed, then deleted)', () => {
     const { history, type } = setup('x\n');
     type(1, 'ab');
