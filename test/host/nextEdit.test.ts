@@ -165,6 +165,23 @@ describe('next edit suggestions (against the sandbox)', function () {
     assert.equal(inline.stats().requests, asked, 'the ghost-text engine was not asked: one provider at a time');
   });
 
+  it('the toggle turns next edits on where the workspace settings turned them off (and off again there)', async () => {
+    const editor = await editorWith(SCALE);
+    const config = () => vscode.workspace.getConfiguration('stratus.nextEdit', editor.document);
+    await config().update('enabled', false, vscode.ConfigurationTarget.Workspace);
+    try {
+      assert.equal(config().get('enabled'), false);
+      await vscode.commands.executeCommand('stratus.nextEdit.toggle');
+      assert.equal(config().get('enabled'), true, 'on for the document');
+      assert.deepEqual([config().inspect('enabled')?.workspaceValue, config().inspect('enabled')?.globalValue], [true, undefined], 'written in the workspace settings, the user settings untouched');
+      await vscode.commands.executeCommand('stratus.nextEdit.toggle');
+      assert.equal(config().get('enabled'), false);
+    } finally {
+      await config().update('enabled', undefined, vscode.ConfigurationTarget.Workspace);
+      await config().update('enabled', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('off with stratus.nextEdit.enabled: nothing is asked', async () => {
     await vscode.workspace.getConfiguration('stratus.nextEdit').update('enabled', false, vscode.ConfigurationTarget.Global);
     try {

@@ -80,7 +80,7 @@ export class NextEditController implements vscode.Disposable {
         if (event.textEditor === this.shown?.editor) this.present();
       }),
       vscode.workspace.onDidChangeConfiguration(() => {
-        if (!readNextEditSettings().enabled) this.dismiss('dismissed');
+        if (!readNextEditSettings(this.shown?.editor.document ?? vscode.window.activeTextEditor?.document).enabled) this.dismiss('dismissed');
       }),
     ];
   }
@@ -209,7 +209,7 @@ export class NextEditController implements vscode.Disposable {
       return settle('excluded');
     }
     if (signal.aborted) return;
-    const model = await this.inline.resolveModelFor(readNextEditSettings().model, signal);
+    const model = await this.inline.resolveModelFor(readNextEditSettings(document).model, signal);
     if (!model || signal.aborted) return;
     this.model = model;
     const position = document.positionAt(snapshot.cursor);
