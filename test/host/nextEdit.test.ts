@@ -242,6 +242,8 @@ describe('next edit suggestions: never in an ignored file', function () {
     dir = vscode.Uri.joinPath(root, 'next-edit-ignored');
     await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, '.gitignore'), new TextEncoder().encode('secret.ts\n'));
     await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, 'secret.ts'), new TextEncoder().encode(SCALE));
+    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, 'creds.ts'), new TextEncoder().encode(SCALE));
+    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, 'app.ts'), new TextEncoder().encode(SCALE));
     await control('/reset', {});
     await control('/recorded-strings', { maxChars: 200_000 });
     await vscode.commands.executeCommand('stratus.setApiKey', sandbox().apiKey);
@@ -264,5 +266,24 @@ describe('next edit suggestions: never in an ignored file', function () {
     assert.equal((await api()).lastOutcome(), 'excluded');
     assert.equal((await nextEditRequests()).length, sentBefore, 'no next edit request');
     assert.equal((await api()).current(), undefined);
+  });
+
+  it('the edits of a file excluded since (files.exclude) are left out of the next request from another file', async () => {
+    const open = async (name: string) => vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscode.Uri.joinPath(dir, name)), { preview: false });
+    /** The next-edit request whose prompt holds `marker` (the edit just made). */
+    const requestWith = async (marker: string) => eventually(async () => (await nextEditRequests()).map((r) => JSON.stringify(r.body?.json)).findLast((p) => p.includes(marker)), `a request with ${marker}`);
+    const creds = await open('creds.ts');
+    await rename(creds, 1, 'count', 'credsMarker');
+    await requestWith('credsMarker');
+    const app = await open('app.ts');
+    await rename(app, 1, 'count', 'appFirst');
+    assert.match(await requestWith('appFirst'), /credsMarker/, 'allowed at first: the other file\'s edit is in the prompt');
+    await vscode.workspace.getConfiguration('files').update('exclude', { '**/next-edit-ignored/creds.ts': true }, vscode.ConfigurationTarget.Workspace);
+    try {
+      await rename(app, 1, 'appFirst', 'appSecond');
+      assert.doesNotMatch(await requestWith('appSecond'), /credsMarker/, 'excluded now: left out');
+    } finally {
+      await vscode.workspace.getConfiguration('files').update('exclude', undefined, vscode.ConfigurationTarget.Workspace);
+    }
   });
 });
