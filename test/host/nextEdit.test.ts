@@ -165,6 +165,34 @@ describe('next edit suggestions (against the sandbox)', function () {
     assert.equal(inline.stats().requests, asked, 'the ghost-text engine was not asked: one provider at a time');
   });
 
+  it('a cursor moved while the model answered: no ghost text at the new cursor, the insertion shown as a diff where it goes', async () => {
+    const editor = await editorWith(SCALE);
+    const use = editor.document.lineAt(2).text.indexOf('count') + 'count'.length;
+    const cursor = new vscode.Position(2, use);
+    editor.selection = new vscode.Selection(cursor, cursor);
+    const offered = (await api()).counts().ghostText ?? 0;
+    const sent = (await nextEditRequests()).length;
+    // The sandbox holds its answer: the cursor moves while the request is in flight.
+    await control('/latency', { ms: 1_500, pathPrefix: '/v1/completions' });
+    try {
+      assert.ok(await editor.edit((b) => b.insert(new vscode.Position(1, 'function scale(count'.length), 'All')));
+      await eventually(async () => ((await nextEditRequests()).length > sent ? true : undefined), 'the request to reach the sandbox');
+      const moved = new vscode.Position(4, 1);
+      editor.selection = new vscode.Selection(moved, moved);
+      const suggestion = await shownSuggestion('the insertion shown as a diff');
+      assert.equal((await api()).ghostTextAt(editor.document, moved), undefined, 'no ghost text at the new cursor');
+      assert.equal((await api()).counts().ghostText, offered, 'no ghost text offered at all');
+      assert.deepEqual(suggestion.edits.map((e) => [e.start, e.oldText, e.newText]), [[editor.document.offsetAt(cursor), '', 'All']], 'the insertion where it goes');
+      assert.deepEqual((await api()).contextKeys(), { shown: true, atSuggestion: false }, 'Tab jumps first, it does not apply here');
+      const text = editor.document.getText();
+      await vscode.commands.executeCommand('stratus.nextEdit.jump');
+      assert.equal(editor.document.getText(), text, 'nothing inserted at the new cursor');
+      assert.deepEqual([editor.selection.active.line, editor.selection.active.character], [2, use]);
+    } finally {
+      await control('/latency', { ms: 0 });
+    }
+  });
+
   it('the toggle turns next edits on where the workspace settings turned them off (and off again there)', async () => {
     const editor = await editorWith(SCALE);
     const config = () => vscode.workspace.getConfiguration('stratus.nextEdit', editor.document);
