@@ -165,6 +165,51 @@ describe('next edit suggestions (against the sandbox)', function () {
     assert.equal(inline.stats().requests, asked, 'the ghost-text engine was not asked: one provider at a time');
   });
 
+  it('a cursor moved while the model answered: no ghost text at the new cursor, the insertion shown as a diff where it goes', async () => {
+    const editor = await editorWith(SCALE);
+    const use = editor.document.lineAt(2).text.indexOf('count') + 'count'.length;
+    const cursor = new vscode.Position(2, use);
+    editor.selection = new vscode.Selection(cursor, cursor);
+    const offered = (await api()).counts().ghostText ?? 0;
+    const sent = (await nextEditRequests()).length;
+    // The sandbox holds its answer: the cursor moves while the request is in flight.
+    await control('/latency', { ms: 1_500, pathPrefix: '/v1/completions' });
+    try {
+      assert.ok(await editor.edit((b) => b.insert(new vscode.Position(1, 'function scale(count'.length), 'All')));
+      await eventually(async () => ((await nextEditRequests()).length > sent ? true : undefined), 'the request to reach the sandbox');
+      const moved = new vscode.Position(4, 1);
+      editor.selection = new vscode.Selection(moved, moved);
+      const suggestion = await shownSuggestion('the insertion shown as a diff');
+      assert.equal((await api()).ghostTextAt(editor.document, moved), undefined, 'no ghost text at the new cursor');
+      assert.equal((await api()).counts().ghostText, offered, 'no ghost text offered at all');
+      assert.deepEqual(suggestion.edits.map((e) => [e.start, e.oldText, e.newText]), [[editor.document.offsetAt(cursor), '', 'All']], 'the insertion where it goes');
+      assert.deepEqual((await api()).contextKeys(), { shown: true, atSuggestion: false }, 'Tab jumps first, it does not apply here');
+      const text = editor.document.getText();
+      await vscode.commands.executeCommand('stratus.nextEdit.jump');
+      assert.equal(editor.document.getText(), text, 'nothing inserted at the new cursor');
+      assert.deepEqual([editor.selection.active.line, editor.selection.active.character], [2, use]);
+    } finally {
+      await control('/latency', { ms: 0 });
+    }
+  });
+
+  it('the toggle turns next edits on where the workspace settings turned them off (and off again there)', async () => {
+    const editor = await editorWith(SCALE);
+    const config = () => vscode.workspace.getConfiguration('stratus.nextEdit', editor.document);
+    await config().update('enabled', false, vscode.ConfigurationTarget.Workspace);
+    try {
+      assert.equal(config().get('enabled'), false);
+      await vscode.commands.executeCommand('stratus.nextEdit.toggle');
+      assert.equal(config().get('enabled'), true, 'on for the document');
+      assert.deepEqual([config().inspect('enabled')?.workspaceValue, config().inspect('enabled')?.globalValue], [true, undefined], 'written in the workspace settings, the user settings untouched');
+      await vscode.commands.executeCommand('stratus.nextEdit.toggle');
+      assert.equal(config().get('enabled'), false);
+    } finally {
+      await config().update('enabled', undefined, vscode.ConfigurationTarget.Workspace);
+      await config().update('enabled', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('off with stratus.nextEdit.enabled: nothing is asked', async () => {
     await vscode.workspace.getConfiguration('stratus.nextEdit').update('enabled', false, vscode.ConfigurationTarget.Global);
     try {
@@ -225,6 +270,8 @@ describe('next edit suggestions: never in an ignored file', function () {
     dir = vscode.Uri.joinPath(root, 'next-edit-ignored');
     await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, '.gitignore'), new TextEncoder().encode('secret.ts\n'));
     await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, 'secret.ts'), new TextEncoder().encode(SCALE));
+    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, 'creds.ts'), new TextEncoder().encode(SCALE));
+    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, 'app.ts'), new TextEncoder().encode(SCALE));
     await control('/reset', {});
     await control('/recorded-strings', { maxChars: 200_000 });
     await vscode.commands.executeCommand('stratus.setApiKey', sandbox().apiKey);
@@ -247,5 +294,24 @@ describe('next edit suggestions: never in an ignored file', function () {
     assert.equal((await api()).lastOutcome(), 'excluded');
     assert.equal((await nextEditRequests()).length, sentBefore, 'no next edit request');
     assert.equal((await api()).current(), undefined);
+  });
+
+  it('the edits of a file excluded since (files.exclude) are left out of the next request from another file', async () => {
+    const open = async (name: string) => vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscode.Uri.joinPath(dir, name)), { preview: false });
+    /** The next-edit request whose prompt holds `marker` (the edit just made). */
+    const requestWith = async (marker: string) => eventually(async () => (await nextEditRequests()).map((r) => JSON.stringify(r.body?.json)).findLast((p) => p.includes(marker)), `a request with ${marker}`);
+    const creds = await open('creds.ts');
+    await rename(creds, 1, 'count', 'credsMarker');
+    await requestWith('credsMarker');
+    const app = await open('app.ts');
+    await rename(app, 1, 'count', 'appFirst');
+    assert.match(await requestWith('appFirst'), /credsMarker/, 'allowed at first: the other file\'s edit is in the prompt');
+    await vscode.workspace.getConfiguration('files').update('exclude', { '**/next-edit-ignored/creds.ts': true }, vscode.ConfigurationTarget.Workspace);
+    try {
+      await rename(app, 1, 'appFirst', 'appSecond');
+      assert.doesNotMatch(await requestWith('appSecond'), /credsMarker/, 'excluded now: left out');
+    } finally {
+      await vscode.workspace.getConfiguration('files').update('exclude', undefined, vscode.ConfigurationTarget.Workspace);
+    }
   });
 });

@@ -9,7 +9,9 @@
  *   a replacement of text inside what that edit inserted, short of its end (a word selected and
  *   retyped in a block just typed: a rename): it is a new edit, else the model would see the
  *   block typed with the new name and never the rename.
- *   A suggestion accepted at the end of the typing (its word replaced up to the end) still merges.
+ *   A suggestion accepted in the typing still merges: a replacement that extends the text it
+ *   replaces (`ba` → `bar`), or that ends where the previous change ended (the word being typed,
+ *   even with an auto-closed `)` after it, or a fuzzy match such as `gEBI` → `getElementById`).
  * - A change that overlaps an older edit forgets that one (its text is gone); edits after a
  *   change move with it. An edit that ends where it began (typed, then deleted) disappears.
  * - Bounded: at most `maxEdits` edits and `maxTotalChars` characters (the oldest go first), none
@@ -51,6 +53,8 @@ export const DEFAULT_HISTORY_LIMITS: HistoryLimits = { maxEdits: 12, maxEditChar
 interface Tracked {
   path: string;
   text: string;
+  /** Where the latest change ended (the caret after typing), if any. */
+  changeEnd?: number;
 }
 
 export class EditHistory {
@@ -119,6 +123,8 @@ export class EditHistory {
     const end = Math.max(offset, Math.min(offset + Math.max(0, change.length), before.length));
     const after = before.slice(0, offset) + change.text + before.slice(end);
     doc.text = after;
+    const caret = doc.changeEnd;
+    doc.changeEnd = offset + change.text.length;
     const delta = change.text.length - (end - offset);
     const latest = this.list.findLast((e) => e.documentId === documentId);
     let merged = false;
@@ -129,7 +135,7 @@ export class EditHistory {
         continue;
       }
       const regionEnd = e.start + e.newText.length;
-      if (e === latest && touches(before, offset, end, e.start, regionEnd) && !replacesInside(offset, end, change.text, e.start, regionEnd)) {
+      if (e === latest && touches(before, offset, end, e.start, regionEnd) && !renamesInside(offset, end, change.text, before, e.start, regionEnd, caret)) {
         const from = Math.min(e.start, offset);
         const to = Math.max(regionEnd, end);
         e.oldText = before.slice(from, e.start) + e.oldText + before.slice(regionEnd, to);
@@ -174,9 +180,14 @@ function size(edit: Pick<RecordedEdit, 'oldText' | 'newText'>): number {
   return edit.oldText.length + edit.newText.length;
 }
 
-/** Whether the change replaces (removes and inserts) text inside `[start, regionEnd)`, ending before its end. */
-function replacesInside(offset: number, end: number, text: string, start: number, regionEnd: number): boolean {
-  return end > offset && text !== '' && offset >= start && end < regionEnd;
+/**
+ * Whether the change renames text inside `[start, regionEnd)`: replaces (removes and inserts) text
+ * ending before its end, and is no completion of the word being typed (it neither extends the
+ * text it replaces nor ends at the caret the previous change left).
+ */
+function renamesInside(offset: number, end: number, text: string, before: string, start: number, regionEnd: number, caret: number | undefined): boolean {
+  const replacesInside = end > offset && text !== '' && offset >= start && end < regionEnd;
+  return replacesInside && !text.startsWith(before.slice(offset, end)) && end !== caret;
 }
 
 /** Whether the change `[offset, end)` overlaps or is adjacent to `[start, regionEnd)`, or shares one of its lines. */

@@ -39,8 +39,8 @@ export interface NextEditContext {
   /** Definition snippets (the ghost-text context collector's), already filtered by the adapter. */
   snippets?: readonly ContextSnippet[];
   includeSnippet?: (snippet: ContextSnippet) => boolean;
-  /** Last gate on a file whose edits would be shown (ignored or untrusted): false leaves them out. */
-  includePath?: (path: string) => boolean;
+  /** Last gate on a document whose edits would be shown, by id (ignored or untrusted): false leaves them out. */
+  includeDocument?: (documentId: string) => boolean;
   /** Columns of a tab in this editor. */
   tabSize?: number;
 }
@@ -138,7 +138,7 @@ export class NextEditEngine {
     const window = editWindow(doc.text, doc.cursor, this.options.window ?? DEFAULT_WINDOW);
     if (!window) return this.none('windowTooLarge');
     const model = this.options.model();
-    const edits = renderEdits(history.edits(), { textOf: (id) => (id === doc.id ? doc.text : history.text(id)), ...(context.includePath ? { includePath: context.includePath } : {}) });
+    const edits = renderEdits(history.edits(), { textOf: (id) => (id === doc.id ? doc.text : history.text(id)), ...(context.includeDocument ? { includeDocument: context.includeDocument } : {}) });
     const prompt = buildNextEditPrompt({
       languageId: doc.languageId,
       relativePath: doc.relativePath,

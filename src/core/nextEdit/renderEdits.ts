@@ -6,28 +6,28 @@ export const MAX_HUNK_LINES = 8;
 export interface RenderOptions {
   /** The current text of each document (the edits' offsets are in it). */
   textOf: (documentId: string) => string | undefined;
-  /** Last gate on a file (ignored or untrusted since the edit was recorded): false leaves it out. */
-  includePath?: (path: string) => boolean;
+  /** Last gate on a document, by id (ignored or untrusted since the edit was recorded): false leaves it out. */
+  includeDocument?: (documentId: string) => boolean;
   maxHunkLines?: number;
 }
 
 /**
  * The edits as small unified-diff hunks, oldest first: a `--- path` / `+++ path` header when the
- * file changes from the edit before, then `@@ -line,count +line,count @@` and the whole lines the
+ * document changes from the edit before (by id: two roots may hold the same relative path), then `@@ -line,count +line,count @@` and the whole lines the
  * edit touched, before (`-`) and after (`+`). Line numbers are 1-based, in the current text.
  */
 export function renderEdits(edits: readonly RecordedEdit[], options: RenderOptions): string[] {
-  const include = options.includePath ?? (() => true);
+  const include = options.includeDocument ?? (() => true);
   const maxLines = options.maxHunkLines ?? MAX_HUNK_LINES;
   const hunks: string[] = [];
-  let previousPath: string | undefined;
+  let previousDocument: string | undefined;
   for (const edit of edits) {
     const text = options.textOf(edit.documentId);
-    if (text === undefined || !include(edit.path)) continue;
+    if (text === undefined || !include(edit.documentId)) continue;
     const body = hunk(edit, text, maxLines);
     if (body === undefined) continue;
-    const header = edit.path === previousPath ? '' : `--- ${edit.path}\n+++ ${edit.path}\n`;
-    previousPath = edit.path;
+    const header = edit.documentId === previousDocument ? '' : `--- ${edit.path}\n+++ ${edit.path}\n`;
+    previousDocument = edit.documentId;
     hunks.push(header + body);
   }
   return hunks;

@@ -39,8 +39,8 @@ export async function showMenu(controller: InlineController): Promise<void> {
       : { label: `$(check) ${vscode.l10n.t('Enable for {0}', language)}`, run: () => setLanguageEnabled(language, true) });
   }
   items.push(readNextEditSettings(editor?.document).enabled
-    ? { label: `$(circle-slash) ${vscode.l10n.t('Disable Next Edit Suggestions')}`, run: () => setNextEditEnabled(false) }
-    : { label: `$(check) ${vscode.l10n.t('Enable Next Edit Suggestions')}`, run: () => setNextEditEnabled(true) });
+    ? { label: `$(circle-slash) ${vscode.l10n.t('Disable Next Edit Suggestions')}`, run: () => setNextEditEnabled(false, editor?.document) }
+    : { label: `$(check) ${vscode.l10n.t('Enable Next Edit Suggestions')}`, run: () => setNextEditEnabled(true, editor?.document) });
   if (controller.snoozeLeft() !== undefined) items.push({ label: `$(play) ${vscode.l10n.t('Resume Now')}`, run: () => controller.snooze(0) });
   for (const minutes of SNOOZE_MINUTES) items.push({ label: `$(clock) ${vscode.l10n.t('Snooze for {0} Minutes', minutes)}`, run: () => controller.snooze(minutes) });
   items.push({ label: `$(symbol-misc) ${vscode.l10n.t('Pick Completion Model…')}`, description: settings.model || vscode.l10n.t('the chat model'), run: () => vscode.commands.executeCommand(InlineCommands.pickModel) });

@@ -49,8 +49,6 @@ export class NextEditController implements vscode.Disposable {
   private model: ModelRef = { id: '', maxModelLen: undefined };
   private lastError: unknown;
   private accepting = false;
-  /** Whether another file's edits may be shown to the model (its path: not ignored), filled as files are edited. */
-  private readonly allowedPaths = new Map<string, boolean>();
   private readonly keys = { shown: false, atSuggestion: false };
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
@@ -81,11 +79,9 @@ export class NextEditController implements vscode.Disposable {
       vscode.window.onDidChangeTextEditorVisibleRanges((event) => {
         if (event.textEditor === this.shown?.editor) this.present();
       }),
-      vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration('stratus')) this.allowedPaths.clear();
-        if (!readNextEditSettings().enabled) this.dismiss('dismissed');
+      vscode.workspace.onDidChangeConfiguration(() => {
+        if (!readNextEditSettings(this.shown?.editor.document ?? vscode.window.activeTextEditor?.document).enabled) this.dismiss('dismissed');
       }),
-      deps.trust.onDidChange(() => this.allowedPaths.clear()),
     ];
   }
 
@@ -145,7 +141,7 @@ export class NextEditController implements vscode.Disposable {
   private track(document: vscode.TextDocument): void {
     const scheme = document.uri.scheme;
     if (scheme !== 'file' && scheme !== 'untitled') return;
-    this.history.open(document.uri.toString(), vscode.workspace.asRelativePath(document.uri, false), document.getText());
+    this.history.open(document.uri.toString(), shownPath(document.uri), document.getText());
   }
 
   private onChange(event: vscode.TextDocumentChangeEvent): void {
@@ -153,7 +149,6 @@ export class NextEditController implements vscode.Disposable {
     const id = event.document.uri.toString();
     if (!this.history.tracks(id)) this.track(event.document);
     else this.history.change(id, event.contentChanges.map((c) => ({ offset: c.rangeOffset, length: c.rangeLength, text: c.text })));
-    this.learnPath(event.document.uri);
     // Typing discards what is shown, and cancels the request in flight (a newer one follows).
     if (this.shown?.editor.document === event.document) this.dismiss('discarded');
     if (this.ghost?.uri === id) this.ghost = undefined;
@@ -166,11 +161,15 @@ export class NextEditController implements vscode.Disposable {
     this.schedule(editor);
   }
 
-  private learnPath(uri: vscode.Uri): void {
-    const path = vscode.workspace.asRelativePath(uri, false);
-    if (this.allowedPaths.has(path)) return;
-    this.allowedPaths.set(path, false);
-    void this.collector.mayContribute(uri).then((ok) => this.allowedPaths.set(path, ok), () => undefined);
+  /**
+   * The other documents whose recent edits may be shown to the model, decided now (a file may have
+   * become ignored since its edits: files.exclude, search.exclude, a .gitignore): each distinct
+   * document of the history (a dozen at most) asked in parallel. One edited later is left out.
+   */
+  private async othersAllowed(current: string): Promise<ReadonlySet<string>> {
+    const ids = [...new Set(this.history.edits().map((e) => e.documentId))].filter((id) => id !== current);
+    const verdicts = await Promise.all(ids.map((id) => this.collector.mayContribute(vscode.Uri.parse(id)).catch(() => false)));
+    return new Set(ids.filter((_, k) => verdicts[k] === true));
   }
 
   /** Asks for a next edit in `editor` as it is now (the engine waits for the idle pause). */
@@ -191,7 +190,7 @@ export class NextEditController implements vscode.Disposable {
       id: document.uri.toString(),
       version: document.version,
       languageId: document.languageId,
-      relativePath: vscode.workspace.asRelativePath(document.uri, false),
+      relativePath: shownPath(document.uri),
       text: document.getText(),
       cursor: document.offsetAt(editor.selection.active),
     };
@@ -210,17 +209,17 @@ export class NextEditController implements vscode.Disposable {
       return settle('excluded');
     }
     if (signal.aborted) return;
-    const model = await this.inline.resolveModelFor(readNextEditSettings().model, signal);
+    const model = await this.inline.resolveModelFor(readNextEditSettings(document).model, signal);
     if (!model || signal.aborted) return;
     this.model = model;
     const position = document.positionAt(snapshot.cursor);
-    const snippets = await this.collector.collect(document, position, signal);
+    const [snippets, others] = await Promise.all([this.collector.collect(document, position, signal), this.othersAllowed(snapshot.id)]);
     if (signal.aborted) return;
     const tabSize = typeof editor.options.tabSize === 'number' ? editor.options.tabSize : undefined;
     const result = await this.engine.suggest(snapshot, {
       snippets,
       includeSnippet: () => this.collector.mayReadContext(),
-      includePath: (path) => path === snapshot.relativePath || (this.collector.mayReadContext() && this.allowedPaths.get(path) === true),
+      includeDocument: (id) => id === snapshot.id || (this.collector.mayReadContext() && others.has(id)),
       ...(tabSize !== undefined ? { tabSize } : {}),
     }, signal);
     if (generation !== this.generation || signal.aborted) return;
@@ -359,4 +358,9 @@ export class NextEditController implements vscode.Disposable {
     this.clear();
     for (const d of this.subscriptions) d.dispose();
   }
+}
+
+/** The path the model sees: relative to its folder, with the folder's name in a multi-root workspace. */
+function shownPath(uri: vscode.Uri): string {
+  return vscode.workspace.asRelativePath(uri, true);
 }

@@ -49,7 +49,10 @@ export function register(deps: Deps, inline: InlineCompletionFeature['shared'], 
   store.add(vscode.commands.registerCommand(NextEditCommands.jump, () => controller.jump()));
   store.add(vscode.commands.registerCommand(NextEditCommands.accept, () => controller.accept()));
   store.add(vscode.commands.registerCommand(NextEditCommands.dismiss, () => controller.dismiss('dismissed')));
-  store.add(vscode.commands.registerCommand(NextEditCommands.toggle, () => setNextEditEnabled(!readNextEditSettings().enabled)));
+  store.add(vscode.commands.registerCommand(NextEditCommands.toggle, () => {
+    const scope = vscode.window.activeTextEditor?.document;
+    return setNextEditEnabled(!readNextEditSettings(scope).enabled, scope);
+  }));
   store.add(vscode.commands.registerCommand(GHOST_ACCEPTED_COMMAND, () => controller.ghostAccepted()));
   return {
     disposable: store,

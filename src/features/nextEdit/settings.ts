@@ -18,8 +18,18 @@ export function readNextEditSettings(scope?: vscode.ConfigurationScope): NextEdi
   };
 }
 
-export async function setNextEditEnabled(enabled: boolean): Promise<void> {
-  await vscode.workspace.getConfiguration(NEXT_EDIT_SECTION).update('enabled', enabled, vscode.ConfigurationTarget.Global);
+/**
+ * Turns next edits on or off for `scope` (the active document): written where the value in force
+ * comes from, the folder's or the workspace's settings before the user's (a write to the user's
+ * settings under a workspace `false` would change nothing).
+ */
+export async function setNextEditEnabled(enabled: boolean, scope?: vscode.ConfigurationScope): Promise<void> {
+  const config = vscode.workspace.getConfiguration(NEXT_EDIT_SECTION, scope);
+  const inspected = config.inspect<boolean>('enabled');
+  const target = inspected?.workspaceFolderValue !== undefined ? vscode.ConfigurationTarget.WorkspaceFolder
+    : inspected?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace
+      : vscode.ConfigurationTarget.Global;
+  await config.update('enabled', enabled, target);
 }
 
 export function affectsNextEdit(event: vscode.ConfigurationChangeEvent): boolean {

@@ -62,6 +62,25 @@ describe('core/nextEdit EditHistory', () => {
     assert.deepEqual(plain(history), [{ start: 0, oldText: '', newText: 'const x = fooBar' }]);
   });
 
+  it('a suggestion accepted inside an auto-closed bracket (`ba` → `bar`, `)` after it) stays in the typed block', () => {
+    const { history, type } = setup('\n');
+    type(0, 'foo');
+    history.change(DOC, [{ offset: 3, length: 0, text: '()' }]); // "(" typed, ")" auto-closed
+    type(4, 'ba');
+    history.change(DOC, [{ offset: 4, length: 2, text: 'bar' }]); // IntelliSense: "ba" → "bar"
+    assert.deepEqual(plain(history), [{ start: 0, oldText: '', newText: 'foo(bar)' }], 'one block typed, no edit of an existing line');
+    assert.doesNotMatch(renderEdits(history.edits(), { textOf: (id) => history.text(id) }).join(''), /-foo\(ba\)/);
+  });
+
+  it('a fuzzy suggestion accepted at the caret (`gEBI` → `getElementById`, `)` after it) stays in the typed block', () => {
+    const { history, type } = setup('\n');
+    type(0, 'f');
+    history.change(DOC, [{ offset: 1, length: 0, text: '()' }]);
+    type(2, 'gEBI');
+    history.change(DOC, [{ offset: 2, length: 4, text: 'getElementById' }]);
+    assert.deepEqual(plain(history), [{ start: 0, oldText: '', newText: 'f(getElementById)' }]);
+  });
+
   it('forgets an edit that ends where it began (typed, then deleted)', () => {
     const { history, type } = setup('x\n');
     type(1, 'ab');
@@ -153,7 +172,23 @@ describe('core/nextEdit EditHistory', () => {
       '@@ -2,0 +2,1 @@\n+  const n = 0;\n',
       '--- src/b.ts\n+++ src/b.ts\n@@ -1,1 +1,1 @@\n-total(list);\n+total(orders);\n',
     ]);
-    assert.deepEqual(renderEdits(history.edits(), { textOf, includePath: (p) => p !== 'src/b.ts' }).length, 2);
+    assert.deepEqual(renderEdits(history.edits(), { textOf, includeDocument: (id) => id !== OTHER }).length, 2);
+  });
+
+  it('multi-root: two documents with the same relative path are told apart by id (a header each, gated each)', () => {
+    const A = 'file:///A/config.ts';
+    const B = 'file:///B/config.ts';
+    const history = new EditHistory(() => 1_000);
+    history.open(A, 'config.ts', 'port = 1;\n');
+    history.open(B, 'config.ts', 'secret = 1;\n');
+    history.change(A, [{ offset: 7, length: 1, text: '2' }]);
+    history.change(B, [{ offset: 9, length: 1, text: '2' }]);
+    const textOf = (id: string) => history.text(id);
+    assert.deepEqual(renderEdits(history.edits(), { textOf }), [
+      '--- config.ts\n+++ config.ts\n@@ -1,1 +1,1 @@\n-port = 1;\n+port = 2;\n',
+      '--- config.ts\n+++ config.ts\n@@ -1,1 +1,1 @@\n-secret = 1;\n+secret = 2;\n',
+    ], 'a header for each document, though their paths are equal');
+    assert.doesNotMatch(renderEdits(history.edits(), { textOf, includeDocument: (id) => id === A }).join(''), /secret/, 'the gate refuses B, not A');
   });
 
   it('cuts a long hunk with a note', () => {

@@ -205,7 +205,7 @@ describe('core/nextEdit NextEditEngine', () => {
     history.open('file:///ws/.env', '.env', 'KEY=1\n');
     history.change('file:///ws/.env', [{ offset: 4, length: 1, text: '2' }]);
     const e = engine();
-    const pending = e.suggest(edit(BEFORE.indexOf('items'), 5, 'orders'), { includePath: (p) => p !== '.env' });
+    const pending = e.suggest(edit(BEFORE.indexOf('items'), 5, 'orders'), { includeDocument: (id) => id !== 'file:///ws/.env' });
     await clock.tickAsync(DEFAULT_IDLE_MS);
     await pending;
     assert.ok(!String(sent[0]?.request.messages?.[1]?.content).includes('KEY'));
