@@ -180,6 +180,49 @@ describe('Review Changes: findings as comment threads, Apply Fix (a real git rep
     assert.deepEqual(outcome.findings?.map((f) => [f.line, f.severity]), [[13 + 1500, 'error']]);
   });
 
+  it('a staged review puts its comments where the reviewed lines are now, past unstaged and unsaved edits; a line changed since is listed, not guessed', async () => {
+    const staged = withInserted(['export const run = (input: string) => eval(input);', '// TODO: handle discounts']);
+    const repository = await makeRepository('unstaged', { 'src/cart.ts': staged });
+    // Unstaged: ten lines above the change, and the TODO line rewritten.
+    const header = Array.from({ length: 10 }, (_, k) => `// header ${k + 1}`).join('\n');
+    writeFileSync(join(repository.rootUri.fsPath, 'src', 'cart.ts'), `${header}\n${staged.replace('// TODO: handle discounts', '// handled: discounts')}`);
+    // Unsaved: two more lines above, in the editor only.
+    const editor = await vscode.window.showTextDocument(vscode.Uri.joinPath(repository.rootUri, 'src', 'cart.ts'));
+    assert.ok(await editor.edit((b) => b.insert(new vscode.Position(0, 0), '// unsaved 1\n// unsaved 2\n')));
+    try {
+      const outcome = await vscode.commands.executeCommand<ReviewOutcome>('stratus.reviewChanges', sourceControlOf(repository));
+      assert.equal(outcome.status, 'reviewed', JSON.stringify(outcome));
+      assert.equal(outcome.source, 'staged');
+      assert.deepEqual(outcome.findings?.map((f) => [f.line, f.requestedLine, f.severity]), [[13 + 12, 13, 'error']]);
+      assert.equal(editor.document.lineAt(24).text, 'export const run = (input: string) => eval(input);');
+      assert.deepEqual(outcome.unplaced?.map((f) => [`${f.file}:${f.line}`, f.reason]), [['src/cart.ts:14', 'moved']]);
+      assert.match(outcome.summary ?? '', /^1 finding\(s\) on the staged changes \(1 error\(s\), 0 warning\(s\), 0 info\), shown as comments in the editor\./);
+      assert.match(outcome.summary ?? '', /Not shown, their line changed since the review \(unstaged or unsaved edits\): src\/cart\.ts:14\./);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    }
+  });
+
+  it('with findings but none on a line in the editor, the summary does not call them comments', async () => {
+    const repository = await makeRepository('elsewhere', { 'src/cart.ts': withInserted(['export const docs = 2; // REVIEW-ELSEWHERE']) });
+    const outcome = await vscode.commands.executeCommand<ReviewOutcome>('stratus.reviewChanges', sourceControlOf(repository));
+    assert.equal(outcome.status, 'reviewed', JSON.stringify(outcome));
+    assert.deepEqual(outcome.findings, []);
+    assert.match(outcome.summary ?? '', /^1 finding\(s\) on the staged changes, none of them shown in the editor \(0 error\(s\), 0 warning\(s\), 1 info\)\. 1 name a file that is not in the diff: docs\/elsewhere\.md:3\./);
+    assert.ok(!/shown as comments/.test(outcome.summary ?? ''), outcome.summary);
+  });
+
+  it('a staged pure rename (with the user\'s diff.mnemonicPrefix) is not counted as reviewed: nothing sent, and it says so', async () => {
+    const repository = await makeRepository('rename', {});
+    git(repository.rootUri.fsPath, 'config', 'diff.mnemonicPrefix', 'true');
+    git(repository.rootUri.fsPath, 'mv', 'src/cart.ts', 'src/basket.ts');
+    const before = await lastSeq();
+    const outcome = await vscode.commands.executeCommand<ReviewOutcome>('stratus.reviewChanges', sourceControlOf(repository));
+    assert.equal(outcome.status, 'failed', JSON.stringify(outcome));
+    assert.match(outcome.error ?? '', /nothing to review, nothing was sent: no line changed in src\/basket\.ts \(renamed or mode changed only\)/);
+    assert.equal(await lastSeq(), before);
+  });
+
   it('with nothing to review, says so and sends nothing', async () => {
     const repository = await makeRepository('clean', { 'token.secret': 'only an ignored file\n' });
     const before = await lastSeq();
@@ -193,10 +236,10 @@ describe('Review Changes: findings as comment threads, Apply Fix (a real git rep
   const unescaped = (markdown: string): string => markdown.replace(/\\(.)/g, '$1');
 
   /** Runs `@stratus /review` through the chat command as the participant would, with its own comment threads. */
-  async function chatReview(token: vscode.CancellationToken): Promise<{ stream: RecordingStream; result: vscode.ChatResult; comments: number }> {
+  async function chatReview(token: vscode.CancellationToken, running = new Set<string>()): Promise<{ stream: RecordingStream; result: vscode.ChatResult; comments: number }> {
     const { deps, disposables } = testDeps('Stratus review chat test', sandbox().apiKey);
     const comments = new ReviewComments();
-    const registration = registerReviewChatCommand(deps, comments, new Set());
+    const registration = registerReviewChatCommand(deps, comments, running);
     try {
       const command = deps.chatCommands.get('review');
       assert.ok(command, '/review is registered');
@@ -227,6 +270,17 @@ describe('Review Changes: findings as comment threads, Apply Fix (a real git rep
       [cart.toString(), 13, 'src/cart.ts:14'.replace('src/cart.ts', vscode.workspace.asRelativePath(cart, false))],
     ]);
     assert.ok(stream.progress.some((p) => /reviewing with gpt-oss:120b/.test(p)), stream.progress.join('\n'));
+  });
+
+  it('@stratus /review while that repository is already under review answers so in the chat, sending nothing', async () => {
+    const repository = await makeRepository('busy', { 'src/cart.ts': withInserted(['export const run = (input: string) => eval(input);']) });
+    await vscode.window.showTextDocument(vscode.Uri.joinPath(repository.rootUri, 'src', 'cart.ts'));
+    const before = await lastSeq();
+    const { stream, result, comments } = await chatReview(new vscode.CancellationTokenSource().token, new Set([repository.rootUri.toString()]));
+    assert.equal((result.metadata as { status?: string }).status, 'notStarted');
+    assert.equal(comments, 0);
+    assert.match(unescaped(stream.text), /Stratus is already reviewing the changes of busy\./);
+    assert.equal(await lastSeq(), before);
   });
 
   it('@stratus /review cancelled while the model answers stops the request and shows nothing', async () => {

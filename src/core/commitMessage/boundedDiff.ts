@@ -14,7 +14,8 @@ export const LIST_MAX_BYTES = 4 * 1024 * 1024;
 /** A share smaller than this is not read at all: the file is named with its counts only. */
 const MIN_READ_CHARS = 120;
 
-const DIFF_OPTIONS = ['--no-color', '--no-ext-diff', '-M'];
+/** Fixed `a/` and `b/` prefixes: the user's diff.mnemonicPrefix, diff.noprefix or diff.srcPrefix would make the headers unreadable. */
+const DIFF_OPTIONS = ['--no-color', '--no-ext-diff', '--src-prefix=a/', '--dst-prefix=b/', '-M'];
 
 function diffArgs(source: ChangeSource, ...rest: string[]): string[] {
   return ['diff', ...(source === 'staged' ? ['--cached'] : []), ...DIFF_OPTIONS, ...rest];

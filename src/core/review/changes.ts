@@ -23,6 +23,8 @@ export interface ReviewChanges {
   readonly tooLarge: string[];
   /** Past the review's total (MAX_REVIEW_CHARS). */
   readonly notRead: string[];
+  /** Changed without a line changed (a pure rename, a mode change): nothing to send. */
+  readonly noLines: string[];
 }
 
 export interface ReadReviewInput {
@@ -44,6 +46,7 @@ export async function readReviewChanges(git: GitRunner, input: ReadReviewInput, 
   const files: FileDiff[] = [];
   const tooLarge: string[] = [];
   const notRead: string[] = [];
+  const noLines: string[] = [];
   let total = 0;
   for (const file of sorted.sendable) {
     // Cheap first: the line counts alone say a file is far over the cap.
@@ -65,8 +68,12 @@ export async function readReviewChanges(git: GitRunner, input: ReadReviewInput, 
       sorted.binary.push(file.path);
       continue;
     }
+    if (read.hunks.length === 0) {
+      noLines.push(file.path);
+      continue;
+    }
     total += read.hunks.reduce((sum, h) => sum + h.length + 1, 0);
     files.push(read);
   }
-  return { source: input.source, files, ignored: sorted.ignored.length, binary: sorted.binary, generated: sorted.generated, tooLarge, notRead };
+  return { source: input.source, files, ignored: sorted.ignored.length, binary: sorted.binary, generated: sorted.generated, tooLarge, notRead, noLines };
 }

@@ -11,8 +11,12 @@ import { fileHeader } from '../commitMessage/summarise';
 export interface FileLines {
   /** New-file line numbers shown in the diff (context and added lines). */
   readonly shown: Set<number>;
-  /** Added lines, and for a removal the line it happened before: where "nearest changed line" points. */
+  /** Added lines, and for a removal the line it happened before (the last line at the end of the file): where "nearest changed line" points. */
   readonly changed: number[];
+  /** Each shown line's text as reviewed (the index's or the working tree's, not the editor's): comments find their line again by it. */
+  readonly text: ReadonlyMap<number, string>;
+  /** The file was deleted: no line of it is left to comment on. */
+  readonly deleted: boolean;
 }
 
 /** Per repository-relative path, the lines a finding may land on. */
@@ -25,33 +29,43 @@ export interface DiffPart {
   readonly files: readonly string[];
 }
 
-const HUNK_HEADER = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/;
+const HUNK_HEADER = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/;
 /** Width of the line-number column. */
 const NUMBER_WIDTH = 6;
 
 /** One hunk rendered with new-file line numbers: its header line, then one row per diff line. */
-function numberedHunk(hunk: string, lines: { shown: Set<number>; changed: number[] }): string[] {
+function numberedHunk(hunk: string, lines: { shown: Set<number>; changed: number[]; text: Map<number, string> }): string[] {
   const rows = hunk.split('\n');
   const header = rows[0] ?? '';
-  const start = Number(HUNK_HEADER.exec(header)?.[1] ?? NaN);
-  if (!Number.isSafeInteger(start)) return rows;
+  const match = HUNK_HEADER.exec(header);
+  const start = Number(match?.[1] ?? NaN);
+  const count = match?.[2] === undefined ? 1 : Number(match[2]);
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(count)) return rows;
+  // A removal is anchored on the line it happened before; past the hunk's last line (lines removed
+  // at the end of the file) on that last line. An empty new side (`+k,0`) names the line before.
+  const removalAnchor = (next: number): number => Math.max(1, count === 0 ? start : Math.min(next, start + count - 1));
   let next = start;
   const out = [header];
+  // The editor's line has no carriage return: a CRLF file's rows end with one.
+  const show = (body: string): void => {
+    lines.shown.add(next);
+    lines.text.set(next, body.endsWith('\r') ? body.slice(0, -1) : body);
+  };
   for (const row of rows.slice(1)) {
     const mark = row.charAt(0);
     const body = row.slice(1);
     if (mark === '+') {
-      lines.shown.add(next);
+      show(body);
       lines.changed.push(next);
       out.push(`${String(next).padStart(NUMBER_WIDTH)} +${body}`);
       next++;
     } else if (mark === '-') {
-      lines.changed.push(Math.max(1, next));
+      lines.changed.push(removalAnchor(next));
       out.push(`${' '.repeat(NUMBER_WIDTH)} -${body}`);
     } else if (mark === '\\') {
       out.push(`${' '.repeat(NUMBER_WIDTH)} ${row}`);
     } else {
-      lines.shown.add(next);
+      show(body);
       out.push(`${String(next).padStart(NUMBER_WIDTH)}  ${body}`);
       next++;
     }
@@ -70,7 +84,7 @@ export interface NumberedFile {
 export function numberDiff(files: readonly FileDiff[]): { files: NumberedFile[]; index: Map<string, FileLines> } {
   const index = new Map<string, FileLines>();
   const numbered = files.map((file) => {
-    const lines = { shown: new Set<number>(), changed: [] as number[] };
+    const lines = { shown: new Set<number>(), changed: [] as number[], text: new Map<number, string>(), deleted: file.status === 'deleted' };
     const hunks = file.hunks.map((h) => numberedHunk(h, lines));
     lines.changed = [...new Set(lines.changed)].sort((a, b) => a - b);
     index.set(file.path, lines);

@@ -4,9 +4,9 @@ import { findingKey, type ReviewFinding } from './findings';
 /**
  * Where a finding goes: `exact` on the line it names (a line the diff shows), `nearest` on the
  * changed line closest to it (the line it named is outside the diff), `unplaced` when its file is
- * not in the diff (listed in the summary, never dropped).
+ * not in the diff, `deleted` when its file was deleted (both listed in the summary, never dropped).
  */
-export type Placement = 'exact' | 'nearest' | 'unplaced';
+export type Placement = 'exact' | 'nearest' | 'unplaced' | 'deleted';
 
 export interface PlacedFinding extends ReviewFinding {
   /** The repository-relative path of the diff it was matched to (`file` as the model wrote it otherwise). */
@@ -14,11 +14,20 @@ export interface PlacedFinding extends ReviewFinding {
   /** The 1-based line its comment goes on (the model's own line when unplaced). */
   readonly placedLine: number;
   readonly placement: Placement;
+  /** The placed line's text in the reviewed diff: where the comment goes is found by it (the file may have changed since). */
+  readonly lineText?: string;
 }
 
-/** `./src/a.ts`, `b/src/a.ts`, `src\a.ts` all to `src/a.ts`. */
+/**
+ * `./src/a.ts`, `b/src/a.ts`, `src\a.ts` all to `src/a.ts`; a copied diff header too
+ * (`### src/a.ts (modified, +3 -1)`, `old.ts → src/a.ts (renamed, +1 -2)`): its new path.
+ */
 function normalise(file: string): string {
-  return file.trim().replace(/\\/g, '/').replace(/^\.\//, '').replace(/^[ab]\//, '').replace(/^\/+/, '');
+  // A path that itself ends in ` (...)` still matches: matchPath tries the name as written too.
+  const header = file.trim().replace(/^#+\s+/, '').replace(/(?:\s+\([^()]*\))+$/, '');
+  const arrow = /^.* (?:→|->) /.exec(header);
+  const path = arrow ? header.slice(arrow[0].length) : header;
+  return path.trim().replace(/\\/g, '/').replace(/^\.\//, '').replace(/^[ab]\//, '').replace(/^\/+/, '');
 }
 
 /** The diff's path a model's file name means: the same path, or the only one it is a suffix of (or that is a suffix of it). */
@@ -53,15 +62,21 @@ export function placeFindings(findings: readonly ReviewFinding[], index: DiffInd
     const path = matchPath(finding.file, paths);
     const lines = path !== undefined ? index.get(path) : undefined;
     let result: PlacedFinding;
+    const withText = (line: number): { lineText?: string } => {
+      const text = lines?.text.get(line);
+      return text === undefined ? {} : { lineText: text };
+    };
     if (path === undefined || lines === undefined) {
       result = { ...finding, path: finding.file, placedLine: finding.line, placement: 'unplaced' };
+    } else if (lines.deleted) {
+      result = { ...finding, path, placedLine: finding.line, placement: 'deleted' };
     } else if (lines.shown.has(finding.line)) {
-      result = { ...finding, path, placedLine: finding.line, placement: 'exact' };
+      result = { ...finding, path, placedLine: finding.line, placement: 'exact', ...withText(finding.line) };
     } else {
       const line = nearest(lines.changed, finding.line);
       result = line === undefined
         ? { ...finding, path, placedLine: finding.line, placement: 'unplaced' }
-        : { ...finding, path, placedLine: line, placement: 'nearest' };
+        : { ...finding, path, placedLine: line, placement: 'nearest', ...withText(line) };
     }
     const key = findingKey({ file: result.path, line: result.line, message: result.message });
     if (seen.has(key)) {

@@ -14,6 +14,8 @@ export interface ReviewResult {
   readonly duplicates: number;
   /** Parts (1-based) whose answer held no JSON at all. */
   readonly unreadableParts: number[];
+  /** Parts (1-based) whose answer was empty (a reasoning model that spent its room thinking, a server that sent nothing): not reviewed. */
+  readonly emptyParts: number[];
   /** Parts (1-based) whose answer reached its token limit (it may miss findings). */
   readonly cutParts: number[];
 }
@@ -38,6 +40,7 @@ export async function runReview(options: RunReviewOptions): Promise<ReviewResult
   let skipped = 0;
   let duplicates = 0;
   const unreadableParts: number[] = [];
+  const emptyParts: number[] = [];
   const cutParts: number[] = [];
   for (const [k, request] of plan.requests.entries()) {
     if (options.signal?.aborted) throw new CancelledError('The review was cancelled');
@@ -49,9 +52,10 @@ export async function runReview(options: RunReviewOptions): Promise<ReviewResult
     found.push(...parsed.findings);
     skipped += parsed.skipped;
     duplicates += parsed.duplicates;
-    if (parsed.unreadable && result.text.trim() !== '') unreadableParts.push(k + 1);
+    if (result.text.trim() === '') emptyParts.push(k + 1);
+    else if (parsed.unreadable) unreadableParts.push(k + 1);
     if (result.finishReason === 'length') cutParts.push(k + 1);
   }
   const placed = placeFindings(found, plan.index);
-  return { findings: placed.placed, parts: plan.requests.length, skipped, duplicates: duplicates + placed.duplicates, unreadableParts, cutParts };
+  return { findings: placed.placed, parts: plan.requests.length, skipped, duplicates: duplicates + placed.duplicates, unreadableParts, emptyParts, cutParts };
 }

@@ -25,6 +25,10 @@ export function registerReviewChatCommand(deps: Deps, comments: ReviewComments, 
           chatErrorButtons(stream, presented.actions);
           return presented.message;
         },
+        notice: (message) => {
+          stream.markdown(escapeMarkdown(message));
+          return message;
+        },
       }, running);
       if (outcome.status === 'cancelled') {
         stream.markdown(escapeMarkdown(vscode.l10n.t('The review was cancelled; nothing was shown.')));

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { codeFence, escapeMarkdown } from '../../core/markdown';
-import type { PlacedFinding } from '../../core/review/placement';
+import { relocateLine, type PlacedFinding } from '../../core/review/placement';
 
 /** The comment controller's id: the menus' `commentController == stratus.review`. */
 export const REVIEW_CONTROLLER_ID = 'stratus.review';
@@ -17,6 +17,17 @@ export interface ShownFinding {
   readonly severity: PlacedFinding['severity'];
   readonly message: string;
   readonly label: string;
+}
+
+/**
+ * Why a finding is listed in the summary instead of shown: its file is not in the diff, was
+ * deleted, cannot be opened, or its line no longer reads as reviewed (edited since, or the
+ * staged version differs from the editor's and the line is not there).
+ */
+export type NotShownReason = 'notInDiff' | 'deletedFile' | 'cannotOpen' | 'moved';
+
+export interface NotShownFinding extends PlacedFinding {
+  readonly reason: NotShownReason;
 }
 
 export interface ReviewThread {
@@ -48,23 +59,35 @@ export class ReviewComments implements vscode.Disposable {
   private next = 1;
 
   /**
-   * Replaces the threads of the repository at `root` with threads for `findings`. Unplaced ones,
-   * and those on a file that cannot be opened (deleted), come back in `notShown` for the summary.
+   * Replaces the threads of the repository at `root` with threads for `findings`, each on the
+   * line that now reads as the reviewed one did (the review read the index or the saved file; the
+   * editor may hold other edits). The others come back in `notShown`, with why, for the summary.
    */
-  async show(root: vscode.Uri, findings: readonly PlacedFinding[]): Promise<{ shown: ShownFinding[]; notShown: PlacedFinding[] }> {
+  async show(root: vscode.Uri, findings: readonly PlacedFinding[]): Promise<{ shown: ShownFinding[]; notShown: NotShownFinding[] }> {
     this.clear(root.toString());
     const shown: ShownFinding[] = [];
-    const notShown: PlacedFinding[] = [];
+    const notShown: NotShownFinding[] = [];
     for (const finding of findings) {
+      if (finding.placement === 'unplaced' || finding.placement === 'deleted') {
+        notShown.push({ ...finding, reason: finding.placement === 'deleted' ? 'deletedFile' : 'notInDiff' });
+        continue;
+      }
       const uri = vscode.Uri.joinPath(root, ...finding.path.split('/'));
-      const document = finding.placement === 'unplaced' ? undefined : await vscode.workspace.openTextDocument(uri).then((d) => d, () => undefined);
+      const document = await vscode.workspace.openTextDocument(uri).then((d) => d, () => undefined);
       if (!document) {
-        notShown.push(finding);
+        notShown.push({ ...finding, reason: 'cannotOpen' });
         continue;
       }
       const last = Math.max(0, document.lineCount - 1);
-      const line = Math.min(finding.placedLine - 1, last);
-      const span = finding.endLine !== undefined && finding.placement === 'exact' ? Math.min(finding.endLine - 1, last) : line;
+      const reviewed = finding.placedLine - 1;
+      // Without the reviewed text (a removal's anchor outside the shown lines) the line stays as numbered.
+      const found = finding.lineText === undefined ? Math.min(reviewed, last) : relocateLine((i) => document.lineAt(i).text, document.lineCount, reviewed, finding.lineText);
+      if (found === undefined) {
+        notShown.push({ ...finding, reason: 'moved' });
+        continue;
+      }
+      const line = found;
+      const span = finding.endLine !== undefined && finding.placement === 'exact' ? Math.min(Math.max(line, finding.endLine - 1 + line - reviewed), last) : line;
       const id = `finding-${this.next++}`;
       const label = vscode.l10n.t('Stratus review: {0}', severityLabel(finding));
       const comment: vscode.Comment = {

@@ -3,7 +3,6 @@ import { gitProcessRunner } from '../../core/commitMessage/gitProcess';
 import { ContextTooSmallError, NothingToDescribeError, type ChangeSource } from '../../core/commitMessage/prompt';
 import { presentError, type PresentedError } from '../../core/presentError';
 import { readReviewChanges, type ReviewChanges } from '../../core/review/changes';
-import type { PlacedFinding } from '../../core/review/placement';
 import { planReview, type ReviewPlan } from '../../core/review/prompt';
 import { runReview, type ReviewResult } from '../../core/review/run';
 import { formatEur } from '../../core/usage/format';
@@ -12,7 +11,7 @@ import { readChanges } from '../commitMessage/changes';
 import { chooseRepository } from '../commitMessage/repository';
 import type { Deps } from '../deps';
 import { defaultChatModel } from '../models/selection';
-import type { ReviewComments, ShownFinding } from './comments';
+import type { NotShownFinding, NotShownReason, ReviewComments, ShownFinding } from './comments';
 
 export const REVIEW_COMMAND = 'stratus.reviewChanges';
 
@@ -28,8 +27,8 @@ export interface ReviewOutcome {
   /** Requests sent: more than one when the diff was too large for one. */
   readonly parts?: number;
   readonly findings?: ShownFinding[];
-  /** Findings listed in the summary only: their file is not in the diff (or cannot be opened). */
-  readonly unplaced?: Array<{ file: string; line: number; severity: string; message: string }>;
+  /** Findings listed in the summary only, with why (their file is not in the diff or was deleted, their line moved since the review). */
+  readonly unplaced?: Array<{ file: string; line: number; severity: string; message: string; reason: NotShownReason }>;
   /** What the person was told: the summary, or the error. */
   readonly summary?: string;
   readonly error?: string;
@@ -41,6 +40,8 @@ export interface ReviewSurface {
   readonly token: vscode.CancellationToken;
   /** An error, with its actions (a notification, or chat buttons); returns the text shown. */
   fail(presented: Pick<PresentedError, 'message' | 'actions'>): string;
+  /** A note that is not an error (a review of the repository is already running); returns the text shown. */
+  notice(message: string): string;
 }
 
 /** A finished review: the plan, the answers, the threads. */
@@ -50,7 +51,7 @@ export interface FinishedReview {
   readonly plan: ReviewPlan;
   readonly result: ReviewResult;
   readonly shown: ShownFinding[];
-  readonly notShown: PlacedFinding[];
+  readonly notShown: NotShownFinding[];
   readonly model: string;
 }
 
@@ -110,8 +111,7 @@ export async function reviewChanges(deps: Deps, comments: ReviewComments, arg: u
   }
   const root = repository.rootUri.toString();
   if (running.has(root)) {
-    const message = vscode.l10n.t('Stratus is already reviewing the changes of {0}.', repositoryName(repository));
-    void vscode.window.showInformationMessage(message);
+    const message = surface.notice(vscode.l10n.t('Stratus is already reviewing the changes of {0}.', repositoryName(repository)));
     return { outcome: { status: 'notStarted', repository: repository.rootUri.fsPath, error: message } };
   }
   running.add(root);
@@ -137,10 +137,13 @@ async function run(deps: Deps, comments: ReviewComments, repository: GitReposito
     const model = await defaultChatModel(deps.inference, signal);
     if (!model) return { outcome: { status: 'failed', repository: root, source, error: surface.fail({ message: vscode.l10n.t('The service lists no chat model.'), actions: ['showLog'] }) } };
     const changes = await readReviewChanges(git, { source, files: listed.files, ignored: listed.ignored, untracked: listed.untracked }, signal);
-    if (changes.files.length === 0) {
-      return { outcome: { status: 'failed', repository: root, source, error: surface.fail({ message: vscode.l10n.t('nothing to review: every changed file is binary, generated or over the size cap.'), actions: [] }) } };
+    const plan = changes.files.length === 0 ? undefined : planReview({ repositoryName: repositoryName(repository), source, maxModelLen: model.maxModelLen ?? DEFAULT_CONTEXT }, changes);
+    if (!plan || plan.requests.length === 0) {
+      const message = changes.noLines.length > 0
+        ? vscode.l10n.t('nothing to review, nothing was sent: no line changed in {0} (renamed or mode changed only), and every other changed file is binary, generated or over the size cap.', shortList(changes.noLines))
+        : vscode.l10n.t('nothing to review, nothing was sent: every changed file is binary, generated or over the size cap.');
+      return { outcome: { status: 'failed', repository: root, source, error: surface.fail({ message, actions: [] }) } };
     }
-    const plan = planReview({ repositoryName: repositoryName(repository), source, maxModelLen: model.maxModelLen ?? DEFAULT_CONTEXT }, changes);
     if (!(await confirmCost(plan, model.id))) return { outcome: { status: 'cancelled', repository: root, source } };
     if (signal.aborted) return { outcome: { status: 'cancelled', repository: root, source } };
     const result = await runReview({
@@ -153,7 +156,7 @@ async function run(deps: Deps, comments: ReviewComments, repository: GitReposito
     deps.connectionStatus.set({ kind: 'connected', model: model.id });
     const { shown, notShown } = await comments.show(repository.rootUri, result.findings);
     const finished: FinishedReview = { repository, changes, plan, result, shown, notShown, model: model.id };
-    const unplaced = notShown.map((f) => ({ file: f.file, line: f.line, severity: f.severity, message: f.message }));
+    const unplaced = notShown.map((f) => ({ file: f.file, line: f.line, severity: f.severity, message: f.message, reason: f.reason }));
     return { outcome: { status: 'reviewed', repository: root, source, model: model.id, parts: plan.requests.length, findings: shown, unplaced, summary: summaryOf(finished) }, finished };
   } catch (error) {
     const presented = presentReviewError(error);
@@ -169,17 +172,41 @@ function shortList(paths: readonly string[]): string {
   return paths.length <= 5 ? paths.join(', ') : vscode.l10n.t('{0} and {1} more', paths.slice(0, 5).join(', '), paths.length - 5);
 }
 
+/** The files whose diff reached the model and got an answer: those of the parts whose answer was not empty. */
+function reviewedFiles(review: FinishedReview): number {
+  const empty = new Set(review.result.emptyParts);
+  return new Set(review.plan.requests.flatMap((r, k) => (empty.has(k + 1) ? [] : r.files))).size;
+}
+
 /** One paragraph: how many findings, where, what was reviewed in parts, left out or unreadable. */
 export function summaryOf(review: FinishedReview): string {
   const { changes, result, shown, notShown } = review;
   const parts: string[] = [];
   const count = (severity: string): number => shown.filter((f) => f.severity === severity).length;
-  parts.push(shown.length === 0 && notShown.length === 0
-    ? vscode.l10n.t('No findings in the {0} changes ({1} file(s) reviewed).', changes.source === 'staged' ? vscode.l10n.t('staged') : vscode.l10n.t('unstaged'), changes.files.length)
-    : vscode.l10n.t('{0} finding(s) on the {1} changes ({2} error(s), {3} warning(s), {4} info), shown as comments in the editor.', shown.length, changes.source === 'staged' ? vscode.l10n.t('staged') : vscode.l10n.t('unstaged'), count('error'), count('warning'), count('info')));
+  const which = changes.source === 'staged' ? vscode.l10n.t('staged') : vscode.l10n.t('unstaged');
+  const total = shown.length + notShown.length;
+  if (total === 0 && result.emptyParts.length === result.parts) {
+    parts.push(vscode.l10n.t('The {0} changes were not reviewed: the model gave an empty answer (a reasoning model may have spent its whole answer thinking). Try again, or pick another model.', which));
+  } else if (total === 0) {
+    parts.push(vscode.l10n.t('No findings in the {0} changes ({1} file(s) reviewed).', which, reviewedFiles(review)));
+  } else if (shown.length === 0) {
+    parts.push(vscode.l10n.t('{0} finding(s) on the {1} changes, none of them shown in the editor ({2} error(s), {3} warning(s), {4} info).', total, which, notShown.filter((f) => f.severity === 'error').length, notShown.filter((f) => f.severity === 'warning').length, notShown.filter((f) => f.severity === 'info').length));
+  } else {
+    parts.push(vscode.l10n.t('{0} finding(s) on the {1} changes ({2} error(s), {3} warning(s), {4} info), shown as comments in the editor.', shown.length, which, count('error'), count('warning'), count('info')));
+  }
   const moved = shown.filter((f) => f.placement === 'nearest').length;
   if (moved > 0) parts.push(vscode.l10n.t('{0} named a line outside the diff and were placed on the nearest changed line.', moved));
-  if (notShown.length > 0) parts.push(vscode.l10n.t('{0} name a file that is not in the diff: {1}.', notShown.length, shortList(notShown.map((f) => `${f.file}:${f.line}`))));
+  const listed = (reason: NotShownReason): string[] => notShown.filter((f) => f.reason === reason).map((f) => `${f.file}:${f.line}`);
+  const notInDiff = listed('notInDiff');
+  if (notInDiff.length > 0) parts.push(vscode.l10n.t('{0} name a file that is not in the diff: {1}.', notInDiff.length, shortList(notInDiff)));
+  const deleted = listed('deletedFile');
+  if (deleted.length > 0) parts.push(vscode.l10n.t('Not shown, on a deleted file: {0}.', shortList(deleted)));
+  const cannotOpen = listed('cannotOpen');
+  if (cannotOpen.length > 0) parts.push(vscode.l10n.t('Not shown, their file cannot be opened: {0}.', shortList(cannotOpen)));
+  const gone = listed('moved');
+  if (gone.length > 0) parts.push(vscode.l10n.t('Not shown, their line changed since the review (unstaged or unsaved edits): {0}.', shortList(gone)));
+  if (result.emptyParts.length > 0 && result.emptyParts.length < result.parts) parts.push(vscode.l10n.t('The answer for part(s) {0} was empty: those changes were not reviewed.', result.emptyParts.join(', ')));
+  if (changes.noLines.length > 0) parts.push(vscode.l10n.t('Nothing to review (renamed or mode changed, no line changed): {0}.', shortList(changes.noLines)));
   if (result.parts > 1) parts.push(vscode.l10n.t('The diff was too large for one request and was reviewed in {0} parts.', result.parts));
   if (changes.source === 'unstaged') parts.push(vscode.l10n.t('Nothing was staged: the working-tree changes were reviewed.'));
   const withheld = [...changes.binary, ...changes.generated];

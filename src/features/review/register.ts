@@ -33,10 +33,14 @@ export function register(deps: Deps): vscode.Disposable {
     void showPresentedError(presented, options);
     return notificationText(presented.message, options);
   };
+  const notice = (message: string): string => {
+    void vscode.window.showInformationMessage(message);
+    return message;
+  };
   store.add(vscode.commands.registerCommand(ReviewCommands.review, async (arg?: unknown): Promise<ReviewOutcome> => {
     const { outcome } = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Stratus: reviewing the changes'), cancellable: true },
-      (progress, token) => reviewChanges(deps, comments, arg, { progress: (message) => progress.report({ message }), token, fail: notify }, running),
+      (progress, token) => reviewChanges(deps, comments, arg, { progress: (message) => progress.report({ message }), token, fail: notify, notice }, running),
     );
     // The first finding in sight (the others are a click away in the Comments panel).
     const first = outcome.findings?.[0];

@@ -68,7 +68,7 @@ describe('review: the numbered diff and its parts', () => {
 
   it('plans one request per part within the model\'s context, says which part it is, and estimates the cost', () => {
     const hunks = Array.from({ length: 200 }, (_, k) => `@@ -${k * 30 + 1},2 +${k * 30 + 1},2 @@\n ${'context '.repeat(10)}${k}\n-old ${k}\n+${'new '.repeat(20)}${k}`);
-    const changes = { source: 'staged' as const, files: [file('big.ts', hunks)], ignored: 0, binary: ['logo.png'], generated: [], tooLarge: ['table.ts'], notRead: [] };
+    const changes = { source: 'staged' as const, files: [file('big.ts', hunks)], ignored: 0, binary: ['logo.png'], generated: [], tooLarge: ['table.ts'], notRead: [], noLines: [] };
     const plan = planReview({ repositoryName: 'shop', source: 'staged', maxModelLen: 4096 }, changes);
     assert.ok(plan.requests.length > 1, `${plan.requests.length} requests`);
     for (const request of plan.requests) {
@@ -96,6 +96,45 @@ describe('review: placing findings on the diff', () => {
     assert.equal(matchPath('strings.ts', paths), 'lib/util/strings.ts');
     assert.equal(matchPath('/repo/lib/util/strings.ts', paths), 'lib/util/strings.ts');
     assert.equal(matchPath('other.ts', paths), undefined);
+  });
+
+  it('matches a file name copied from the diff header: its counts, "(continued)" and a rename\'s old path dropped', () => {
+    const paths = ['src/cart.ts', 'lib/util/strings.ts', 'docs/notes (draft)'];
+    assert.equal(matchPath('src/cart.ts (modified, +3 -1)', paths), 'src/cart.ts');
+    assert.equal(matchPath('### src/cart.ts (modified, +3 -1) (continued)', paths), 'src/cart.ts');
+    assert.equal(matchPath('old/cart.ts → src/cart.ts (renamed, +1 -2)', paths), 'src/cart.ts');
+    assert.equal(matchPath('old/cart.ts -> src/cart.ts', paths), 'src/cart.ts');
+    assert.equal(matchPath('strings.ts (modified)', paths), 'lib/util/strings.ts');
+    assert.equal(matchPath('docs/notes (draft)', paths), 'docs/notes (draft)', 'a path that ends in parentheses itself');
+  });
+
+  it('anchors lines removed at the end of the file on its last line, never past it; a deleted file\'s findings are placed nowhere', () => {
+    const { index } = numberDiff([
+      file('tail.ts', ['@@ -8,4 +8,2 @@\n a\n b\n-c\n-d']),
+      file('gap.ts', ['@@ -5,2 +4,0 @@\n-x\n-y']),
+      { ...file('gone.ts', ['@@ -1,2 +0,0 @@\n-one\n-two']), status: 'deleted' },
+    ]);
+    assert.deepEqual(index.get('tail.ts')?.changed, [9], 'the last line of the new file (8..9), not 10');
+    assert.deepEqual(index.get('gap.ts')?.changed, [4], 'an empty new side names the line before the removal');
+    const { placed } = placeFindings([
+      { file: 'tail.ts', line: 10, severity: 'warning', message: 'removed at the end' },
+      { file: 'gone.ts', line: 1, severity: 'error', message: 'on a deleted file' },
+    ], index);
+    assert.deepEqual(placed.map((f) => [f.path, f.placedLine, f.placement, f.lineText]), [
+      ['tail.ts', 9, 'nearest', 'b'],
+      ['gone.ts', 1, 'deleted', undefined],
+    ]);
+  });
+
+  it('records the reviewed text of the line each finding is placed on (without a CRLF file\'s carriage return)', () => {
+    const { index } = numberDiff([CART, file('crlf.ts', ['@@ -1,2 +1,2 @@\n keep\r\n-old\r\n+new\r'])]);
+    assert.equal(index.get('src/cart.ts')?.text.get(12), 'const c = 4;');
+    const { placed } = placeFindings([
+      { file: 'src/cart.ts', line: 10, severity: 'info', message: 'context' },
+      { file: 'src/cart.ts', line: 99, severity: 'info', message: 'nearest' },
+      { file: 'crlf.ts', line: 2, severity: 'info', message: 'crlf' },
+    ], index);
+    assert.deepEqual(placed.map((f) => [f.placedLine, f.lineText]), [[10, 'const a = 1;'], [12, 'const c = 4;'], [2, 'new']]);
   });
 
   it('places on the named line when the diff shows it, else on the nearest changed line, else lists it as unplaced', () => {

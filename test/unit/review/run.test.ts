@@ -8,6 +8,7 @@ import { gitProcessRunner } from '../../../src/core/commitMessage/gitProcess';
 import { MAX_FILE_DIFF_CHARS, readReviewChanges } from '../../../src/core/review/changes';
 import { planReview } from '../../../src/core/review/prompt';
 import { runReview } from '../../../src/core/review/run';
+import type { InferenceClient } from '../../../src/core/inference/api';
 import type { UsageEvent } from '../../../src/core/usage/events';
 import { countersOf } from '../../../src/core/usage/ledger';
 import { createMeteredInferenceClient } from '../../../src/core/usage/meteredClient';
@@ -74,19 +75,102 @@ describe('core/review: from a real repository to placed findings (against the sa
     assert.ok((countersOf(generated[0])?.input ?? 0) > 0, 'billed like chat');
   });
 
-  it('a cancelled review stops at once with a cancellation, sending no further part', async () => {
-    writeFileSync(join(root, 'a.ts'), BASE.replace('const v3 = 3;', 'const v3 = eval(x);'));
+  /** A plan of at least two parts: five far-apart changes in a small context. */
+  async function twoPartPlan(): Promise<ReturnType<typeof planReview>> {
+    const lines = BASE.trimEnd().split('\n').concat(Array.from({ length: 400 }, (_, k) => `const w${k} = ${k};`));
+    for (const at of [2, 90, 180, 270, 360]) lines[at] = `const changed${at} = eval(input${at}); // ${'long comment '.repeat(30)}`;
+    writeFileSync(join(root, 'a.ts'), `${lines.join('\n')}\n`);
     const runner = gitProcessRunner('git', root);
     const listed = await listChanges(runner);
     const changes = await readReviewChanges(runner, { source: listed.source, files: listed.files, ignored: new Set(), untracked: [] });
-    const plan = planReview({ repositoryName: 'repo', source: 'unstaged', maxModelLen: 131072 }, changes);
+    const plan = planReview({ repositoryName: 'repo', source: 'unstaged', maxModelLen: 3072 }, changes);
+    assert.ok(plan.requests.length >= 2, `${plan.requests.length} part(s)`);
+    return plan;
+  }
+
+  /** The sandbox's client, counting the requests made and calling `afterAnswer` when one is answered. */
+  function countingClient(afterAnswer: () => void = () => undefined): { client: Pick<InferenceClient, 'chatStream'>; sent: () => number; close: () => Promise<void> } {
+    const real = createMeteredInferenceClient({ baseUrl: sandbox.inferenceUrl, apiKey: () => Promise.resolve(sandbox.credentials.apiKey), retry: { attempts: 1 } });
+    let sent = 0;
+    const client: Pick<InferenceClient, 'chatStream'> = {
+      chatStream: (request, options) => {
+        sent++;
+        const stream = real.chatStream(request, options);
+        return { ...stream, consume: async (onEvent) => {
+          const result = await stream.consume(onEvent);
+          afterAnswer();
+          return result;
+        } };
+      },
+    };
+    return { client, sent: () => sent, close: () => real.close() };
+  }
+
+  it('a review cancelled while part 1 is sent stops with a cancellation, making no request for part 2', async () => {
+    const plan = await twoPartPlan();
     const abort = new AbortController();
-    abort.abort();
-    const client = createMeteredInferenceClient({ baseUrl: sandbox.inferenceUrl, apiKey: () => Promise.resolve(sandbox.credentials.apiKey), retry: { attempts: 1 } });
+    const counting = countingClient();
+    const parts: number[] = [];
     try {
-      await assert.rejects(runReview({ client, model: 'gpt-oss:120b', plan, signal: abort.signal }), (error: Error) => error.name === 'CancelledError');
+      await assert.rejects(runReview({ client: counting.client, model: 'gpt-oss:120b', plan, signal: abort.signal, onPart: (k) => {
+        parts.push(k);
+        if (k === 1) abort.abort();
+      } }), (error: Error) => error.name === 'CancelledError');
     } finally {
-      await client.close();
+      await counting.close();
     }
+    assert.deepEqual(parts, [1]);
+    assert.equal(counting.sent(), 1, 'exactly one request');
+  });
+
+  it('a review cancelled once part 1 is answered sends no further part', async () => {
+    const plan = await twoPartPlan();
+    const abort = new AbortController();
+    const counting = countingClient(() => abort.abort());
+    const parts: number[] = [];
+    try {
+      await assert.rejects(runReview({ client: counting.client, model: 'gpt-oss:120b', plan, signal: abort.signal, onPart: (k) => parts.push(k) }), (error: Error) => error.name === 'CancelledError');
+    } finally {
+      await counting.close();
+    }
+    assert.deepEqual(parts, [1]);
+    assert.equal(counting.sent(), 1, 'part 1 only');
+  });
+
+  it('an empty answer is not "no findings": its part is counted as not reviewed', async () => {
+    const plan = await twoPartPlan();
+    let call = 0;
+    const answers = ['', '```json\n[]\n```', '   \n'];
+    const client = {
+      chatStream: () => ({ consume: async () => ({ text: answers[call++] ?? '[]', finishReason: 'stop' }) }),
+    } as unknown as Pick<InferenceClient, 'chatStream'>;
+    const result = await runReview({ client, model: 'm', plan });
+    assert.deepEqual(result.findings, []);
+    assert.deepEqual(result.emptyParts, plan.requests.length >= 3 ? [1, 3] : [1]);
+    assert.deepEqual(result.unreadableParts, []);
+  });
+
+  it('reads the diff whatever prefixes the user\'s git config sets (diff.mnemonicPrefix, diff.noprefix); a pure rename has no line to review', async () => {
+    for (const [key, value] of [['diff.mnemonicPrefix', 'true'], ['diff.noprefix', 'true']] as const) {
+      git(root, 'config', key, value);
+      writeFileSync(join(root, 'a.ts'), BASE.replace('const v3 = 3;', 'const v3 = eval(x);'));
+      git(root, 'add', 'a.ts');
+      const runner = gitProcessRunner('git', root);
+      const listed = await listChanges(runner);
+      assert.equal(listed.source, 'staged');
+      const changes = await readReviewChanges(runner, { source: listed.source, files: listed.files, ignored: new Set(), untracked: [] });
+      assert.deepEqual(changes.files.map((f) => [f.path, f.hunks.length]), [['a.ts', 1]], `with ${key}`);
+      assert.deepEqual(changes.noLines, []);
+      git(root, 'config', '--unset', key);
+      git(root, 'reset', '-q', '--hard');
+    }
+    git(root, 'config', 'diff.mnemonicPrefix', 'true');
+    git(root, 'mv', 'a.ts', 'moved.ts');
+    const runner = gitProcessRunner('git', root);
+    const listed = await listChanges(runner);
+    const changes = await readReviewChanges(runner, { source: listed.source, files: listed.files, ignored: new Set(), untracked: [] });
+    assert.deepEqual(changes.files, [], 'nothing to send');
+    assert.deepEqual(changes.noLines, ['moved.ts']);
+    assert.equal(planReview({ repositoryName: 'repo', source: 'staged', maxModelLen: 131072 }, changes).requests.length, 0);
   });
 });
