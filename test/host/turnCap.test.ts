@@ -107,4 +107,23 @@ describe('turn cost cap before each request, summaries counted, the to-do list p
     control.onSummaryUsage({ promptTokens: 5_000, completionTokens: 0, totalTokens: 5_000 });
     assert.match(control.betweenRounds()?.stop ?? '', /Stopped at the cost cap of this turn \(€0\.02\)/, 'summaries count toward the cap');
   });
+
+  it('pins the to-do list when compaction only shortened earlier tool results (same count), not when nothing but the system message changed', () => {
+    const todo = TodoList.from([{ id: 1, title: 'Read the notes', status: 'in-progress' }]);
+    const control = new TurnControl(new RecordingStream().asStream(), todo, { maxTokens: 5_000_000, maxCostEur: undefined }, 1, undefined);
+    const call = { id: 'c1', type: 'function' as const, function: { name: 'stratus_todo', arguments: '{"action":"add","titles":["Read the notes"]}' } };
+    const conversation: ChatMessage[] = [
+      { role: 'system', content: 'System.' },
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: null, tool_calls: [call] },
+      { role: 'tool', tool_call_id: 'c1', content: `Added. ${'list '.repeat(200)}` },
+    ];
+    const withInstructions: ChatMessage = { role: 'system', content: 'System.\n\nRepository instructions.' };
+    const unchanged = [withInstructions, ...conversation.slice(1).map((m) => ({ ...m }))];
+    assert.equal(control.pinTodo(conversation, unchanged), unchanged, 'only the instructions differ: not pinned (the prompt cache holds)');
+    const shortened = [withInstructions, ...conversation.slice(1, 3), { role: 'tool' as const, tool_call_id: 'c1', content: '[Earlier result shortened]' }];
+    assert.match(String(control.pinTodo(conversation, shortened)[0]?.content), /Repository instructions\.\n\nYour to-do list .*\n1\. \[in-progress\] Read the notes/);
+    const leftOut = [withInstructions, conversation[1] as ChatMessage];
+    assert.match(String(control.pinTodo(conversation, leftOut)[0]?.content), /Your to-do list/, 'messages left out: pinned, as before');
+  });
 });

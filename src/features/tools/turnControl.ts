@@ -12,6 +12,22 @@ import { applyTodo } from './todoTool';
 
 const TODO_ICON: Readonly<Record<TodoStatus, string>> = { pending: '$(circle-large-outline)', 'in-progress': '$(arrow-circle-right)', done: '$(pass-filled)' };
 
+/**
+ * Whether compaction changed what is sent beyond the system message (which carries the turn's
+ * instructions in every round): a message left out or summarised, or one whose content was shortened.
+ */
+function compacted(conversation: readonly ChatMessage[], sent: readonly ChatMessage[]): boolean {
+  const body = (messages: readonly ChatMessage[]): readonly ChatMessage[] => (messages[0]?.role === 'system' ? messages.slice(1) : messages);
+  const before = body(conversation);
+  const after = body(sent);
+  if (before.length !== after.length) return true;
+  return after.some((m, i) => {
+    const original = before[i];
+    if (m === original) return false;
+    return original === undefined || m.role !== original.role || (m.content !== original.content && JSON.stringify(m.content) !== JSON.stringify(original.content));
+  });
+}
+
 /** Where a turn stopped at its cap: its result metadata, for Continue (the next turn's raised caps). */
 export interface CapStop {
   readonly id: string;
@@ -100,14 +116,15 @@ export class TurnControl {
   }
 
   /**
-   * The messages of a round with the to-do list pinned to the system message when compaction left
-   * earlier messages out (the calls that built the list may be among them). Otherwise the list is in
-   * the tool results already, and a system message that changes with each call would void the prompt cache.
+   * The messages of a round with the to-do list pinned to the system message when compaction changed
+   * the conversation: left earlier messages out, or shortened earlier tool results (the
+   * `stratus_todo` results that built the list may be among them). Otherwise the list is in the tool
+   * results already, and a system message that changes with each call would void the prompt cache.
    */
   pinTodo(conversation: readonly ChatMessage[], sent: ChatMessage[]): ChatMessage[] {
     const note = this.todo.systemNote();
     const [first, ...rest] = sent;
-    if (!note || sent.length >= conversation.length || first?.role !== 'system') return sent;
+    if (!note || first?.role !== 'system' || !compacted(conversation, sent)) return sent;
     return [{ role: 'system', content: `${first.content}\n\n${note}` }, ...rest];
   }
 
