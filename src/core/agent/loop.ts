@@ -40,9 +40,9 @@ function isCancellation(error: unknown, signal: AbortSignal | undefined): boolea
  * One agent turn: ask the model; while it asks for tools, validate and run them (a round's calls
  * concurrently) and send their results back as `tool` messages; stop when it answers, at the round
  * limit, when it repeats a failing call, when a hook stops it (a cost cap: `beforeRequest`,
- * `betweenRounds`, `StopTurn` from `prepareRequest`), on cancellation or on a request error. Never throws: the
- * outcome says how it ended and carries every message of the turn, in a shape the API accepts as
- * history (every tool call is answered).
+ * `betweenRounds`, `StopTurn` from `prepareRequest`), on cancellation or on a request error.
+ * Never throws: the outcome says how it ended and carries every message of the turn, in a shape
+ * the API accepts as history (every tool call is answered).
  */
 export async function runAgent(options: AgentOptions): Promise<AgentOutcome> {
   const maxRounds = Math.max(1, options.maxRounds ?? AGENT_DEFAULTS.maxRounds);
