@@ -29,6 +29,7 @@ import './l10n.test';
 import './agentDepth.test';
 import './customization.test';
 import './planMode.test';
+import './turnCap.test';
 import './faults.test';
 import './trust.test';
 import './restrictedMode.test';

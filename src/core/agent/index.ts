@@ -1,4 +1,4 @@
 /** The agent loop (pure core): model <-> tools, independent of VS Code. */
-export { AGENT_DEFAULTS, runAgent, toolDefinitions } from './loop';
+export { AGENT_DEFAULTS, runAgent, StopTurn, toolDefinitions } from './loop';
 export { CallValidator, type PreparedCall } from './validate';
 export type * from './types';

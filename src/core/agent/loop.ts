@@ -1,7 +1,7 @@
 import { abortable } from '../abortable';
 import { CancelledError, isStratusError } from '../errors';
-import type { ChatMessage, ChatRequest, ChatResult, ToolDefinition, Usage } from '../inference/chat/types';
-import { estimateCompletion, estimatePrompt } from '../usage/metering';
+import type { ChatMessage, ChatRequest, ChatResult, ToolDefinition } from '../inference/chat/types';
+import { estimateUsage } from '../usage/metering';
 import type { AgentOptions, AgentOutcome, AgentStatus, AgentTool, ToolInvocation, ToolOutcome } from './types';
 import { CallValidator, type PreparedCall } from './validate';
 
@@ -15,11 +15,16 @@ export function toolDefinitions(tools: readonly AgentTool[]): ToolDefinition[] {
   }));
 }
 
-/** A round's usage when the server sent none, estimated as the usage meter estimates it. */
-function estimatedUsage(request: ChatRequest, result: ChatResult): Usage {
-  const promptTokens = estimatePrompt(request);
-  const completionTokens = estimateCompletion(result);
-  return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens };
+/**
+ * Thrown by `prepareRequest` to end the turn before its next request, as `betweenRounds` and
+ * `beforeRequest` do (status `stopped`, this message): a cost cap met while preparing the round
+ * (a compaction summary that would pass it).
+ */
+export class StopTurn extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StopTurn';
+  }
 }
 
 function truncate(text: string, max: number): string {
@@ -34,9 +39,10 @@ function isCancellation(error: unknown, signal: AbortSignal | undefined): boolea
 /**
  * One agent turn: ask the model; while it asks for tools, validate and run them (a round's calls
  * concurrently) and send their results back as `tool` messages; stop when it answers, at the round
- * limit, when it repeats a failing call, on cancellation or on a request error. Never throws: the
- * outcome says how it ended and carries every message of the turn, in a shape the API accepts as
- * history (every tool call is answered).
+ * limit, when it repeats a failing call, when a hook stops it (a cost cap: `beforeRequest`,
+ * `betweenRounds`, `StopTurn` from `prepareRequest`), on cancellation or on a request error.
+ * Never throws: the outcome says how it ended and carries every message of the turn, in a shape
+ * the API accepts as history (every tool call is answered).
  */
 export async function runAgent(options: AgentOptions): Promise<AgentOutcome> {
   const maxRounds = Math.max(1, options.maxRounds ?? AGENT_DEFAULTS.maxRounds);
@@ -78,6 +84,11 @@ export async function runAgent(options: AgentOptions): Promise<AgentOutcome> {
     }
     return finish('error', { error, text: partial });
   };
+  // A stop before the round's request: the round was never sent, so it does not count.
+  const stoppedBefore = (message: string): AgentOutcome => {
+    rounds -= 1;
+    return finish('stopped', { message });
+  };
 
   for (;;) {
     rounds += 1;
@@ -92,7 +103,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentOutcome> {
         sent = prepared.messages;
         if (prepared.maxTokens !== undefined) maxTokens = prepared.maxTokens;
       } catch (error) {
-        return stopped(error);
+        return error instanceof StopTurn && !signal?.aborted ? stoppedBefore(error.message) : stopped(error);
       }
     }
     const request: ChatRequest = {
@@ -102,6 +113,15 @@ export async function runAgent(options: AgentOptions): Promise<AgentOutcome> {
       ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
       ...(definitions ? { tools: definitions, ...(options.toolChoice !== undefined ? { tool_choice: rounds === 1 ? options.toolChoice : 'auto' } : {}) } : {}),
     };
+    if (options.beforeRequest) {
+      try {
+        if (signal?.aborted) throw new CancelledError();
+        const decision = await options.beforeRequest(request, rounds);
+        if (decision) return stoppedBefore(decision.stop);
+      } catch (error) {
+        return stopped(error);
+      }
+    }
     let result: ChatResult;
     try {
       if (signal?.aborted) throw new CancelledError();
@@ -128,7 +148,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentOutcome> {
     } catch (error) {
       return stopped(error);
     }
-    emit({ type: 'round_usage', round: rounds, usage: result.usage ?? estimatedUsage(request, result), estimated: result.usage === undefined });
+    emit({ type: 'round_usage', round: rounds, usage: result.usage ?? estimateUsage(request, result), estimated: result.usage === undefined });
 
     if (result.toolCalls.length === 0 || !definitions) {
       // Calls nobody offered tools for are dropped: history must not carry unanswered calls.

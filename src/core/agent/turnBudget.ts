@@ -1,12 +1,14 @@
 /**
  * The cost cap of one agent turn: what the turn has spent (tokens and EUR, priced as the usage
  * meter prices them), where it stands against the caps (`stratus.agent.maxTurnTokens`,
- * `stratus.agent.maxTurnCostEur`), and whether the next round risks the tier's hourly allowance.
- * Pure arithmetic: the chat feature asks between rounds and decides what to show.
+ * `stratus.agent.maxTurnCostEur`), whether the next request may carry it past the cost cap, and
+ * whether the next round risks the tier's hourly allowance.
+ * Pure arithmetic: the chat feature asks before each request and between rounds, and decides what to show.
  */
-import type { Usage } from '../inference/chat/types';
+import type { ChatRequest, Usage } from '../inference/chat/types';
 import { CONTRACT_EUR_PER_UNIT, totalCost, type EurPerUnit } from '../usage/cost';
 import { emptyCounters } from '../usage/ledger';
+import { estimatePrompt } from '../usage/metering';
 
 export interface TurnCaps {
   /** Prompt plus generated tokens of every round of the turn. */
@@ -53,8 +55,13 @@ const count = (n: number | undefined): number => (typeof n === 'number' && Numbe
 
 /** The spend after one more round's usage. */
 export function addRound(spend: TurnSpend, usage: Usage): TurnSpend {
+  return { ...addUsage(spend, usage), rounds: spend.rounds + 1 };
+}
+
+/** The spend after usage that is no round of the loop (a compaction summary's request). */
+export function addUsage(spend: TurnSpend, usage: Usage): TurnSpend {
   return {
-    rounds: spend.rounds + 1,
+    rounds: spend.rounds,
     promptTokens: spend.promptTokens + count(usage.promptTokens),
     cachedTokens: spend.cachedTokens + Math.min(count(usage.cachedTokens), count(usage.promptTokens)),
     completionTokens: spend.completionTokens + count(usage.completionTokens),
@@ -98,6 +105,35 @@ export function capState(spend: TurnSpend, caps: TurnCaps, rates: EurPerUnit = C
   const share = Math.max(tokenShare, costShare);
   const level: CapLevel = share >= 1 ? 'reached' : share >= WARN_SHARE ? 'warning' : 'ok';
   return { level, cap, share, tokens, eur };
+}
+
+/**
+ * The most a request may use, before it is sent: its prompt as the meter estimates it (biased high,
+ * none of it assumed served from the prompt cache) and every token of its `max_tokens` generated.
+ */
+export function requestCeiling(request: ChatRequest): Usage {
+  const promptTokens = estimatePrompt(request);
+  const completionTokens = typeof request.max_tokens === 'number' && request.max_tokens > 0 ? Math.floor(request.max_tokens) : 0;
+  return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens };
+}
+
+/** A request the cost cap refuses: what the turn spent, what the request may cost, the cap. */
+export interface CostCapPassed {
+  readonly spentEur: number;
+  readonly requestEur: number;
+  readonly capEur: number;
+}
+
+/**
+ * Whether sending a request that may use `ceiling` could carry the turn past its cost cap: checked
+ * before the request, so the cap holds (a check after a round lets the next one, at least as
+ * large, pass it by a whole round). Undefined when it fits, or there is no cost cap.
+ */
+export function passesCostCap(spend: TurnSpend, ceiling: Usage, caps: TurnCaps, rates: EurPerUnit = CONTRACT_EUR_PER_UNIT): CostCapPassed | undefined {
+  if (caps.maxCostEur === undefined) return undefined;
+  const spentEur = spendEur(spend, rates);
+  const requestEur = spendEur(addUsage(NO_SPEND, ceiling), rates);
+  return spentEur + requestEur > caps.maxCostEur ? { spentEur, requestEur, capEur: caps.maxCostEur } : undefined;
 }
 
 /** Output tokens (reasoning included) a round of this turn generates on average; 0 before the first. */

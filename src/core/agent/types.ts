@@ -70,7 +70,7 @@ export type AgentStatus =
   | 'cancelled'
   /** A request failed (network, API...); `error` is the typed error, `messages` what was done. */
   | 'error'
-  /** `betweenRounds` stopped the turn after a round's tools (a cost cap); `message` says why. */
+  /** A hook stopped the turn before a request or after a round's tools (a cost cap); `message` says why. */
   | 'stopped';
 
 export interface AgentOutcome {
@@ -122,7 +122,8 @@ export interface AgentOptions {
    * Called before each model request with the whole conversation so far (the caller's messages and
    * every round's); returns the messages to send instead (compacted to fit the model's context,
    * the system message refreshed) and, if it had to lower it to make room, the round's max_tokens.
-   * The loop keeps the whole conversation. A throw ends the turn as a request error.
+   * The loop keeps the whole conversation. A throw ends the turn as a request error; a `StopTurn`
+   * (loop.ts) ends it as `stopped` with its message.
    */
   readonly prepareRequest?: (conversation: readonly ChatMessage[], round: number) => Promise<PreparedRound>;
   /**
@@ -137,6 +138,12 @@ export interface AgentOptions {
    * valid (every call answered). A throw ends the turn as a request error (or cancellation).
    */
   readonly betweenRounds?: (round: number) => Promise<BetweenRounds> | BetweenRounds;
+  /**
+   * Called with each request just before it is sent, the first included (after `prepareRequest`):
+   * `{ stop }` ends the turn there with status `stopped` (a cost cap the request's estimate would
+   * pass), the round not counted. A throw ends the turn as a request error (or cancellation).
+   */
+  readonly beforeRequest?: (request: ChatRequest, round: number) => Promise<BetweenRounds> | BetweenRounds;
 }
 
 /** What `betweenRounds` decides: carry on (undefined) or stop with a sentence for the user. */

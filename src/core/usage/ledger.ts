@@ -61,6 +61,13 @@ export interface Counters {
    */
   nextEditRequests: number;
   nextEditOutput: number;
+  /**
+   * Prompt tokens (and their cached part) of buckets stored before the per-feature counters: their
+   * feature is unknown, so the cache share per feature lists them apart instead of under chat.
+   * Set when such a bucket is read (`markUnsplit`), a subset of `input` / `cachedInput`.
+   */
+  unsplitInput: number;
+  unsplitCached: number;
 }
 
 /** The counters every stored bucket has had since the first format. */
@@ -92,7 +99,20 @@ export const FEATURE_PROMPT_COUNTERS = {
 export const FEATURE_COUNTER_KEYS: readonly (keyof Counters)[] = Object.values(FEATURE_PROMPT_COUNTERS).flatMap((k) => [k.input, k.cached]);
 /** Added with next edit suggestions: a bucket written before has none of them (read as 0). */
 export const NEXT_EDIT_COUNTER_KEYS: readonly (keyof Counters)[] = ['nextEditRequests', 'nextEditOutput'];
-export const COUNTER_KEYS: readonly (keyof Counters)[] = [...BASE_COUNTER_KEYS, ...INLINE_COUNTER_KEYS, ...CACHE_COUNTER_KEYS, ...FEATURE_COUNTER_KEYS, ...NEXT_EDIT_COUNTER_KEYS];
+/** Added with the "earlier, not split" row of the cache share: absent from buckets written before (read as 0). */
+export const UNSPLIT_COUNTER_KEYS: readonly (keyof Counters)[] = ['unsplitInput', 'unsplitCached'];
+export const COUNTER_KEYS: readonly (keyof Counters)[] = [...BASE_COUNTER_KEYS, ...INLINE_COUNTER_KEYS, ...CACHE_COUNTER_KEYS, ...FEATURE_COUNTER_KEYS, ...NEXT_EDIT_COUNTER_KEYS, ...UNSPLIT_COUNTER_KEYS];
+
+/**
+ * A bucket read from disk with none of the per-feature counters was written before they existed:
+ * its prompts (beyond inline completion's, counted apart since earlier) may be edits, commit
+ * messages or OCR pages as well as chat, so they are marked unsplit rather than left to count as chat.
+ */
+export function markUnsplit(c: Counters, stored: Readonly<Record<string, unknown>>): void {
+  if (!FEATURE_COUNTER_KEYS.every((k) => stored[k] === undefined) || !UNSPLIT_COUNTER_KEYS.every((k) => stored[k] === undefined)) return;
+  c.unsplitInput = Math.max(0, c.input - c.inlineInput);
+  c.unsplitCached = Math.min(c.unsplitInput, Math.max(0, c.cachedInput - c.inlineCached));
+}
 
 export function emptyCounters(): Counters {
   const c = {} as Counters;

@@ -49,6 +49,13 @@ export function estimateCompletion(result: ChatResult): number {
   return estimateTextTokens(text);
 }
 
+/** A request's usage when the server sent none, estimated as the meter estimates it. */
+export function estimateUsage(request: ChatRequest, result: ChatResult): Usage {
+  const promptTokens = estimatePrompt(request);
+  const completionTokens = estimateCompletion(result);
+  return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens };
+}
+
 /**
  * What arrived of a stream, so that one that never completes (cancelled, interrupted, stalled, or
  * stopped by the consumer) is still counted: the provider bills what it generated. One call per

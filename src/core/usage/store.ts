@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { UsageEvent } from './events';
-import { BASE_COUNTER_KEYS, CACHE_COUNTER_KEYS, COUNTER_KEYS, emptyCounters, FEATURE_COUNTER_KEYS, INLINE_COUNTER_KEYS, Ledger, NEXT_EDIT_COUNTER_KEYS, type Bucket, type Grain, type RateLimitEvent } from './ledger';
+import { BASE_COUNTER_KEYS, CACHE_COUNTER_KEYS, COUNTER_KEYS, emptyCounters, FEATURE_COUNTER_KEYS, INLINE_COUNTER_KEYS, Ledger, markUnsplit, NEXT_EDIT_COUNTER_KEYS, UNSPLIT_COUNTER_KEYS, type Bucket, type Grain, type RateLimitEvent } from './ledger';
 import { isRecord } from '../json';
 import { isCount, isSerial, isTime, MAX_COUNTER, validEvent } from './validate';
 
@@ -73,18 +73,20 @@ const GRAINS = new Set<Grain>(['m', 'h', 'd']);
 /**
  * A stored bucket, range-checked, or undefined. The first counters are required; the inline
  * completion, cache and next edit ones are absent from buckets written before them (read as 0)
- * and range-checked when present.
+ * and range-checked when present; one without the per-feature counters has its prompts marked
+ * unsplit (`markUnsplit`).
  */
 function validBucket(v: unknown): Bucket | undefined {
   if (!isRecord(v) || !GRAINS.has(v.g as Grain) || !isTime(v.s) || typeof v.m !== 'string' || !isRecord(v.c)) return undefined;
   const raw = v.c;
   if (!BASE_COUNTER_KEYS.every((k) => isCount(raw[k], MAX_COUNTER))) return undefined;
-  if (![...INLINE_COUNTER_KEYS, ...CACHE_COUNTER_KEYS, ...FEATURE_COUNTER_KEYS, ...NEXT_EDIT_COUNTER_KEYS].every((k) => raw[k] === undefined || isCount(raw[k], MAX_COUNTER))) return undefined;
+  if (![...INLINE_COUNTER_KEYS, ...CACHE_COUNTER_KEYS, ...FEATURE_COUNTER_KEYS, ...NEXT_EDIT_COUNTER_KEYS, ...UNSPLIT_COUNTER_KEYS].every((k) => raw[k] === undefined || isCount(raw[k], MAX_COUNTER))) return undefined;
   const c = emptyCounters();
   for (const k of COUNTER_KEYS) {
     const n = raw[k];
     if (typeof n === 'number') c[k] = n;
   }
+  markUnsplit(c, raw);
   return { g: v.g as Grain, s: v.s, m: v.m, c };
 }
 

@@ -55,24 +55,30 @@ export interface UsageSnapshot {
   completion: { hour: CompletionFigures; day: CompletionFigures; month: CompletionFigures };
   /**
    * This month's prompt tokens and those served from the prompt cache, in all and per feature
-   * (the features that sent prompts this month, in a fixed order).
+   * (the features that sent prompts this month, in a fixed order; `earlier` for prompts stored
+   * before the per-feature counters, whose feature is unknown).
    */
   promptCache: { all: CacheShare; byFeature: FeatureCacheShare[] };
 }
 
 /** Prompt tokens and the cached part of them. */
 export interface CacheShare { promptTokens: number; cachedTokens: number }
-export interface FeatureCacheShare extends CacheShare { feature: GenerationKind }
+/** A feature, or `earlier`: prompts stored before the per-feature counters, whose feature is unknown. */
+export type CacheFeature = GenerationKind | 'earlier';
+export interface FeatureCacheShare extends CacheShare { feature: CacheFeature }
 
 /** The order features are listed in. */
-const FEATURE_ORDER: readonly GenerationKind[] = ['chat', 'completion', 'edit', 'commit', 'review', 'nextEdit', 'ocr'];
+const FEATURE_ORDER: readonly CacheFeature[] = ['chat', 'completion', 'edit', 'commit', 'review', 'nextEdit', 'ocr', 'earlier'];
 
 function promptCache(c: Counters): UsageSnapshot['promptCache'] {
-  const shares = new Map<GenerationKind, CacheShare>([['completion', { promptTokens: c.inlineInput, cachedTokens: c.inlineCached }]]);
+  const shares = new Map<CacheFeature, CacheShare>([
+    ['completion', { promptTokens: c.inlineInput, cachedTokens: c.inlineCached }],
+    ['earlier', { promptTokens: c.unsplitInput, cachedTokens: c.unsplitCached }],
+  ]);
   for (const [feature, keys] of Object.entries(FEATURE_PROMPT_COUNTERS) as [GenerationKind, { input: keyof Counters; cached: keyof Counters }][]) {
     shares.set(feature, { promptTokens: c[keys.input], cachedTokens: c[keys.cached] });
   }
-  // Chat and the agent: every prompt no other feature counted.
+  // Chat and the agent: every prompt no other feature counted (nor stored before the split).
   let promptTokens = c.input;
   let cachedTokens = c.cachedInput;
   for (const share of shares.values()) {

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
+import { StopTurn, type BetweenRounds } from '../../core/agent';
 import { compactToFit, MemorySummaryStore, type SendPlan, type SummaryAnswer, type SummaryProblem, type SummaryRequest, type SummaryStore } from '../../core/agent/compaction';
 import { ValidationError } from '../../core/errors';
-import type { ChatMessage } from '../../core/inference/chat/types';
+import type { ChatMessage, ChatRequest, Usage } from '../../core/inference/chat/types';
+import { estimateUsage } from '../../core/usage/metering';
 import type { ModelInfo } from '../../core/inference/models/types';
 import type { Deps } from '../deps';
 import type { InstructionsService } from '../../services/repositoryInstructions';
@@ -68,6 +70,14 @@ export interface RoundBudget {
   readonly reserveTokens: number;
 }
 
+/** The turn's cost cap as compaction summaries meet it (TurnControl's). */
+export interface SummaryCosts {
+  /** Before a summary request: a stop sentence ends the turn there (at its cost cap). */
+  before(request: ChatRequest): BetweenRounds;
+  /** After it: its usage, or an estimate when the server sent none. */
+  spent(usage: Usage): void;
+}
+
 const fmt = (n: number): string => n.toLocaleString('en');
 /** The least room for an answer a request is sent with (its max_tokens). */
 const MIN_ANSWER_TOKENS = 512;
@@ -83,6 +93,8 @@ export class TurnDepth {
   /** A summary answer of this turn was no summary (cut or empty): the user was told, once. */
   summaryFailed = false;
   private elidedLogged = 0;
+  /** Set by the @stratus turn: summary requests count against its cost cap like its rounds. */
+  summaryCosts: SummaryCosts | undefined;
 
   constructor(
     private readonly deps: Pick<Deps, 'inference' | 'logger'>,
@@ -172,10 +184,19 @@ export class TurnDepth {
     }
   }
 
-  /** One summary request (the planner's), answered by the turn's model. */
+  /**
+   * One summary request (the planner's), answered by the turn's model, within the turn's cost cap:
+   * one that would pass it ends the turn before it is sent (`StopTurn`, the loop's stop), and what
+   * it used is counted.
+   */
   private async summarise(request: SummaryRequest): Promise<SummaryAnswer> {
+    const chat: ChatRequest = { model: this.options.model.id, messages: request.messages, max_tokens: request.maxTokens };
+    const decision = this.summaryCosts?.before(chat);
+    if (decision) throw new StopTurn(decision.stop);
     this.options.stream.progress(vscode.l10n.t('Summarising earlier messages…'));
-    return this.deps.inference.client().chat({ model: this.options.model.id, messages: request.messages, max_tokens: request.maxTokens }, { signal: this.options.signal });
+    const answer = await this.deps.inference.client().chat(chat, { signal: this.options.signal });
+    this.summaryCosts?.spent(answer.usage ?? estimateUsage(chat, answer));
+    return answer;
   }
 
   /** A summary answer was cut or empty: not kept, and the request went out without it. Said once per turn. */

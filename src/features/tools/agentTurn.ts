@@ -136,6 +136,8 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
   const caps = raiseCaps(parseTurnCaps({ maxTurnTokens: settings.get<unknown>('agent.maxTurnTokens'), maxTurnCostEur: settings.get<unknown>('agent.maxTurnCostEur') }), factor);
   const control = new TurnControl(stream, TodoList.from(turn.todo), caps, factor, deps.usage);
   if (tools.length > 0) control.start();
+  // Compaction summaries are requests of this turn too: within its cost cap, and counted.
+  depth.summaryCosts = { before: (summary) => control.beforeRequest(summary), spent: (usage) => control.onSummaryUsage(usage) };
   const roundBudget = { toolsTokens: estimateToolsTokens(toolDefinitions(tools)), reserveTokens: fitted.maxTokens };
   const context = toolsContext(deps);
   const invoker = turn.invoker ?? new VscodeToolInvoker(request.toolInvocationToken);
@@ -161,6 +163,7 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
         const prepared = await depth.prepare(conversation, { ...roundBudget, toolsTokens: roundBudget.toolsTokens + pinned });
         return { ...prepared, messages: control.pinTodo(conversation, prepared.messages) };
       },
+      beforeRequest: (next) => control.beforeRequest(next),
       betweenRounds: () => control.betweenRounds(),
       tools,
       // A quarter of the context, at most, for one tool result (characters ~ 4 per token).

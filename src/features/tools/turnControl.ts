@@ -2,8 +2,8 @@ import * as vscode from 'vscode';
 import type { BetweenRounds, ToolInvoker } from '../../core/agent';
 import type { TodoList, TodoStatus } from '../../core/agent/todoList';
 import { escapeMarkdown } from '../../core/markdown';
-import { addRound, budgetNote, capState, exceedsHourly, leftOf, NO_SPEND, outputPerRound, type TurnCaps, type TurnSpend } from '../../core/agent/turnBudget';
-import type { ChatMessage, Usage } from '../../core/inference/chat/types';
+import { addRound, addUsage, budgetNote, capState, exceedsHourly, leftOf, NO_SPEND, outputPerRound, passesCostCap, requestCeiling, spendTokens, type TurnCaps, type TurnSpend } from '../../core/agent/turnBudget';
+import type { ChatMessage, ChatRequest, Usage } from '../../core/inference/chat/types';
 import { CONTRACT_EUR_PER_UNIT, eurPerUnit, type EurPerUnit } from '../../core/usage/cost';
 import { formatEur, formatInt as fmt } from '../../core/usage/format';
 import type { UsageReader } from '../deps';
@@ -11,6 +11,22 @@ import { ToolNames } from './names';
 import { applyTodo } from './todoTool';
 
 const TODO_ICON: Readonly<Record<TodoStatus, string>> = { pending: '$(circle-large-outline)', 'in-progress': '$(arrow-circle-right)', done: '$(pass-filled)' };
+
+/**
+ * Whether compaction changed what is sent beyond the system message (which carries the turn's
+ * instructions in every round): a message left out or summarised, or one whose content was shortened.
+ */
+function compacted(conversation: readonly ChatMessage[], sent: readonly ChatMessage[]): boolean {
+  const body = (messages: readonly ChatMessage[]): readonly ChatMessage[] => (messages[0]?.role === 'system' ? messages.slice(1) : messages);
+  const before = body(conversation);
+  const after = body(sent);
+  if (before.length !== after.length) return true;
+  return after.some((m, i) => {
+    const original = before[i];
+    if (m === original) return false;
+    return original === undefined || m.role !== original.role || (m.content !== original.content && JSON.stringify(m.content) !== JSON.stringify(original.content));
+  });
+}
 
 /** Where a turn stopped at its cap: its result metadata, for Continue (the next turn's raised caps). */
 export interface CapStop {
@@ -22,8 +38,9 @@ export interface CapStop {
 /**
  * What one @stratus turn keeps besides the loop: its to-do list (`stratus_todo` calls are answered
  * here, shown as one progress line, pinned to the system message once compaction left messages
- * out) and its spend against the cost caps (running tokens and EUR in the progress, a note at 80 %,
- * a stop between rounds at the cap, a note when the next round may pass the tier's hourly allowance).
+ * out) and its spend against the cost caps (running tokens and EUR in the progress, compaction
+ * summaries included, a note at 80 %, a stop before a request whose estimate would pass the cost cap
+ * and between rounds at either cap, a note when the next round may pass the tier's hourly allowance).
  */
 export class TurnControl {
   private spend: TurnSpend = NO_SPEND;
@@ -79,15 +96,35 @@ export class TurnControl {
     this.showProgress();
   }
 
+  /** A compaction summary's usage (or its estimate): counted against the caps, no round of its own. */
+  onSummaryUsage(usage: Usage): void {
+    this.spend = addUsage(this.spend, usage);
+    this.showProgress();
+  }
+
   /**
-   * The messages of a round with the to-do list pinned to the system message when compaction left
-   * earlier messages out (the calls that built the list may be among them). Otherwise the list is in
-   * the tool results already, and a system message that changes with each call would void the prompt cache.
+   * Before each request of the turn, the first included (the loop's rounds and compaction
+   * summaries): stop there when what it may cost (requestCeiling) would carry the spend past the
+   * cost cap. Checking only after a round was paid let the next one, at least as large, pass it.
+   */
+  beforeRequest(request: ChatRequest): BetweenRounds {
+    const passed = passesCostCap(this.spend, requestCeiling(request), this.caps, this.rates);
+    if (!passed) return undefined;
+    this.stopAtCap();
+    const used = vscode.l10n.t('{0} tokens, {1}', fmt(spendTokens(this.spend)), formatEur(passed.spentEur));
+    return { stop: vscode.l10n.t('Stopped before the next request: it may cost up to {0}, which with what this turn used ({1}) would pass its cost cap ({2}). Continue to carry on with the cap doubled, or stop here.', formatEur(passed.requestEur), used, formatEur(passed.capEur)) };
+  }
+
+  /**
+   * The messages of a round with the to-do list pinned to the system message when compaction changed
+   * the conversation: left earlier messages out, or shortened earlier tool results (the
+   * `stratus_todo` results that built the list may be among them). Otherwise the list is in the tool
+   * results already, and a system message that changes with each call would void the prompt cache.
    */
   pinTodo(conversation: readonly ChatMessage[], sent: ChatMessage[]): ChatMessage[] {
     const note = this.todo.systemNote();
     const [first, ...rest] = sent;
-    if (!note || sent.length >= conversation.length || first?.role !== 'system') return sent;
+    if (!note || first?.role !== 'system' || !compacted(conversation, sent)) return sent;
     return [{ role: 'system', content: `${first.content}\n\n${note}` }, ...rest];
   }
 
@@ -97,7 +134,7 @@ export class TurnControl {
     const used = vscode.l10n.t('{0} tokens, {1}', fmt(state.tokens), formatEur(state.eur));
     const limit = state.cap === 'cost' && this.caps.maxCostEur !== undefined ? formatEur(this.caps.maxCostEur) : vscode.l10n.t('{0} tokens', fmt(this.caps.maxTokens));
     if (state.level === 'reached') {
-      this.stop = { id: `cap-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`, factor: this.factor };
+      this.stopAtCap();
       return { stop: vscode.l10n.t('Stopped at the cost cap of this turn ({0}): it used {1}. Continue to carry on with the cap doubled, or stop here.', limit, used) };
     }
     if (state.level === 'warning' && !this.warned) {
@@ -111,6 +148,11 @@ export class TurnControl {
       this.stream.markdown(`\n\n> _${vscode.l10n.t("The next round may pass this hour's allowance of your plan: about {0} output tokens a round, {1} left this hour (resets at {2}).", fmt(outputPerRound(this.spend)), fmt(hourLeft ?? 0), snapshot?.hour.resetsAtLabel ?? '')}_\n\n`);
     }
     return undefined;
+  }
+
+  /** The turn stops at its cap: the metadata Continue finds it by. */
+  private stopAtCap(): void {
+    this.stop = { id: `cap-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`, factor: this.factor };
   }
 
   /** The to-do list once, at the end of the turn (not a list per change). */
@@ -127,7 +169,7 @@ export class TurnControl {
     const parts: string[] = [];
     const item = this.todo.progressLine();
     if (item) parts.push(vscode.l10n.t('To-do {0}', item));
-    if (this.spend.rounds > 0) parts.push(vscode.l10n.t('{0} tokens, {1}', fmt(this.spend.promptTokens + this.spend.completionTokens), formatEur(capState(this.spend, this.caps, this.rates).eur)));
+    if (spendTokens(this.spend) > 0) parts.push(vscode.l10n.t('{0} tokens, {1}', fmt(this.spend.promptTokens + this.spend.completionTokens), formatEur(capState(this.spend, this.caps, this.rates).eur)));
     const line = parts.join(' · ');
     if (!line || line === this.lastProgress) return;
     this.lastProgress = line;

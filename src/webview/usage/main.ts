@@ -4,8 +4,7 @@ import { formatEur, formatInt, percent } from '../../core/usage/format';
 import { isEmptyCompletion } from '../../core/usage/completionStats';
 import { COMPLETION_LABELS, completionCells, describeForecast, NO_COMPLETIONS } from '../../core/usage/markdown';
 import type { FromWebview, ToWebview } from '../../core/usage/protocol';
-import type { GenerationKind } from '../../core/usage/events';
-import type { CapGauge, UsageSnapshot } from '../../core/usage/summary';
+import type { CacheFeature, CapGauge, UsageSnapshot } from '../../core/usage/summary';
 import { Chart } from './charts';
 import { h } from '../shared/dom';
 
@@ -182,7 +181,7 @@ function render(s: UsageSnapshot): void {
   );
 }
 
-const FEATURE_LABELS: Readonly<Record<GenerationKind, string>> = {
+const FEATURE_LABELS: Readonly<Record<CacheFeature, string>> = {
   chat: 'Chat and agent',
   completion: 'Inline completion',
   edit: 'Edit by instruction',
@@ -190,6 +189,7 @@ const FEATURE_LABELS: Readonly<Record<GenerationKind, string>> = {
   review: 'Review Changes',
   nextEdit: 'Next edit suggestions',
   ocr: 'Document reading (OCR)',
+  earlier: 'Earlier (not split by feature)',
 };
 
 /** The share of prompt tokens the service served from its prompt cache this month, in all and per feature. */

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { addRound, budgetNote, leftOf, capState, DEFAULT_TURN_CAPS, exceedsHourly, NO_SPEND, parseTurnCaps, raiseCaps, spendEur, spendTokens, type TurnSpend } from '../../../src/core/agent/turnBudget';
+import { addRound, addUsage, budgetNote, leftOf, capState, DEFAULT_TURN_CAPS, exceedsHourly, NO_SPEND, parseTurnCaps, passesCostCap, raiseCaps, requestCeiling, spendEur, spendTokens, type TurnSpend } from '../../../src/core/agent/turnBudget';
 import { eurPerUnit } from '../../../src/core/usage/cost';
 
 const spend = (promptTokens: number, completionTokens: number, extra: Partial<TurnSpend> = {}): TurnSpend => ({ ...NO_SPEND, rounds: 1, promptTokens, completionTokens, ...extra });
@@ -33,6 +33,29 @@ describe('turn cost cap arithmetic', () => {
     assert.deepEqual([state.level, state.cap], ['warning', 'cost']);
     assert.equal(capState(spend(0, 125_000), caps).level, 'reached');
     assert.equal(capState(spend(0, 125_000), { maxTokens: 1_000_000, maxCostEur: undefined }).level, 'ok', 'no cost cap: the tokens alone count');
+  });
+
+  it('checks a request before it is sent: its estimated prompt and all of its max_tokens, priced, against what is left of the cost cap', () => {
+    // The review's scenario: a 0.05 EUR cap, one 120k-token prompt on a 128k model (8k left to answer).
+    const request = { model: 'm', messages: [{ role: 'user' as const, content: 'x'.repeat(360_000) }], max_tokens: 8_000 };
+    const ceiling = requestCeiling(request);
+    assert.deepEqual([ceiling.promptTokens, ceiling.completionTokens], [120_004, 8_000]);
+    const passed = passesCostCap(NO_SPEND, ceiling, { maxTokens: 5_000_000, maxCostEur: 0.05 });
+    assert.ok(passed, 'refused before the first round');
+    assert.ok(Math.abs(passed.requestEur - (120_004 * 1.8 + 8_000 * 8) / 1e6) < 1e-9, String(passed.requestEur));
+    assert.deepEqual([passed.spentEur, passed.capEur], [0, 0.05]);
+    // A small request fits until the spend plus it would pass the cap.
+    const small = requestCeiling({ model: 'm', messages: [{ role: 'user', content: 'x'.repeat(2_996) }], max_tokens: 1_000 }); // 1 000 prompt tokens: 0.0098 EUR
+    const caps = { maxTokens: 5_000_000, maxCostEur: 0.05 };
+    assert.equal(passesCostCap(spend(10_000, 2_000), small, caps), undefined, '0.034 + 0.0098 fits');
+    assert.ok(passesCostCap(spend(10_000, 3_000), small, caps), '0.042 + 0.0098 passes');
+    assert.equal(passesCostCap(spend(10_000, 3_000), small, { ...caps, maxCostEur: undefined }), undefined, 'no cost cap');
+    assert.equal(requestCeiling({ model: 'm', messages: [] }).completionTokens, 0, 'no max_tokens: the prompt alone');
+  });
+
+  it('a compaction summary’s usage counts against the caps without being a round', () => {
+    const s = addUsage(addRound(NO_SPEND, { promptTokens: 1000, completionTokens: 100, totalTokens: 1100 }), { promptTokens: 5000, completionTokens: 500, totalTokens: 5500 });
+    assert.deepEqual([s.rounds, spendTokens(s)], [1, 6600]);
   });
 
   it('projects the next round against the hourly allowance at the turn’s rate', () => {

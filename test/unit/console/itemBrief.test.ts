@@ -15,6 +15,30 @@ describe('Ask @stratus: the item as a JSON block', () => {
     assert.deepEqual(out, { name: 'web-1', password: '[REDACTED]', nested: { apiKey: '[REDACTED]', api_key: '[REDACTED]', privateKey: '[REDACTED]', clientSecret: '[REDACTED]', accessToken: '[REDACTED]', Authorization: '[REDACTED]', sshKeys: ['public'] }, list: [{ passphrase: '[REDACTED]', ok: 1 }] });
   });
 
+  it('finds secret names written every way: pwd, key, accessKey, kubeconfig, user data and cloud-init, connection strings and DSNs', () => {
+    const fields = { pwd: 'a', db_pwd: 'a', key: 'a', accessKey: 'a', ACCESS_KEY: 'a', storage_key: 'a', apikey: 'a', kubeconfig: 'a', kubeConfig: 'a', userData: '#!/bin/sh', user_data: 'a', cloudInit: 'a', 'cloud-config': 'a', connectionString: 'a', ConnStr: 'a', dsn: 'a', sentryDsn: 'a' };
+    const out = redactFields(fields) as Record<string, unknown>;
+    assert.deepEqual(Object.entries(out).filter(([, v]) => v !== '[REDACTED]'), []);
+    // Words that only contain a secret word stay: names of keys, public keys, unrelated words.
+    const kept = { keyName: 'k1', keyPairName: 'k1', monkey: 'm', publicKey: 'ssh-ed25519 AAAA', sshKeys: ['public'], userName: 'ann', pinned: true };
+    assert.deepEqual(redactFields(kept), kept);
+  });
+
+  it('redacts the value of a name/value pair whose name is a secret, keeping its name and other pairs', () => {
+    const raw = {
+      env: [{ name: 'DB_PASSWORD', value: 'hunter2' }, { name: 'LOG_LEVEL', value: 'debug' }, { name: 'STRIPE_API_KEY', value: 'sk_live_1' }],
+      tags: [{ Key: 'Name', Value: 'web' }, { Key: 'github_token', Value: 'ghp_x' }, { key: 'env', value: 'prod' }],
+      settings: [{ key: 'session.cookie', value: { nested: 'x' } }, { name: 'kubeconfig', value: 'apiVersion: v1' }],
+    };
+    assert.deepEqual(redactFields(raw), {
+      env: [{ name: 'DB_PASSWORD', value: '[REDACTED]' }, { name: 'LOG_LEVEL', value: 'debug' }, { name: 'STRIPE_API_KEY', value: '[REDACTED]' }],
+      tags: [{ Key: 'Name', Value: 'web' }, { Key: 'github_token', Value: '[REDACTED]' }, { key: 'env', value: 'prod' }],
+      settings: [{ key: 'session.cookie', value: '[REDACTED]' }, { name: 'kubeconfig', value: '[REDACTED]' }],
+    });
+    const json = briefJson(resourceBrief({ id: 'apps', label: 'App' }, { id: 'a1', name: 'api', raw }), identity);
+    assert.ok(!/hunter2|sk_live_1|ghp_x|apiVersion/.test(json), json);
+  });
+
   it('passes the text through the redactor too (a known secret in an ordinary field)', () => {
     const redactor = new Redactor();
     redactor.add('sandbox-pat-secret-value');

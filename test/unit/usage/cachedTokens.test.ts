@@ -130,6 +130,31 @@ describe('cached prompt tokens: the share per feature', () => {
     assert.deepEqual(summarize(ledger, parseUsageSettings({}), NOW).promptCache.byFeature, [{ feature: 'edit', promptTokens: 50, cachedTokens: 20 }]);
   });
 
+  it('prompts stored before the per-feature counters are their own row, not chat, and stay so once compacted', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'stratus-cache-unsplit-'));
+    try {
+      // Earlier this month: 1 000 prompt tokens (600 cached) of unknown features, 200 of them inline completion's.
+      const old = { ...Object.fromEntries(BASE_COUNTER_KEYS.map((k) => [k, 0])), requests: 5, input: 1_000, cachedInput: 600, inlineInput: 200, inlineCached: 100 };
+      await fs.writeFile(path.join(dir, BASE_FILE), JSON.stringify({ format: 1, version: 1, hwm: {}, buckets: [{ g: 'h', s: NOW - 3_600_000, m: 'old', c: old }] }));
+      const store = new UsageStore({ dir, timeZone: 'UTC', now: () => NOW });
+      await store.load();
+      await store.append([event('chat', 300, 100), event('edit', 50, 20)]);
+      const expected = [
+        { feature: 'chat', promptTokens: 300, cachedTokens: 100 },
+        { feature: 'completion', promptTokens: 200, cachedTokens: 100 },
+        { feature: 'edit', promptTokens: 50, cachedTokens: 20 },
+        { feature: 'earlier', promptTokens: 800, cachedTokens: 500 },
+      ];
+      const first = (await new UsageStore({ dir, timeZone: 'UTC', now: () => NOW }).load()).ledger;
+      assert.deepEqual(summarize(first, parseUsageSettings({}), NOW).promptCache.byFeature, expected);
+      await store.compact();
+      const compacted = (await new UsageStore({ dir, timeZone: 'UTC', now: () => NOW }).load()).ledger;
+      assert.deepEqual(summarize(compacted, parseUsageSettings({}), NOW).promptCache.byFeature, expected, 'the mark is written back, never applied twice');
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('the counters survive the store (compacted and read back); a bucket written before them reads as 0, one out of range is dropped; the CSV has their columns', async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'stratus-cache-share-'));
     try {
@@ -145,7 +170,7 @@ describe('cached prompt tokens: the share per feature', () => {
       const c = old.total(-Infinity, Infinity);
       assert.equal(c.input, 70, 'only the bucket written before the counters is kept');
       for (const key of FEATURE_COUNTER_KEYS) assert.equal(c[key], 0, key);
-      assert.deepEqual(summarize(old, parseUsageSettings({}), NOW).promptCache.byFeature, [{ feature: 'chat', promptTokens: 70, cachedTokens: 0 }]);
+      assert.deepEqual(summarize(old, parseUsageSettings({}), NOW).promptCache.byFeature, [{ feature: 'earlier', promptTokens: 70, cachedTokens: 0 }], 'its feature is unknown: not counted as chat');
 
       const header = (usageCsv(old).split('\n')[0] ?? '').split(',');
       for (const key of FEATURE_COUNTER_KEYS) assert.ok(header.includes(key), key);
