@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { parseAgentFile, parseCustomizationFrontMatter, parsePromptFile } from '../../../src/core/agent/customization/index';
+
+const kinds = (problems: readonly { kind: string }[]): string[] => problems.map((p) => p.kind);
+const agent = (frontMatter: readonly string[], body = 'Be brief.'): ReturnType<typeof parseAgentFile> => parseAgentFile(['---', ...frontMatter, '---', body].join('\n'), 'x.agent.md');
+
+describe('customization files: `tools` fails closed', () => {
+  it('a trailing comment after the flow list is read', () => {
+    const file = agent(["tools: ['read', 'search']  # read-only"]);
+    assert.deepEqual(file.tools, ['read', 'search']);
+    assert.deepEqual(file.problems, []);
+  });
+
+  it('a flow list spread over lines is read, up to the line that closes it', () => {
+    const file = agent(['tools: [', "  'read',", '  "search"', ']', 'model: m']);
+    assert.deepEqual(file.tools, ['read', 'search']);
+    assert.equal(file.model, 'm');
+    assert.deepEqual(file.problems, []);
+  });
+
+  it('an unreadable `tools` gives no tool (never all) and says why', () => {
+    const cases: Array<[string[], string]> = [
+      [['tools: [read, search'], 'syntax'],
+      [['tools: [read] extra'], 'syntax'],
+      [['tools: [read, [search]]'], 'syntax'],
+      [['tools: {read: true}'], 'unsupported'],
+      [['tools: "read'], 'unclosedQuote'],
+      [['tools:', '  - read', '  - name: search'], 'expectedList'],
+    ];
+    for (const [lines, kind] of cases) {
+      const file = agent(lines);
+      assert.deepEqual(file.tools, [], lines.join(' / '));
+      assert.ok(kinds(file.problems).includes(kind), `${lines.join(' / ')}: ${kinds(file.problems).join(', ')}`);
+    }
+    const prompt = parsePromptFile('---\ntools: [read, search\ndescription: d\n---\nDo it.', 'x.prompt.md');
+    assert.deepEqual(prompt.tools, []);
+    assert.equal(prompt.description, 'd');
+  });
+
+  it('an unclosed front matter that names `tools` gives no tool; without a `tools` key, all', () => {
+    assert.deepEqual(parseAgentFile('---\ntools: [read]\nBody', 'x.agent.md').tools, []);
+    assert.equal(parseAgentFile('---\ndescription: d\nBody', 'x.agent.md').tools, undefined);
+    assert.equal(agent(['description: d']).tools, undefined);
+  });
+});
+
+describe('customization files: long front matter and common YAML layouts', () => {
+  it('a front matter longer than 200 lines is closed where its --- is; its YAML is never the body', () => {
+    const comments = Array.from({ length: 300 }, (_, k) => `# note ${k}`);
+    const parsed = parseCustomizationFrontMatter(['---', 'description: d', ...comments, 'tools: [read]', '---', 'The body.'].join('\n'));
+    assert.deepEqual(parsed.problems, []);
+    assert.equal(parsed.body, 'The body.');
+    assert.equal(parsed.bodyLine, 304);
+    assert.deepEqual(parsed.entries.get('tools')?.value, ['read']);
+  });
+
+  it('block list items at the key\'s own indentation', () => {
+    const file = agent(['tools:', '- read', '- search', 'handoffs:', '- label: Implement', '  agent: agent', '  send: true', '- label: Review', '  agent: reviewer', 'model: m']);
+    assert.deepEqual(file.problems, []);
+    assert.deepEqual(file.tools, ['read', 'search']);
+    assert.deepEqual(file.handoffs, [
+      { label: 'Implement', agent: 'agent', prompt: '', send: true },
+      { label: 'Review', agent: 'reviewer', prompt: '', send: false },
+    ]);
+    assert.equal(file.model, 'm');
+  });
+
+  it('a block scalar inside a handoff is reported as unsupported, never read as `|`', () => {
+    const file = agent(['handoffs:', '  - label: Go', '    agent: agent', '    prompt: |', '      Implement the plan.', '      send: true', '    send: false']);
+    assert.deepEqual(kinds(file.problems), ['unsupported']);
+    assert.equal(file.problems[0]?.line, 4);
+    assert.deepEqual(file.handoffs, [{ label: 'Go', agent: 'agent', prompt: '', send: false }]);
+    const item = agent(['tools:', '  - >', '    read']);
+    assert.deepEqual(kinds(item.problems), ['unsupported']);
+    assert.deepEqual(item.tools, []);
+  });
+});
