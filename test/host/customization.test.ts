@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { PromptFile, PromptInput } from '../../src/core/agent/customization';
 import { AgentDepth } from '../../src/features/chat/agentDepth';
 import { createHandler } from '../../src/features/chat/handler';
+import { problemsOf } from '../../src/features/customization/problems';
 import { registerChatShapers } from '../../src/features/customization/register';
 import type { PromptUi } from '../../src/features/customization/promptShape';
 import { ReadSkillTool } from '../../src/features/tools/readSkillTool';
@@ -62,7 +63,16 @@ describe('customization: prompt files, custom agents and skills (against the san
   let root: string;
   let fakes: TrustFake[] = [];
   const disposables: vscode.Disposable[] = [];
-  const created = ['.github/prompts/host-review.prompt.md', '.github/prompts/host-bad.prompt.md', '.github/agents/host-reader.agent.md', '.github/skills/host-skill', 'custom-notes'];
+  const created = [
+    '.github/prompts/host-review.prompt.md',
+    '.github/prompts/host-bad.prompt.md',
+    '.github/prompts/host-large.prompt.md',
+    '.github/prompts/host-hijack.prompt.md',
+    '.github/agents/host-reader.agent.md',
+    '.github/agents/host-searcher.agent.md',
+    '.github/skills/host-skill',
+    'custom-notes',
+  ];
 
   const write = (path: string, text: string): void => {
     const full = join(root, path);
@@ -185,6 +195,12 @@ describe('customization: prompt files, custom agents and skills (against the san
     }, 'the prompt file\'s diagnostics');
     assert.deepEqual(diagnostics.map((d) => [d.range.start.line, d.severity]).sort(), [[1, vscode.DiagnosticSeverity.Error], [2, vscode.DiagnosticSeverity.Warning], [4, vscode.DiagnosticSeverity.Warning]]);
     assert.ok(diagnostics.some((d) => /colour/.test(d.message)));
+  });
+
+  it('a customization file over 256 KB: one warning that it is not read, no check of its text', async () => {
+    write('.github/prompts/host-large.prompt.md', `---\ndescription: d\n---\n${'${a}\n'.repeat(60_000)}`);
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(join(root, '.github/prompts/host-large.prompt.md')));
+    assert.deepEqual(problemsOf(document)?.map((p) => [p.kind, p.line]), [['tooLarge', 0]]);
   });
 
   it('/agent <name>: its instructions and tool subset (a tool outside it is not offered), the agent shown, handoff buttons; remembered on the next turn', async () => {

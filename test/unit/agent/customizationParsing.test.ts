@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { parseAgentFile, parseCustomizationFrontMatter, parsePromptFile } from '../../../src/core/agent/customization/index';
+import { parseAgentFile, parseCustomizationFrontMatter, parsePromptFile, unknownVariables } from '../../../src/core/agent/customization/index';
 
 const kinds = (problems: readonly { kind: string }[]): string[] => problems.map((p) => p.kind);
 const agent = (frontMatter: readonly string[], body = 'Be brief.'): ReturnType<typeof parseAgentFile> => parseAgentFile(['---', ...frontMatter, '---', body].join('\n'), 'x.agent.md');
@@ -73,5 +73,17 @@ describe('customization files: long front matter and common YAML layouts', () =>
     const item = agent(['tools:', '  - >', '    read']);
     assert.deepEqual(kinds(item.problems), ['unsupported']);
     assert.deepEqual(item.tools, []);
+  });
+});
+
+describe('customization files: unknown variables in a large body', () => {
+  it('50,000 matches over 50,000 lines: each with its own line', () => {
+    const body = '${a}\n'.repeat(50_000);
+    const found = unknownVariables(body);
+    assert.equal(found.length, 50_000);
+    assert.deepEqual(found[0], { name: 'a', line: 0 });
+    assert.deepEqual(found[49_999], { name: 'a', line: 49_999 });
+    assert.ok(found.every((v, k) => v.line === k));
+    assert.deepEqual(unknownVariables('x\n\n  ${b} ${c}\n${input:ok} ${d}'), [{ name: 'b', line: 2 }, { name: 'c', line: 2 }, { name: 'd', line: 3 }]);
   });
 });
