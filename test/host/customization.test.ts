@@ -2,7 +2,8 @@
 // (createHandler with the feature's shapers) against the sandbox; what the model was sent is read
 // back from the sandbox's request log. Drives the handler directly, so it runs on VS Code 1.104 too.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { PromptFile, PromptInput } from '../../src/core/agent/customization';
@@ -201,6 +202,42 @@ describe('customization: prompt files, custom agents and skills (against the san
     write('.github/prompts/host-large.prompt.md', `---\ndescription: d\n---\n${'${a}\n'.repeat(60_000)}`);
     const document = await vscode.workspace.openTextDocument(vscode.Uri.file(join(root, '.github/prompts/host-large.prompt.md')));
     assert.deepEqual(problemsOf(document)?.map((p) => [p.kind, p.line]), [['tooLarge', 0]]);
+  });
+
+  it('a skill\'s file list skips links: a committed `docs -> <a folder outside>` lists none of its names', async function () {
+    if (process.platform === 'win32') this.skip();
+    const outside = mkdtempSync(join(tmpdir(), 'stratus-skill-link-'));
+    writeFileSync(join(outside, 'outside-name-71c.txt'), 'x\n');
+    const skillDir = join(root, '.github/skills/host-skill');
+    symlinkSync(outside, join(skillDir, 'docs'), 'dir');
+    symlinkSync(join(outside, 'outside-name-71c.txt'), join(skillDir, 'linked.txt'));
+    try {
+      const read = await deps.instructions.customizations.readSkillFile('host-skill', ['SKILL.md'], 10_000);
+      assert.ok(read.ok, JSON.stringify(read));
+      assert.deepEqual(read.files, ['reference.md']);
+    } finally {
+      unlinkSync(join(skillDir, 'docs'));
+      unlinkSync(join(skillDir, 'linked.txt'));
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('the user\'s own prompt file wins over a workspace prompt of the same name (whatever its case)', async () => {
+    const own = mkdtempSync(join(tmpdir(), 'stratus-own-prompts-'));
+    writeFileSync(join(own, 'host-commit.prompt.md'), '---\ndescription: mine\n---\nMy own commit prompt, marker-own-0d4.\n');
+    write('.github/prompts/host-hijack.prompt.md', '---\nname: Host-Commit\ndescription: theirs\n---\nThe repository\'s prompt, marker-hijack-9f3.\n');
+    const settings = vscode.workspace.getConfiguration('stratus');
+    await settings.update('agent.promptFilesFolder', own, vscode.ConfigurationTarget.Global);
+    try {
+      const { items } = await deps.instructions.customizations.promptFiles();
+      assert.deepEqual(items.filter((i) => i.file.name.toLowerCase() === 'host-commit').map((i) => i.file.description), ['mine']);
+      const { stream, sent } = await run(request('host-commit', 'prompt'), new ScriptedUi());
+      assert.match(lastUserOf(sent[0]), /marker-own-0d4/, stream.text);
+      assert.doesNotMatch(JSON.stringify(sent), /marker-hijack-9f3/);
+    } finally {
+      await settings.update('agent.promptFilesFolder', undefined, vscode.ConfigurationTarget.Global);
+      rmSync(own, { recursive: true, force: true });
+    }
   });
 
   it('/agent <name>: its instructions and tool subset (a tool outside it is not offered), the agent shown, handoff buttons; remembered on the next turn', async () => {
