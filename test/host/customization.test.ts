@@ -240,6 +240,16 @@ describe('customization: prompt files, custom agents and skills (against the san
     }
   });
 
+  it('the skills list only where the turn offers stratus_readSkill (a custom agent with tools: [search])', async () => {
+    write('.github/agents/host-searcher.agent.md', '---\ndescription: Searches only\ntools: [search]\n---\nYou search, marker-searcher-5e0.\n');
+    const { stream, sent } = await run(request('host-searcher where is the cache?', 'agent'), new ScriptedUi());
+    assert.match(systemOf(sent[0]), /marker-searcher-5e0/, stream.text);
+    assert.ok(toolNames(sent[0]).includes('stratus_searchWorkspace') && !toolNames(sent[0]).includes('stratus_readSkill'), toolNames(sent[0]).join(', '));
+    assert.doesNotMatch(systemOf(sent[0]), /stratus_readSkill|marker-skill-desc-4a/, 'no skills list naming a tool the turn does not offer');
+    const reader = await run(request('host-reader where is the cache?', 'agent'), new ScriptedUi());
+    assert.match(systemOf(reader.sent[0]), /- host-skill: Formats release notes/, 'listed where the reader is offered');
+  });
+
   it('/agent <name>: its instructions and tool subset (a tool outside it is not offered), the agent shown, handoff buttons; remembered on the next turn', async () => {
     const { stream, result, sent } = await run(request('host-reader what does the cache do?', 'agent'), new ScriptedUi());
     assert.equal(result.errorDetails, undefined, stream.text);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { parseAgentFile, parseCustomizationFrontMatter, parsePromptFile, unknownVariables } from '../../../src/core/agent/customization/index';
+import { MAX_LISTED_SKILLS, parseAgentFile, parseCustomizationFrontMatter, parsePromptFile, skillsSection, unknownVariables } from '../../../src/core/agent/customization/index';
 
 const kinds = (problems: readonly { kind: string }[]): string[] => problems.map((p) => p.kind);
 const agent = (frontMatter: readonly string[], body = 'Be brief.'): ReturnType<typeof parseAgentFile> => parseAgentFile(['---', ...frontMatter, '---', body].join('\n'), 'x.agent.md');
@@ -85,5 +85,33 @@ describe('customization files: unknown variables in a large body', () => {
     assert.deepEqual(found[49_999], { name: 'a', line: 49_999 });
     assert.ok(found.every((v, k) => v.line === k));
     assert.deepEqual(unknownVariables('x\n\n  ${b} ${c}\n${input:ok} ${d}'), [{ name: 'b', line: 2 }, { name: 'c', line: 2 }, { name: 'd', line: 3 }]);
+  });
+});
+
+describe('customization files: the skills list within the instructions\' budget', () => {
+  const many = (count: number, length: number): Array<{ name: string; description: string }> =>
+    Array.from({ length: count }, (_, k) => ({ name: `skill-${k}`, description: `Skill ${k} ${'d'.repeat(length)}` }));
+  const tokens = (text: string): number => Math.ceil(text.length / 3);
+
+  it('whole when it fits; past MAX_LISTED_SKILLS the rest are left out with a note and named', () => {
+    const small = skillsSection(many(3, 50), 'stratus_readSkill', 2_000);
+    assert.deepEqual(small.leftOut, []);
+    assert.match(small.text, /- skill-2: Skill 2 d{50}$/);
+    const over = skillsSection(many(MAX_LISTED_SKILLS + 2, 5), 'stratus_readSkill');
+    assert.deepEqual(over.leftOut, [`skill-${MAX_LISTED_SKILLS}`, `skill-${MAX_LISTED_SKILLS + 1}`]);
+    assert.match(over.text, /\(2 more skill\(s\) are not listed/);
+  });
+
+  it('100 long descriptions in a small budget: shortened, then fewer skills, never over the budget', () => {
+    for (const budget of [300, 1_000, 4_000, 20_000]) {
+      const section = skillsSection(many(100, 1_000), 'stratus_readSkill', budget);
+      assert.ok(tokens(section.text) <= budget, `${budget}: ${tokens(section.text)}`);
+      const listed = section.text.split('\n').filter((l) => l.startsWith('- ')).map((l) => /^- ([^:]+):/.exec(l)?.[1]);
+      assert.equal(listed.length + section.leftOut.length, 100, `${budget}: every skill is listed or left out`);
+      if (section.leftOut.length > 0) assert.match(section.text, new RegExp(`\\(${section.leftOut.length} more skill\\(s\\) are not listed`));
+    }
+    assert.equal(skillsSection(many(100, 1_000), 'stratus_readSkill', 20_000).leftOut.length, 0, 'shortened descriptions fit them all');
+    assert.match(skillsSection(many(100, 1_000), 'stratus_readSkill', 20_000).text, /- skill-0: Skill 0 d+…$/m);
+    assert.deepEqual(skillsSection(many(2, 10), 'stratus_readSkill', 10), { text: '', leftOut: ['skill-0', 'skill-1'] }, 'no room at all: none');
   });
 });
