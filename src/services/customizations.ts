@@ -78,7 +78,8 @@ export class CustomizationFiles {
   }
 
   async promptFiles(): Promise<Listed<PromptFile>> {
-    const items: Located<PromptFile>[] = [];
+    // The user's own first: a cloned repository's prompt of the same name does not take it over.
+    const items: Located<PromptFile>[] = await this.userPromptFiles();
     if (this.trusted) {
       for (const folder of vscode.workspace.workspaceFolders ?? []) {
         const dir = vscode.Uri.joinPath(folder.uri, '.github', 'prompts');
@@ -89,8 +90,11 @@ export class CustomizationFiles {
         }
       }
     }
-    items.push(...(await this.userPromptFiles()));
-    return { items: unique(items, (i) => i.file.name), untrusted: !this.trusted };
+    // By name without case, as /prompt finds them.
+    const kept = unique(items, (i) => i.file.name.toLowerCase(), (shadowed, by) => {
+      this.logger.info(`Prompt file ${shadowed.uri.toString(true)} is not offered: ${by.uri.toString(true)} has the same name (${by.file.name})${by.folder ? '' : ", and the user's own prompt files win"}.`);
+    });
+    return { items: kept, untrusted: !this.trusted };
   }
 
   /** A prompt file of the workspace by its URI (the editor's Run Prompt File); undefined outside the workspace or untrusted. */
@@ -160,12 +164,17 @@ export class CustomizationFiles {
     return { ok: true, uri, text: decode(read.bytes), truncated: read.truncated, files };
   }
 
-  /** The files of a skill's folder (two levels deep, at most 100), as paths relative to it. */
+  /**
+   * The files of a skill's folder (two levels deep, at most 100), as paths relative to it. Links
+   * are skipped: a committed `docs -> ~` would list the user's home folder to the model (and a
+   * link's target outside the folder could not be read anyway).
+   */
   private async listTree(dir: vscode.Uri): Promise<string[]> {
     const out: string[] = [];
     const walk = async (at: vscode.Uri, prefix: string, depth: number): Promise<void> => {
       for (const [name, type] of await this.entries(at)) {
         if (out.length >= 100) return;
+        if (type & vscode.FileType.SymbolicLink) continue;
         if (type & vscode.FileType.File) {
           if (!(prefix === '' && name === SKILL_FILE)) out.push(`${prefix}${name}`);
         } else if (type & vscode.FileType.Directory && depth < 2 && !name.startsWith('.')) {
@@ -220,13 +229,17 @@ export class CustomizationFiles {
   }
 }
 
-/** The first of each name (workspace folders in order, `.github` before `.claude`, workspace before the user's). */
-function unique<T>(items: readonly T[], key: (item: T) => string): T[] {
-  const seen = new Set<string>();
+/** The first of each name (the user's prompt files first, then workspace folders in order, `.github` before `.claude`). */
+function unique<T>(items: readonly T[], key: (item: T) => string, shadowed?: (item: T, by: T) => void): T[] {
+  const seen = new Map<string, T>();
   return items.filter((item) => {
     const k = key(item);
-    if (seen.has(k)) return false;
-    seen.add(k);
+    const first = seen.get(k);
+    if (first !== undefined) {
+      shadowed?.(item, first);
+      return false;
+    }
+    seen.set(k, item);
     return true;
   });
 }

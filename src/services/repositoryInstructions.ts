@@ -2,7 +2,7 @@ import { open } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, relative, sep } from 'node:path';
 import * as vscode from 'vscode';
 import { skillsSection } from '../core/agent/customization';
-import { loadFolderInstructions, MAX_INSTRUCTIONS_BYTES, type FolderInput, type InstructionsReader } from '../core/agent/instructions';
+import { instructionsTokenBudget, loadFolderInstructions, MAX_INSTRUCTIONS_BYTES, type FolderInput, type InstructionsReader } from '../core/agent/instructions';
 import type { Logger } from '../core/log';
 import { readWorkspaceBytes } from '../platform/workspaceFiles';
 import { CustomizationFiles, userSettingPath } from './customizations';
@@ -97,9 +97,11 @@ export class InstructionsService implements vscode.Disposable {
 
   /**
    * The instructions for a turn whose files are `contextUris` (attachments, files the tools
-   * touched); undefined when `stratus.agent.useInstructionFiles` is off.
+   * touched); undefined when `stratus.agent.useInstructionFiles` is off. The skills are listed
+   * only with `skills` (the turn offers stratus_readSkill: the section tells the model to call it),
+   * within what the instructions left of their token budget.
    */
-  async load(contextUris: readonly vscode.Uri[], maxModelLen: number): Promise<TurnInstructions | undefined> {
+  async load(contextUris: readonly vscode.Uri[], maxModelLen: number, options: { readonly skills?: boolean } = {}): Promise<TurnInstructions | undefined> {
     const settings = vscode.workspace.getConfiguration('stratus');
     if (settings.get<boolean>('agent.useInstructionFiles', true) === false) return undefined;
     const folders = vscode.workspace.workspaceFolders ?? [];
@@ -124,10 +126,16 @@ export class InstructionsService implements vscode.Disposable {
       const folder = s.folder === undefined ? undefined : involved.find((f) => f.name === s.folder);
       return folder ? vscode.Uri.joinPath(folder.uri, ...s.path.split('/')) : vscode.Uri.file(s.path);
     });
-    // Skills: their names and descriptions only; stratus_readSkill reads the rest when asked.
-    const skills = loaded.untrustedSkipped ? '' : skillsSection((await this.customizations.skills()).items.map((s) => s.file), 'stratus_readSkill');
+    const skills = options.skills === true && !loaded.untrustedSkipped ? await this.skillsText(Math.max(0, instructionsTokenBudget(maxModelLen) - loaded.tokens - 1)) : '';
     const text = [loaded.text, skills].filter((t) => t !== '').join('\n\n');
     return { text, used, cuts: loaded.cuts.map((c) => c.note), untrustedSkipped: loaded.untrustedSkipped };
+  }
+
+  /** Skills: their names and descriptions only (stratus_readSkill reads the rest when asked), those left out named in the log. */
+  private async skillsText(maxTokens: number): Promise<string> {
+    const section = skillsSection((await this.customizations.skills()).items.map((s) => s.file), 'stratus_readSkill', maxTokens);
+    if (section.leftOut.length > 0) this.logger.info(`Skills not listed in the system message (${section.leftOut.length}, to fit the model's context): ${section.leftOut.join(', ')}`);
+    return section.text;
   }
 
   /**

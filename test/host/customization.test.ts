@@ -2,12 +2,14 @@
 // (createHandler with the feature's shapers) against the sandbox; what the model was sent is read
 // back from the sandbox's request log. Drives the handler directly, so it runs on VS Code 1.104 too.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { PromptFile, PromptInput } from '../../src/core/agent/customization';
 import { AgentDepth } from '../../src/features/chat/agentDepth';
 import { createHandler } from '../../src/features/chat/handler';
+import { problemsOf } from '../../src/features/customization/problems';
 import { registerChatShapers } from '../../src/features/customization/register';
 import type { PromptUi } from '../../src/features/customization/promptShape';
 import { ReadSkillTool } from '../../src/features/tools/readSkillTool';
@@ -62,7 +64,16 @@ describe('customization: prompt files, custom agents and skills (against the san
   let root: string;
   let fakes: TrustFake[] = [];
   const disposables: vscode.Disposable[] = [];
-  const created = ['.github/prompts/host-review.prompt.md', '.github/prompts/host-bad.prompt.md', '.github/agents/host-reader.agent.md', '.github/skills/host-skill', 'custom-notes'];
+  const created = [
+    '.github/prompts/host-review.prompt.md',
+    '.github/prompts/host-bad.prompt.md',
+    '.github/prompts/host-large.prompt.md',
+    '.github/prompts/host-hijack.prompt.md',
+    '.github/agents/host-reader.agent.md',
+    '.github/agents/host-searcher.agent.md',
+    '.github/skills/host-skill',
+    'custom-notes',
+  ];
 
   const write = (path: string, text: string): void => {
     const full = join(root, path);
@@ -185,6 +196,58 @@ describe('customization: prompt files, custom agents and skills (against the san
     }, 'the prompt file\'s diagnostics');
     assert.deepEqual(diagnostics.map((d) => [d.range.start.line, d.severity]).sort(), [[1, vscode.DiagnosticSeverity.Error], [2, vscode.DiagnosticSeverity.Warning], [4, vscode.DiagnosticSeverity.Warning]]);
     assert.ok(diagnostics.some((d) => /colour/.test(d.message)));
+  });
+
+  it('a customization file over 256 KB: one warning that it is not read, no check of its text', async () => {
+    write('.github/prompts/host-large.prompt.md', `---\ndescription: d\n---\n${'${a}\n'.repeat(60_000)}`);
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(join(root, '.github/prompts/host-large.prompt.md')));
+    assert.deepEqual(problemsOf(document)?.map((p) => [p.kind, p.line]), [['tooLarge', 0]]);
+  });
+
+  it('a skill\'s file list skips links: a committed `docs -> <a folder outside>` lists none of its names', async function () {
+    if (process.platform === 'win32') this.skip();
+    const outside = mkdtempSync(join(tmpdir(), 'stratus-skill-link-'));
+    writeFileSync(join(outside, 'outside-name-71c.txt'), 'x\n');
+    const skillDir = join(root, '.github/skills/host-skill');
+    symlinkSync(outside, join(skillDir, 'docs'), 'dir');
+    symlinkSync(join(outside, 'outside-name-71c.txt'), join(skillDir, 'linked.txt'));
+    try {
+      const read = await deps.instructions.customizations.readSkillFile('host-skill', ['SKILL.md'], 10_000);
+      assert.ok(read.ok, JSON.stringify(read));
+      assert.deepEqual(read.files, ['reference.md']);
+    } finally {
+      unlinkSync(join(skillDir, 'docs'));
+      unlinkSync(join(skillDir, 'linked.txt'));
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('the user\'s own prompt file wins over a workspace prompt of the same name (whatever its case)', async () => {
+    const own = mkdtempSync(join(tmpdir(), 'stratus-own-prompts-'));
+    writeFileSync(join(own, 'host-commit.prompt.md'), '---\ndescription: mine\n---\nMy own commit prompt, marker-own-0d4.\n');
+    write('.github/prompts/host-hijack.prompt.md', '---\nname: Host-Commit\ndescription: theirs\n---\nThe repository\'s prompt, marker-hijack-9f3.\n');
+    const settings = vscode.workspace.getConfiguration('stratus');
+    await settings.update('agent.promptFilesFolder', own, vscode.ConfigurationTarget.Global);
+    try {
+      const { items } = await deps.instructions.customizations.promptFiles();
+      assert.deepEqual(items.filter((i) => i.file.name.toLowerCase() === 'host-commit').map((i) => i.file.description), ['mine']);
+      const { stream, sent } = await run(request('host-commit', 'prompt'), new ScriptedUi());
+      assert.match(lastUserOf(sent[0]), /marker-own-0d4/, stream.text);
+      assert.doesNotMatch(JSON.stringify(sent), /marker-hijack-9f3/);
+    } finally {
+      await settings.update('agent.promptFilesFolder', undefined, vscode.ConfigurationTarget.Global);
+      rmSync(own, { recursive: true, force: true });
+    }
+  });
+
+  it('the skills list only where the turn offers stratus_readSkill (a custom agent with tools: [search])', async () => {
+    write('.github/agents/host-searcher.agent.md', '---\ndescription: Searches only\ntools: [search]\n---\nYou search, marker-searcher-5e0.\n');
+    const { stream, sent } = await run(request('host-searcher where is the cache?', 'agent'), new ScriptedUi());
+    assert.match(systemOf(sent[0]), /marker-searcher-5e0/, stream.text);
+    assert.ok(toolNames(sent[0]).includes('stratus_searchWorkspace') && !toolNames(sent[0]).includes('stratus_readSkill'), toolNames(sent[0]).join(', '));
+    assert.doesNotMatch(systemOf(sent[0]), /stratus_readSkill|marker-skill-desc-4a/, 'no skills list naming a tool the turn does not offer');
+    const reader = await run(request('host-reader where is the cache?', 'agent'), new ScriptedUi());
+    assert.match(systemOf(reader.sent[0]), /- host-skill: Formats release notes/, 'listed where the reader is offered');
   });
 
   it('/agent <name>: its instructions and tool subset (a tool outside it is not offered), the agent shown, handoff buttons; remembered on the next turn', async () => {

@@ -95,6 +95,7 @@ export class TurnDepth {
   private elidedLogged = 0;
   /** Set by the @stratus turn: summary requests count against its cost cap like its rounds. */
   summaryCosts: SummaryCosts | undefined;
+  private skills = false;
 
   constructor(
     private readonly deps: Pick<Deps, 'inference' | 'logger'>,
@@ -118,6 +119,11 @@ export class TurnDepth {
     if (!this.context.some((u) => u.toString() === uri.toString())) this.context.push(uri);
   }
 
+  /** Whether the turn offers stratus_readSkill: only then are the skills listed (the list tells the model to call it). */
+  offerSkills(offered: boolean): void {
+    this.skills = offered;
+  }
+
   /** The system message (the first) with the instructions of the turn's files appended. */
   async withInstructions(messages: readonly ChatMessage[]): Promise<ChatMessage[]> {
     const text = await this.instructionsText();
@@ -129,9 +135,9 @@ export class TurnDepth {
 
   private async instructionsText(): Promise<string> {
     if (!this.depth) return '';
-    const key = this.context.map((u) => u.toString()).sort().join('\n');
+    const key = `${this.skills ? 'skills' : 'none'}\n${this.context.map((u) => u.toString()).sort().join('\n')}`;
     if (this.section?.key === key) return this.section.text;
-    const loaded = await this.depth.instructions.load(this.context, this.maxModelLen);
+    const loaded = await this.depth.instructions.load(this.context, this.maxModelLen, { skills: this.skills });
     const { stream } = this.options;
     if (loaded) {
       for (const uri of loaded.used) {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { agentNameOf, parseAgentFile, parsePromptFile, parseSkill, promptNameOf, resolveToolNames, SKILL_FILE, type CustomizationProblem } from '../../core/agent/customization';
 import { DisposableStore } from '../../platform/disposables';
+import { MAX_CUSTOMIZATION_BYTES } from '../../services/customizations';
 
 /** One localised sentence per kind of problem a customization file can have. */
 export function problemText(p: CustomizationProblem): string {
@@ -39,6 +40,8 @@ export function problemText(p: CustomizationProblem): string {
       return vscode.l10n.t('"{0}" is neither a tool nor one of the names Stratus maps to its tools (read, search, edit, terminal, commands, tasks, problems, cloud, cloudRead, todo, skills); it is left out.', p.tool);
     case 'unknownVariable':
       return vscode.l10n.t('{0} is not a variable Stratus fills in (input:name, selection, selectedText, file, fileBasename, fileDirname, workspaceFolder, workspaceFolderBasename); it is sent as written.', `\${${p.name}}`);
+    case 'tooLarge':
+      return vscode.l10n.t('This file is larger than {0} KB: Stratus neither reads nor checks it.', p.maxBytes / 1024);
   }
 }
 
@@ -54,10 +57,21 @@ function toolsLine(text: string): number {
   return Math.max(0, index);
 }
 
+function isSkillFile(path: string): boolean {
+  return path.endsWith(`/${SKILL_FILE}`) && /\/skills\/[^/]+\/SKILL\.md$/.test(path);
+}
+
+function isCustomization(path: string): boolean {
+  const name = path.split('/').pop() ?? '';
+  return promptNameOf(name) !== undefined || agentNameOf(name) !== undefined || isSkillFile(path);
+}
+
 /** The problems of a document, by its name; undefined when it is not a customization file. */
 export function problemsOf(document: vscode.TextDocument): CustomizationProblem[] | undefined {
   const name = document.uri.path.split('/').pop() ?? '';
   const text = document.getText();
+  // The reader refuses such a file; checking it would only cost time (a parse per open and save).
+  if (Buffer.byteLength(text, 'utf8') > MAX_CUSTOMIZATION_BYTES && isCustomization(document.uri.path)) return [{ kind: 'tooLarge', maxBytes: MAX_CUSTOMIZATION_BYTES, line: 0, severity: 'warning' }];
   if (promptNameOf(name) !== undefined) {
     const prompt = parsePromptFile(text, name);
     return [...prompt.problems, ...toolProblems(prompt.tools, toolsLine(text))];
@@ -66,7 +80,7 @@ export function problemsOf(document: vscode.TextDocument): CustomizationProblem[
     const agent = parseAgentFile(text, name);
     return [...agent.problems, ...toolProblems(agent.tools, toolsLine(text))];
   }
-  if (name === SKILL_FILE && /\/skills\/[^/]+\/SKILL\.md$/.test(document.uri.path)) {
+  if (isSkillFile(document.uri.path)) {
     const folder = document.uri.path.split('/').slice(-2)[0] ?? '';
     return parseSkill(text, folder).problems;
   }

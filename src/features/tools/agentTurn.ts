@@ -113,12 +113,15 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
   // message); the rest of the conversation is compacted before each request (depth.prepare).
   const contextLength = model.maxModelLen ?? 32_768;
   const depth = turn.depth ?? new TurnDepth(deps, undefined, { conversationId: `turn-${Date.now().toString(36)}`, model, stream, signal });
-  const pinned = pinnedOf(await depth.withInstructions(turn.messages));
-  const fit = (offered: readonly AgentTool[]): ReturnType<typeof fitConversation> =>
-    fitConversation(offered.length > 0 ? withGuidance(pinned) : pinned, contextLength, { ...(turn.maxTokens !== undefined ? { maxTokens: turn.maxTokens } : {}), tools: toolDefinitions(offered) });
   // The skill reader only where there is a skill: every schema offered takes context in every round.
   const hasSkills = canUseTools && (await deps.instructions.customizations.skills()).items.length > 0;
   let tools = canUseTools ? offeredTools(referenced).filter((t) => (turn.allowTool?.(t.name) ?? true) && (t.name !== ToolNames.readSkill || hasSkills)) : [];
+  const offersSkillReader = (): boolean => tools.some((t) => t.name === ToolNames.readSkill);
+  // The fit counts the skills list if the reader may be offered; it is dropped below if it is not.
+  depth.offerSkills(offersSkillReader());
+  const pinned = pinnedOf(await depth.withInstructions(turn.messages));
+  const fit = (offered: readonly AgentTool[]): ReturnType<typeof fitConversation> =>
+    fitConversation(offered.length > 0 ? withGuidance(pinned) : pinned, contextLength, { ...(turn.maxTokens !== undefined ? { maxTokens: turn.maxTokens } : {}), tools: toolDefinitions(offered) });
   let fitted = fit(tools);
   if (tools.length > 0 && !fitted.fits) {
     tools = tools.filter((t) => t.name.startsWith(STRATUS_TOOL_PREFIX) || referenced.includes(t.name));
@@ -129,6 +132,8 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
       stream.markdown(`> _${vscode.l10n.t("The tools' descriptions do not fit in the context of {0}, so @stratus answers without tools.", model.id)}_\n\n`);
     }
   }
+  // The skills list tells the model to call stratus_readSkill: only where this turn offers it.
+  depth.offerSkills(offersSkillReader());
   const forced = referenced.length === 1 && tools.some((t) => t.name === referenced[0]) ? referenced[0] : undefined;
   const toolChoice: ToolChoice | undefined = forced ? { type: 'function', function: { name: forced } } : undefined;
 

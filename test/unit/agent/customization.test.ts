@@ -229,8 +229,8 @@ describe('customization files: skills', () => {
   });
 
   it('the system-message section lists names and descriptions and names the tool', () => {
-    assert.equal(skillsSection([], 'stratus_readSkill'), '');
-    const section = skillsSection([{ name: 'a', description: 'Does A\nwell.' }], 'stratus_readSkill');
+    assert.deepEqual(skillsSection([], 'stratus_readSkill'), { text: '', leftOut: [] });
+    const { text: section } = skillsSection([{ name: 'a', description: 'Does A\nwell.' }], 'stratus_readSkill');
     assert.match(section, /stratus_readSkill/);
     assert.match(section, /- a: Does A well\./);
   });

@@ -20,7 +20,7 @@ export interface Handoff {
 export interface AgentFile {
   readonly name: string;
   readonly description: string | undefined;
-  /** The tools it may use; undefined: all. */
+  /** The tools it may use; undefined: all (no `tools` key); [] when `tools` cannot be read (fails closed). */
   readonly tools: readonly string[] | undefined;
   readonly model: string | undefined;
   readonly handoffs: readonly Handoff[];

@@ -1,10 +1,12 @@
 /**
  * The YAML front matter of a customization file (prompt file, custom agent, skill), read strictly
  * enough to report what is wrong and where: a first line `---`, `key: value` lines up to the
- * next `---`. Values are scalars (plain, "double" or 'single' quoted), flow lists (`[a, "b"]`),
- * block lists (`- a`), block lists of small maps (`- label: x` / `  agent: y`, for `handoffs`)
- * and block scalars (`|`, `>`). Anchors, tags and deeper nesting are reported, never evaluated.
- * Lines are 0-based (as VS Code ranges).
+ * next `---`. Values are scalars (plain, "double" or 'single' quoted), flow lists (`[a, "b"]`,
+ * also spread over lines), block lists (`- a`, indented or at the key's own indentation), block
+ * lists of small maps (`- label: x` / `  agent: y`, for `handoffs`) and block scalars (`|`, `>`)
+ * at the top level. Anchors, tags, block scalars inside a list and deeper nesting are reported,
+ * never evaluated. A key whose value cannot be read is `unreadable`: a reader fails closed on it
+ * (`tools` gives no tool rather than all). Lines are 0-based (as VS Code ranges).
  */
 
 export type FrontMatterItem = string | Readonly<Record<string, string>>;
@@ -35,19 +37,21 @@ export type CustomizationProblem = { readonly line: number; readonly severity: '
   | { readonly kind: 'nameMismatch'; readonly name: string; readonly folder: string }
   | { readonly kind: 'unknownTool'; readonly tool: string }
   | { readonly kind: 'unknownVariable'; readonly name: string }
+  | { readonly kind: 'tooLarge'; readonly maxBytes: number }
 );
 
 export interface ParsedFrontMatter {
   /** Whether the file starts with a front matter (closed or not). */
   readonly present: boolean;
   readonly entries: ReadonlyMap<string, FrontMatterEntry>;
+  /** Keys that are present but whose value could not be read (a problem says why). */
+  readonly unreadable: ReadonlySet<string>;
   readonly body: string;
   /** The line the body starts on. */
   readonly bodyLine: number;
   readonly problems: readonly CustomizationProblem[];
 }
 
-const MAX_FRONT_MATTER_LINES = 200;
 const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_.-]{0,63})\s*:(?:\s+(.*)|\s*)$/;
 const BLOCK_SCALAR = /^[|>][+-]?$/;
 
@@ -68,6 +72,29 @@ export function parseScalar(raw: string): Scalar {
   }
   if (/^[&*!{]/.test(value)) return { ok: false, problem: 'unsupported' };
   return { ok: true, value: value.replace(/\s+#.*$/, '') };
+}
+
+/**
+ * Where the flow list that `raw` starts (`[`) closes: the index of its `]` and whether something
+ * other than a ` # comment` follows it; -1 when it does not close in `raw`.
+ */
+function flowListEnd(raw: string): { end: number; trailing: boolean } {
+  let quote: string | undefined;
+  for (let k = 1; k < raw.length; k++) {
+    const c = raw[k];
+    if (quote) {
+      if (c === '\\' && quote === '"') k++;
+      else if (c === quote) quote = undefined;
+    } else if (c === '"' || c === "'") {
+      quote = c;
+    } else if (c === '[') {
+      return { end: k, trailing: true }; // a nested list: not read
+    } else if (c === ']') {
+      const rest = raw.slice(k + 1);
+      return { end: k, trailing: !(rest.trim() === '' || /^\s+#/.test(rest)) };
+    }
+  }
+  return { end: -1, trailing: false };
 }
 
 /** `[a, "b, c", 'd']` as its items (commas inside quotes kept). */
@@ -110,14 +137,19 @@ function problem(c: Collector, p: CustomizationProblem): void {
   c.problems.push(p);
 }
 
-/** The indented lines under `key:` as a block list (scalars or small maps). */
+/** The lines under `key:` as a block list (scalars or small maps). */
 function parseBlockList(lines: readonly string[], first: number, c: Collector): FrontMatterItem[] {
   const items: FrontMatterItem[] = [];
   let map: Record<string, string> | undefined;
+  // The indentation of a nested block scalar's line: the lines indented deeper are its text, skipped.
+  let skipDeeperThan: number | undefined;
   lines.forEach((line, k) => {
     const at = first + k;
     if (line.trim() === '' || line.trim().startsWith('#')) return;
-    const dash = /^\s+-(?:\s+(.*)|\s*)$/.exec(line);
+    const indent = /^\s*/.exec(line)?.[0].length ?? 0;
+    if (skipDeeperThan !== undefined && indent > skipDeeperThan) return;
+    skipDeeperThan = undefined;
+    const dash = /^\s*-(?:\s+(.*)|\s*)$/.exec(line);
     if (dash) {
       const rest = (dash[1] ?? '').trim();
       map = undefined;
@@ -125,7 +157,12 @@ function parseBlockList(lines: readonly string[], first: number, c: Collector): 
       if (rest === '' || (pair && !rest.startsWith('"') && !rest.startsWith("'"))) {
         map = {};
         items.push(map);
-        if (pair) addPair(map, pair[1] ?? '', pair[2] ?? '', at, c);
+        if (pair && nestedBlockScalar(pair[2] ?? '', rest, at, c)) skipDeeperThan = indent;
+        else if (pair) addPair(map, pair[1] ?? '', pair[2] ?? '', at, c);
+        return;
+      }
+      if (nestedBlockScalar(rest, rest, at, c)) {
+        skipDeeperThan = indent;
         return;
       }
       const scalar = parseScalar(rest);
@@ -134,10 +171,18 @@ function parseBlockList(lines: readonly string[], first: number, c: Collector): 
       return;
     }
     const pair = /^\s+([A-Za-z_][A-Za-z0-9_.-]*)\s*:(?:\s+(.*)|\s*)$/.exec(line);
-    if (pair && map) addPair(map, pair[1] ?? '', pair[2] ?? '', at, c);
+    if (pair && map && nestedBlockScalar(pair[2] ?? '', line.trim(), at, c)) skipDeeperThan = indent;
+    else if (pair && map) addPair(map, pair[1] ?? '', pair[2] ?? '', at, c);
     else problem(c, { kind: 'syntax', text: line.trim(), line: at, severity: 'error' });
   });
   return items;
+}
+
+/** A `|` or `>` inside a list (its text is not read): reported, so the value is missing rather than `|`. */
+function nestedBlockScalar(raw: string, text: string, line: number, c: Collector): boolean {
+  if (!BLOCK_SCALAR.test(raw.replace(/\s+#.*$/, '').trim())) return false;
+  problem(c, { kind: 'unsupported', text, line, severity: 'error' });
+  return true;
 }
 
 function addPair(map: Record<string, string>, key: string, raw: string, line: number, c: Collector): void {
@@ -163,9 +208,16 @@ export function parseCustomizationFrontMatter(text: string): ParsedFrontMatter {
   const source = text.startsWith('\uFEFF') ? text.slice(1) : text;
   const lines = source.split(/\r?\n/);
   const entries = new Map<string, FrontMatterEntry>();
-  if (lines[0]?.trim() !== '---') return { present: false, entries, body: source, bodyLine: 0, problems: [] };
-  const close = lines.findIndex((l, i) => i > 0 && i <= MAX_FRONT_MATTER_LINES && l.trim() === '---');
-  if (close < 0) return { present: true, entries, body: source, bodyLine: 0, problems: [{ kind: 'unclosed', line: 0, severity: 'error' }] };
+  const unreadable = new Set<string>();
+  if (lines[0]?.trim() !== '---') return { present: false, entries, unreadable, body: source, bodyLine: 0, problems: [] };
+  // However long: cutting the search short would send the YAML itself as the body.
+  const close = lines.findIndex((l, i) => i > 0 && l.trim() === '---');
+  if (close < 0) {
+    // None of it is read; a key written in it (`tools`) fails closed rather than meaning "all".
+    for (const l of lines.slice(1)) unreadable.add(KEY_LINE.exec(l)?.[1] ?? '');
+    unreadable.delete('');
+    return { present: true, entries, unreadable, body: source, bodyLine: 0, problems: [{ kind: 'unclosed', line: 0, severity: 'error' }] };
+  }
   const c: Collector = { problems: [] };
   let i = 1;
   while (i < close) {
@@ -188,20 +240,36 @@ export function parseCustomizationFrontMatter(text: string): ParsedFrontMatter {
     const key = match[1] ?? '';
     const raw = (match[2] ?? '').trim();
     const keyLine = i;
-    // The indented (or blank) lines that follow belong to this key.
+    const empty = raw === '' || raw.startsWith('#');
+    let flow = raw.startsWith('[') ? raw : undefined;
     let end = i + 1;
-    while (end < close && ((lines[end] ?? '').trim() === '' || /^\s/.test(lines[end] ?? ''))) end++;
-    const block = lines.slice(i + 1, end);
+    if (flow !== undefined && flowListEnd(flow).end < 0) {
+      // A flow list spread over lines: up to the line that closes it.
+      for (let j = i + 1, joined = flow; j < close; j++) {
+        joined = `${joined} ${(lines[j] ?? '').trim()}`;
+        if (flowListEnd(joined).end >= 0) {
+          flow = joined;
+          end = j + 1;
+          break;
+        }
+      }
+    }
+    const multiLineFlow = end > i + 1;
+    // Otherwise the indented (or blank) lines that follow belong to this key, and under an empty
+    // value also `- ` items at the key's own indentation (a common way to write a block list).
+    if (!multiLineFlow) while (end < close && belongsToKey(lines[end] ?? '', empty)) end++;
+    const block = multiLineFlow ? [] : lines.slice(i + 1, end);
     i = end;
     let value: FrontMatterValue | undefined;
-    if (raw === '' || raw.startsWith('#')) {
+    if (empty) {
       value = block.some((l) => l.trim() !== '' && !l.trim().startsWith('#')) ? parseBlockList(block, keyLine + 1, c) : '';
     } else if (BLOCK_SCALAR.test(raw)) {
       value = blockScalar(raw, block);
     } else {
       if (block.some((l) => l.trim() !== '')) problem(c, { kind: 'unsupported', text: (block.find((l) => l.trim() !== '') ?? '').trim(), line: keyLine + 1, severity: 'error' });
-      if (raw.startsWith('[')) {
-        const list = raw.endsWith(']') ? parseFlowList(raw) : 'unclosedQuote';
+      if (flow !== undefined) {
+        const closing = flowListEnd(flow);
+        const list = closing.end < 0 || closing.trailing ? 'unclosed' : parseFlowList(flow.slice(0, closing.end + 1));
         if (Array.isArray(list)) value = list;
         else problem(c, list === 'unsupported' ? { kind: 'unsupported', text: raw, line: keyLine, severity: 'error' } : { kind: 'syntax', text: raw, line: keyLine, severity: 'error' });
       } else {
@@ -212,8 +280,13 @@ export function parseCustomizationFrontMatter(text: string): ParsedFrontMatter {
     }
     if (entries.has(key)) problem(c, { kind: 'duplicate', key, line: keyLine, severity: 'error' });
     else if (value !== undefined) entries.set(key, { value, line: keyLine });
+    else unreadable.add(key);
   }
-  return { present: true, entries, body: lines.slice(close + 1).join('\n'), bodyLine: close + 1, problems: c.problems };
+  return { present: true, entries, unreadable, body: lines.slice(close + 1).join('\n'), bodyLine: close + 1, problems: c.problems };
+}
+
+function belongsToKey(line: string, emptyValue: boolean): boolean {
+  return line.trim() === '' || /^\s/.test(line) || (emptyValue && /^-(?:\s|$)/.test(line));
 }
 
 /** Typed reads of entries, each adding a problem when the value has the wrong shape. */
@@ -245,14 +318,17 @@ export class FrontMatterReader {
     return entry.value.trim() === '' ? undefined : entry.value.trim();
   }
 
-  /** A list of names: a flow or block list of texts, or one text (comma-separated). */
+  /**
+   * A list of names: a flow or block list of texts, or one text (comma-separated); undefined when
+   * the key is absent. Fails closed: a value that cannot be read as a list is [] (its problem reported).
+   */
   list(key: string): string[] | undefined {
     const entry = this.parsed.entries.get(key);
-    if (!entry) return undefined;
+    if (!entry) return this.parsed.unreadable.has(key) ? [] : undefined;
     if (typeof entry.value === 'string') return entry.value.split(',').map((s) => s.trim()).filter((s) => s !== '');
     if (entry.value.every((v): v is string => typeof v === 'string')) return entry.value.filter((v) => v !== '');
     this.problems.push({ kind: 'expectedList', key, line: entry.line, severity: 'error' });
-    return undefined;
+    return [];
   }
 
   add(problem: CustomizationProblem): void {

@@ -14,7 +14,7 @@ export interface PromptFile {
   /** `agent` (or `mode`): `ask`, `edit`, `agent`, or a custom agent's name. */
   readonly agent: string | undefined;
   readonly model: string | undefined;
-  /** The tools it may use; undefined: those of its agent (all by default). */
+  /** The tools it may use; undefined: those of its agent (all by default); [] when `tools` cannot be read. */
   readonly tools: readonly string[] | undefined;
   readonly argumentHint: string | undefined;
   readonly body: string;

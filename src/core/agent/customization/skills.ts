@@ -1,3 +1,4 @@
+import { estimateTextTokens } from '../../inference/models/tokens';
 import { FrontMatterReader, parseCustomizationFrontMatter, type CustomizationProblem } from './frontMatter';
 
 /**
@@ -36,15 +37,53 @@ export function parseSkill(text: string, folder: string): { skill: Skill | undef
   return { skill: { name: named, description, problems }, problems };
 }
 
-/** The system-message section listing the skills (names and descriptions only); '' with none. */
-export function skillsSection(skills: readonly Pick<Skill, 'name' | 'description'>[], readTool: string): string {
-  if (skills.length === 0) return '';
-  const lines = skills.slice(0, MAX_LISTED_SKILLS).map((s) => `- ${s.name}: ${s.description.replace(/\s+/g, ' ')}`);
-  return [
+export interface SkillsSection {
+  /** The system-message section; '' with no skill (or no room for one). */
+  readonly text: string;
+  /** The skills not listed (past MAX_LISTED_SKILLS or the token budget), for the log. */
+  readonly leftOut: readonly string[];
+}
+
+/** Descriptions are cut to these lengths, in turn, before skills are left out. */
+const DESCRIPTION_CUTS = [MAX_SKILL_DESCRIPTION, 200, 80] as const;
+
+function skillLine(skill: Pick<Skill, 'name' | 'description'>, maxDescription: number): string {
+  const description = skill.description.replace(/\s+/g, ' ').trim();
+  return `- ${skill.name}: ${description.length > maxDescription ? `${description.slice(0, maxDescription - 1).trimEnd()}…` : description}`;
+}
+
+/**
+ * The system-message section listing the skills (names and descriptions only), within `maxTokens`
+ * (what the instructions left of their share of the context): descriptions are shortened first,
+ * then skills are left out, with a note saying how many.
+ */
+export function skillsSection(skills: readonly Pick<Skill, 'name' | 'description'>[], readTool: string, maxTokens = Number.POSITIVE_INFINITY): SkillsSection {
+  if (skills.length === 0) return { text: '', leftOut: [] };
+  const listable = skills.slice(0, MAX_LISTED_SKILLS);
+  const header = [
     '## Skills of this workspace',
     `Each skill is a folder of instructions (and files) for one kind of task. When the task matches a skill's description, first call ${readTool} with its name to read its instructions, then, if they mention other files of the skill, call ${readTool} with the skill's name and that file's path.`,
-    ...lines,
-  ].join('\n');
+  ];
+  const fits = (lines: readonly string[]): boolean => estimateTextTokens(lines.join('\n')) <= maxTokens;
+  const note = (count: number): string => `(${count} more skill(s) are not listed, to fit the model's context.)`;
+  for (const cut of DESCRIPTION_CUTS) {
+    const lines = [...header, ...listable.map((s) => skillLine(s, cut))];
+    if (skills.length > listable.length) lines.push(note(skills.length - listable.length));
+    if (fits(lines)) return { text: lines.join('\n'), leftOut: skills.slice(listable.length).map((s) => s.name) };
+  }
+  // As many as fit with the shortest descriptions, and the note.
+  const cut = DESCRIPTION_CUTS[DESCRIPTION_CUTS.length - 1] ?? 80;
+  const lines = [...header];
+  let listed = 0;
+  for (const skill of listable) {
+    const next = skillLine(skill, cut);
+    if (!fits([...lines, next, note(skills.length - listed - 1)])) break;
+    lines.push(next);
+    listed++;
+  }
+  const leftOut = skills.slice(listed).map((s) => s.name);
+  if (listed === 0) return { text: '', leftOut };
+  return { text: [...lines, note(leftOut.length)].join('\n'), leftOut };
 }
 
 /**

@@ -30,10 +30,15 @@ export function promptInputs(body: string): PromptInput[] {
 /** `${...}` that are neither inputs nor known context variables, with their line in the body. */
 export function unknownVariables(body: string): Array<{ name: string; line: number }> {
   const out: Array<{ name: string; line: number }> = [];
+  // Newlines are counted from the previous match on: one pass over the body, however many matches.
+  let line = 0;
+  let counted = 0;
   for (const m of body.matchAll(/\$\{([^}\n]*)\}/g)) {
+    for (let at = body.indexOf('\n', counted); at !== -1 && at < m.index; at = body.indexOf('\n', at + 1)) line++;
+    counted = m.index;
     const name = m[1] ?? '';
     const known = /^input:[A-Za-z0-9_-]+(?::[^}]*)?$/.test(name) || (CONTEXT_VARIABLES as readonly string[]).includes(name);
-    if (!known) out.push({ name, line: body.slice(0, m.index).split('\n').length - 1 });
+    if (!known) out.push({ name, line });
   }
   return out;
 }
