@@ -30,7 +30,8 @@ export const windowUi: PromptUi = {
 /** The editor's selection and file, as the context variables of a prompt body. */
 function editorValues(): Omit<VariableValues, 'inputs'> {
   const editor = vscode.window.activeTextEditor;
-  const folder = editor ? vscode.workspace.getWorkspaceFolder(editor.document.uri) : vscode.workspace.workspaceFolders?.[0];
+  // An editor outside every folder (an untitled document) still leaves the workspace's first folder.
+  const folder = (editor ? vscode.workspace.getWorkspaceFolder(editor.document.uri) : undefined) ?? vscode.workspace.workspaceFolders?.[0];
   const values: Record<string, string> = {};
   if (folder) {
     values.workspaceFolder = folder.uri.scheme === 'file' ? folder.uri.fsPath : folder.uri.toString();
