@@ -2,7 +2,7 @@
 // (createHandler with the feature's shapers) against the sandbox; what the model was sent is read
 // back from the sandbox's request log. Drives the handler directly, so it runs on VS Code 1.104 too.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -73,6 +73,7 @@ describe('customization: prompt files, custom agents and skills (against the san
     '.github/agents/host-searcher.agent.md',
     '.github/skills/host-skill',
     'custom-notes',
+    '.github/prompts/host-attach.prompt.md', '.github/prompts/host-spaced.prompt.md', '.github/agents/host-code-reviewer.agent.md', '.github/agents/host-code.agent.md', '.github/agents/host-broken.agent.md', '.github/agents/host-unserved.agent.md',
   ];
 
   const write = (path: string, text: string): void => {
@@ -80,12 +81,12 @@ describe('customization: prompt files, custom agents and skills (against the san
     mkdirSync(join(full, '..'), { recursive: true });
     writeFileSync(full, text);
   };
-  const run = async (req: vscode.ChatRequest, ui: PromptUi, history: ReadonlyArray<vscode.ChatRequestTurn | vscode.ChatResponseTurn> = []): Promise<{ stream: RecordingStream; result: vscode.ChatResult; sent: SentBody[] }> => {
+  const run = async (req: vscode.ChatRequest, ui: PromptUi, history: ReadonlyArray<vscode.ChatRequestTurn | vscode.ChatResponseTurn> = [], token = new vscode.CancellationTokenSource().token): Promise<{ stream: RecordingStream; result: vscode.ChatResult; sent: SentBody[] }> => {
     const registry = registerChatShapers(deps, ui);
     try {
       const before = await lastSeq();
       const stream = new RecordingStream();
-      const result = (await createHandler(deps, depth)(req, { history } as unknown as vscode.ChatContext, stream.asStream(), new vscode.CancellationTokenSource().token)) ?? {};
+      const result = (await createHandler(deps, depth)(req, { history } as unknown as vscode.ChatContext, stream.asStream(), token)) ?? {};
       return { stream, result, sent: await sentAfter(before) };
     } finally {
       registry.dispose();
@@ -134,6 +135,27 @@ describe('customization: prompt files, custom agents and skills (against the san
       '',
     ].join('\n'));
     write('.github/skills/host-skill/reference.md', 'skill-reference-marker-22b\n');
+    write('.github/prompts/host-spaced.prompt.md', '---\nname: Host Quick Review\n---\nQuick review marker-quick-5d1 of ${input:first} and ${input:second}.\n');
+    write('.github/agents/host-code.agent.md', '---\ndescription: A shorter name that the longer one starts with\n---\nYou are marker-short-agent-0b7.\n');
+    write('.github/agents/host-code-reviewer.agent.md', [
+      '---',
+      'name: Host Code Reviewer',
+      'description: Reviews code',
+      'handoffs:',
+      '  - label: Back to the agent',
+      '    agent: agent',
+      '    prompt: Apply the review.',
+      '  - label: Ask it',
+      '    agent: ask',
+      '  - label: Plan it',
+      '    agent: plan',
+      '    prompt: Plan the fixes.',
+      '  - label: To the reader',
+      '    agent: host-reader',
+      '---',
+      'You are the code reviewer, marker-reviewer-2c4.',
+      '',
+    ].join('\n'));
   });
   after(() => {
     for (const fake of fakes) fake.dispose();
@@ -277,6 +299,90 @@ describe('customization: prompt files, custom agents and skills (against the san
     assert.ok(toolNames(after.sent[0]).includes('stratus_proposeEdit'), 'back to every tool');
   });
 
+  it('names with spaces: /agent and /prompt take the longest known name, and a handoff to a built-in agent goes to the default agent or /plan', async () => {
+    const { stream, result, sent } = await run(request('host code reviewer is this right?', 'agent'), new ScriptedUi());
+    assert.equal(result.errorDetails, undefined, stream.text);
+    assert.match(stream.text, /_Agent: \*\*Host Code Reviewer\*\*_/);
+    assert.match(systemOf(sent[0]), /marker-reviewer-2c4/);
+    assert.doesNotMatch(systemOf(sent[0]), /marker-short-agent-0b7/, 'not host-code, the shorter name it starts with');
+    assert.match(lastUserOf(sent[0]), /^is this right\?$/);
+    assert.equal((result.metadata as { customAgent?: string }).customAgent, 'Host Code Reviewer');
+    const queries = Object.fromEntries(stream.buttons.map((b) => [b.title, (b.arguments?.[0] as { query: string }).query]));
+    assert.deepEqual(queries, {
+      'Back to the agent': '@stratus /agent default Apply the review.',
+      'Ask it': '@stratus /agent default',
+      'Plan it': '@stratus /plan Plan the fixes.',
+      'To the reader': '@stratus /agent host-reader',
+    });
+    const short = await run(request('host-code hi', 'agent'), new ScriptedUi());
+    assert.match(systemOf(short.sent[0]), /marker-short-agent-0b7/);
+
+    // `/agent default <question>` (the handoff above): the default agent answers and is remembered.
+    const handedOff = await run(request('default Apply the review.', 'agent'), new ScriptedUi(), [requestTurn('host code reviewer is this right?', 'agent'), responseTurn(result.metadata)]);
+    assert.equal(handedOff.sent.length > 0, true, handedOff.stream.text);
+    assert.doesNotMatch(systemOf(handedOff.sent[0]), /marker-reviewer-2c4/);
+    assert.match(lastUserOf(handedOff.sent[0]), /^Apply the review\.$/);
+    assert.equal((handedOff.result.metadata as { customAgent?: unknown }).customAgent, null);
+
+    const listed = await run(request('', 'agent'), new ScriptedUi());
+    const use = listed.stream.buttons.find((b) => b.title === 'Use Host Code Reviewer');
+    assert.deepEqual(use?.arguments, [{ query: '@stratus /agent Host Code Reviewer ', isPartialQuery: true }]);
+
+    const prompt = await run(request('host quick review first=one second=two and more', 'prompt'), new ScriptedUi());
+    assert.equal(prompt.result.errorDetails, undefined, prompt.stream.text);
+    assert.match(lastUserOf(prompt.sent[0]), /Quick review marker-quick-5d1 of one and two\.\s+and more/);
+  });
+
+  it('a custom agent\'s model that is not served: one line says so and which model answers', async () => {
+    write('.github/agents/host-unserved.agent.md', '---\ndescription: Names a model the service does not have\nmodel: no-such-model-7f\n---\nYou answer.\n');
+    const { stream, sent } = await run(request('host-unserved hello', 'agent'), new ScriptedUi());
+    assert.ok(sent.length > 0);
+    assert.match(stream.text, /The model `no-such-model-7f` named by the custom agent or prompt file is not served: `gpt-oss:120b` answers instead\./);
+    const plain = await run(request('host-reader hello', 'agent'), new ScriptedUi());
+    assert.doesNotMatch(plain.stream.text, /is not served/);
+  });
+
+  it('/agent <name> shows its front-matter errors, as /prompt does', async () => {
+    write('.github/agents/host-broken.agent.md', '---\ndescription: Broken\nthis line is not yaml\n---\nBody\n');
+    const { stream, sent } = await run(request('host-broken', 'agent'), new ScriptedUi());
+    assert.equal(sent.length, 0);
+    assert.match(stream.text, /This custom agent has 1 front-matter error\(s\) \(shown in the file\), e\.g\. line 3: Expected/);
+  });
+
+  it('prompt-file links into .github/ and to package.json are attached (reading them is not writing them)', async () => {
+    const ownPackage = !existsSync(join(root, 'package.json'));
+    if (ownPackage) write('package.json', '{ "name": "host-attach-marker-93e" }\n');
+    write('.github/instructions/host-style.instructions.md', 'style-marker-71a: two spaces.\n');
+    write('.github/prompts/host-attach.prompt.md', 'Check [the style](../instructions/host-style.instructions.md) and [the manifest](../../package.json).\n');
+    try {
+      const { stream, sent } = await run(request('host-attach', 'prompt'), new ScriptedUi());
+      assert.doesNotMatch(stream.text, /Not attached/, stream.text);
+      const user = lastUserOf(sent[0]);
+      assert.match(user, /style-marker-71a/);
+      assert.ok(user.includes(readFileSync(join(root, 'package.json'), 'utf8').trim().slice(0, 30)), user);
+    } finally {
+      rmSync(join(root, '.github/instructions'), { recursive: true, force: true });
+      if (ownPackage) rmSync(join(root, 'package.json'), { force: true });
+    }
+  });
+
+  it('a shaper that fails is shown like a failed turn; cancelled during an input box, nothing more is asked or sent', async () => {
+    const failing = new ScriptedUi();
+    failing.input = () => Promise.reject(new Error('the input box failed'));
+    const failed = await run(request('host quick review', 'prompt'), failing);
+    assert.equal(failed.sent.length, 0);
+    assert.ok(failed.result.errorDetails, 'the handler returns the error, it does not reject');
+    assert.equal((failed.result.metadata as { error?: boolean }).error, true);
+
+    const source = new vscode.CancellationTokenSource();
+    const cancelling = new ScriptedUi({ first: 'one', second: 'two' });
+    const input = cancelling.input.bind(cancelling);
+    cancelling.input = (asked) => { source.cancel(); return input(asked); };
+    const cancelled = await run(request('host quick review', 'prompt'), cancelling, [], source.token);
+    assert.deepEqual(cancelling.asked, ['input:first:'], 'the second input is not asked');
+    assert.equal(cancelled.sent.length, 0);
+  });
+
   it('/agent alone lists the agents with their descriptions', async () => {
     const { stream, sent } = await run(request('', 'agent'), new ScriptedUi());
     assert.equal(sent.length, 0);
@@ -308,19 +414,26 @@ describe('customization: prompt files, custom agents and skills (against the san
     fakes.push(deps.trust.fake(false), api.trust.fake(false));
     const prompt = await run(request('host-review topic=x', 'prompt'), new ScriptedUi());
     assert.equal(prompt.sent.length, 0);
-    assert.match(prompt.stream.text, /prompt files and skills of this workspace are not read: it is not trusted/);
+    assert.match(prompt.stream.text, /This workspace's prompt files, custom agents and skills are not read: it is not trusted\. Your own prompt files/);
     assert.match(prompt.stream.text, /There is no prompt file named \*\*host\\-review\*\*/);
     const agent = await run(request('host-reader hi', 'agent'), new ScriptedUi());
     assert.equal(agent.sent.length, 0);
     assert.match(agent.stream.text, /There is no custom agent named \*\*host\\-reader\*\*/);
     const remembered = await run(request('still there?'), new ScriptedUi(), [requestTurn('host-reader hi', 'agent'), responseTurn({ customAgent: 'host-reader' })]);
     assert.doesNotMatch(systemOf(remembered.sent[0]), /marker-agent-91c/, 'a remembered agent is not read either');
-    assert.match(remembered.stream.text, /skills, prompt files and custom agents were not read: this workspace is not trusted/);
+    assert.match(remembered.stream.text, /This workspace's repository instructions .*skills, prompt files and custom agents were not read: it is not trusted/);
     assert.doesNotMatch(JSON.stringify(remembered.sent), /host-skill|marker-skill-desc-4a/, 'no skill in the system message');
     const conversationId = (remembered.result.metadata as { conversationId: string }).conversationId;
     const again = await run(request('and now?'), new ScriptedUi(), [requestTurn('still there?'), responseTurn(remembered.result.metadata)]);
     assert.equal((again.result.metadata as { conversationId: string }).conversationId, conversationId);
-    assert.doesNotMatch(again.stream.text, /were not read: this workspace is not trusted/, 'said once per conversation');
+    assert.doesNotMatch(again.stream.text, /were not read: it is not trusted/, 'said once per conversation');
+    const listAgents = await run(request('', 'agent'), new ScriptedUi());
+    assert.match(listAgents.stream.text, /This workspace's custom agents, prompt files and skills are not read: it is not trusted/);
+    assert.doesNotMatch(listAgents.stream.text, /has no custom agent/, 'no contradiction after the note');
+    const pickUi = new ScriptedUi();
+    const listPrompts = await run(request('', 'prompt'), pickUi);
+    assert.doesNotMatch(listPrompts.stream.text, /No prompt file found/, 'no contradiction after the note');
+    assert.deepEqual(pickUi.asked, []);
     await assert.rejects(Promise.resolve(new ReadSkillTool(deps.instructions.customizations).invoke({ input: { name: 'host-skill' }, toolInvocationToken: undefined })), /not read in Restricted Mode/);
   });
 });

@@ -162,6 +162,41 @@ describe('plan mode, the to-do list and the turn cost cap (against the sandbox)'
     assert.match(capLine(again.stream), /^Turn cap: 1 000 tokens/);
   });
 
+  it('Continue after a /plan turn stopped at its cap runs plan mode again (read-only tools, plan instructions), and the doubled cap counts what was used', async () => {
+    await settings().update('agent.maxTurnTokens', 1_000, vscode.ConfigurationTarget.Global);
+    const prompt = 'plan: stratus_readFile {"path": "plan-notes.txt"} *4';
+    const first = await run(request(prompt, 'gpt-oss:120b', PLAN_COMMAND));
+    assert.ok(first.metadata.capStop, first.stream.text);
+    assert.match(first.stream.text, /Continue to carry on up to twice that cap in all \(what was used so far counts\)/);
+    depth.capGrants.grant(first.metadata.capStop.id);
+    const before = await lastSeq();
+    const continued = await run(request('Continue where you stopped.', 'gpt-oss:120b'), [requestTurn(prompt, PLAN_COMMAND), responseTurn(first.metadata)]);
+    assert.equal(continued.result.errorDetails, undefined, continued.stream.text);
+    const sent = await sentAfter(before);
+    assert.ok(sent.length >= 1);
+    for (const s of sent) {
+      const offered = (s.body.tools ?? []).map((t) => t.function.name);
+      assert.ok(offered.includes(ToolNames.readFile), `offered: ${offered.join(', ')}`);
+      assert.deepEqual(offered.filter((name) => !Object.prototype.hasOwnProperty.call(READ_ONLY_TOOLS, name)), [], 'plan mode\'s read-only tools only');
+      assert.match(systemOf(s.body), /Plan mode: the user wants a plan, not changes/);
+    }
+    assert.equal(continued.metadata.plan, true);
+    const capLine = continued.stream.progress.find((p) => p.startsWith('Turn cap')) ?? '';
+    assert.match(capLine, /^Turn cap: 2 000 tokens[^·]* · [\d ]+ tokens used before Continue/, `the stopped turn's spend is carried: ${capLine} ${JSON.stringify(first.metadata.capStop)}`);
+  });
+
+  it('a continued turn starts from the stopped turn\'s spend: the raised cap is a total, not more on top', () => {
+    const stream = new RecordingStream();
+    const carried = { rounds: 1, promptTokens: 1_200, cachedTokens: 0, completionTokens: 100, reasoningTokens: 0 };
+    const control = new TurnControl(stream.asStream(), new TodoList(), { maxTokens: 2_000, maxCostEur: undefined }, 2, undefined, carried);
+    control.start();
+    assert.match(stream.progress[0] ?? '', /^Turn cap: 2 000 tokens · 1 300 tokens used before Continue$/);
+    control.onUsage({ promptTokens: 600, completionTokens: 100, totalTokens: 700 });
+    assert.match(control.betweenRounds()?.stop ?? '', /it used 2 000 tokens/, '1 300 before Continue and 700 now reach the doubled cap');
+    assert.deepEqual(control.stop?.spent, { rounds: 2, promptTokens: 1_800, cachedTokens: 0, completionTokens: 200, reasoningTokens: 0 });
+    assert.equal(control.stop?.factor, 2);
+  });
+
   it('says so at 80 % of the cap, and before a round that may pass the hourly allowance (fake meter)', () => {
     const stream = new RecordingStream();
     const snapshot = { hour: { used: 149_000, cap: 150_000, resetsAt: 0, resetsAtLabel: '15:00' }, day: { used: 149_000, cap: 3_600_000, resetsAt: 0, resetsAtLabel: '' } } as unknown as UsageSnapshot;

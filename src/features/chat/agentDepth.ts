@@ -150,7 +150,7 @@ export class TurnDepth {
       if (newCuts.length > 0) stream.markdown(`> _${vscode.l10n.t('Instructions cut to fit the model\'s context: {0}', newCuts.join(' '))}_\n\n`);
       if (loaded.untrustedSkipped && !this.depth.untrustedNoted.has(this.conversationId)) {
         this.depth.untrustedNoted.add(this.conversationId);
-        stream.markdown(`> _${vscode.l10n.t('Repository instructions (AGENTS.md, .github/copilot-instructions.md), skills, prompt files and custom agents were not read: this workspace is not trusted.')}_\n\n`);
+        stream.markdown(`> _${vscode.l10n.t("This workspace's repository instructions (AGENTS.md, .github/copilot-instructions.md), skills, prompt files and custom agents were not read: it is not trusted.")}_\n\n`);
       }
     }
     this.section = { key, text: loaded?.text ?? '' };

@@ -4,6 +4,7 @@ import type { ChatMessage, ContentPart } from '../../core/inference/chat/types';
 import { MemorySummaryStore, type SummaryStore } from '../../core/agent/compaction';
 import { estimateMessageTokens } from '../../core/inference/models/tokens';
 import type { ModelInfo } from '../../core/inference/models/types';
+import { inlineCode } from '../../core/markdown';
 import { presentError } from '../../core/presentError';
 import { toAbortSignal } from '../../platform/cancellation';
 import type { TurnShape } from '../../platform/chatCommands';
@@ -16,8 +17,8 @@ import { effortLabel } from '../models/effortLabel';
 import { defaultChatModel, pickChatModel } from '../models/selection';
 import { notConfigured } from './responses';
 import { AgentDepth, conversationIdOf, TurnDepth } from './agentDepth';
-import { carriedState, COMPACT_COMMAND, historyMessages, type Incompleteness, type TurnMetadata } from './history';
-import type { CapGrants } from './capActions';
+import { carriedTodo, COMPACT_COMMAND, historyMessages, newestAnswer, type Incompleteness, type TurnMetadata } from './history';
+import type { CapGrants, Continuation } from './capActions';
 import { resolveReferences } from './references';
 import { runAgentTurn } from '../tools/agentTurn';
 
@@ -47,17 +48,30 @@ export function createHandler(deps: Deps, depth?: AgentDepth): vscode.ChatReques
 
     if (request.command === 'model') return pickModelCommand(deps, request, stream, token);
     if (request.command === COMPACT_COMMAND) return compactCommand(deps, turnDepth, request, context, stream, token);
-    let shape: TurnShape | undefined;
-    for (const shaper of deps.chatCommands.shapersFor(request.command)) {
-      const shaped = await shaper.shape(request, context, stream, token);
-      if (shaped && 'result' in shaped) return shaped.result;
-      if (shaped) {
-        shape = shaped;
-        break;
-      }
+    // The turn after a Continue click carries on the stopped one: raised caps, its spend, its shape.
+    const continued = depth?.capGrants.continuation(newestAnswer(context, PARTICIPANT_ID));
+    let shaped: TurnShape | { readonly result: vscode.ChatResult };
+    try {
+      shaped = request.command === undefined && continued?.shape ? continued.shape : await shapeTurn(deps, request, context, stream, token);
+    } catch (error) {
+      // A shaper's failure (a file it could not read, a dialog that failed) is shown like the turn's own.
+      return failed(deps, error, { request, stream, partial: '', model: undefined });
     }
-    return answer(deps, turnDepth, depth?.capGrants, request, context, stream, token, shape ?? {});
+    if ('result' in shaped) return shaped.result;
+    if (token.isCancellationRequested) return {};
+    return answer(deps, turnDepth, depth?.capGrants, request, context, stream, token, shaped, continued);
   };
+}
+
+/** The shape of this turn from its command's shaper (or the ambient ones): the first that answers. */
+async function shapeTurn(deps: Deps, request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<TurnShape | { readonly result: vscode.ChatResult }> {
+  for (const shaper of deps.chatCommands.shapersFor(request.command)) {
+    const shaped = await shaper.shape(request, context, stream, token);
+    // Cancelled while a shaper asked (a quick pick, an input box): nothing is sent.
+    if (token.isCancellationRequested) return { result: {} };
+    if (shaped) return shaped;
+  }
+  return {};
 }
 
 async function pickModelCommand(deps: Deps, request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
@@ -128,22 +142,27 @@ async function compactCommand(deps: Deps, turnDepth: TurnDepthFactory, request: 
   }
 }
 
-async function answer(deps: Deps, turnDepth: TurnDepthFactory, capGrants: CapGrants | undefined, request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken, shape: TurnShape): Promise<vscode.ChatResult> {
+async function answer(deps: Deps, turnDepth: TurnDepthFactory, capGrants: CapGrants | undefined, request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken, shape: TurnShape, continued: Continuation | undefined): Promise<vscode.ChatResult> {
   const abort = toAbortSignal(token);
   const partial = new PartialAnswer();
   let model: ModelInfo | undefined;
   try {
-    model = await chooseModel(request, deps, abort.signal, shape.model);
+    const shapedModel = shape.model ? await deps.inference.client().models.find(shape.model, abort.signal) : undefined;
+    model = shapedModel ?? (await chooseModel(request, deps, abort.signal));
     if (!model) {
       stream.markdown(vscode.l10n.t('The service lists no chat model.'));
       return { metadata: { error: true } satisfies TurnMetadata };
     }
+    if (shape.model && !shapedModel) stream.markdown(`> _${vscode.l10n.t('The model {0} named by the custom agent or prompt file is not served: {1} answers instead.', inlineCode(shape.model), inlineCode(model.id))}_\n\n`);
     const prepared = await prepare(deps, request, context, stream, model, shape);
     if ('refused' in prepared) return prepared.refused;
     const depth = turnDepth(context, stream, abort.signal, model, [...attachedUris(request), ...(shape.attachments ?? [])]);
-    const carried = carriedState(context, PARTICIPANT_ID, capGrants);
+    const todo = carriedTodo(context, PARTICIPANT_ID);
+    const carried = { ...(todo ? { todo } : {}), ...(continued ? { capFactor: continued.factor, capSpent: continued.spent } : {}) };
     const result = await runAgentTurn(deps, { request, stream, signal: abort.signal, model, messages: prepared.messages, maxTokens: prepared.maxTokens, partial, depth, ...carried, ...(shape.allowTool ? { allowTool: shape.allowTool } : {}) });
     const ended = result.metadata as TurnMetadata | undefined;
+    // Continue runs a turn of the same shape (plan mode, a prompt file's tools), so it is kept with the stop.
+    if (ended?.capStop) capGrants?.stopped(ended.capStop.id, shape);
     if (shape.finish && !result.errorDetails && !ended?.incomplete && !ended?.capStop) shape.finish(partial.text, stream);
     const shaped = { ...(shape.metadata ?? {}), ...(shape.prompt !== undefined ? { prompt: shape.prompt } : {}) };
     return Object.keys(shaped).length > 0 ? { ...result, metadata: { ...shaped, ...(result.metadata ?? {}) } } : result;
@@ -154,12 +173,8 @@ async function answer(deps: Deps, turnDepth: TurnDepthFactory, capGrants: CapGra
   }
 }
 
-/** The model for this request: the shape's, else the one picked in VS Code's model picker if it is ours, else the default. */
-async function chooseModel(request: vscode.ChatRequest, deps: Deps, signal: AbortSignal, shaped?: string): Promise<ModelInfo | undefined> {
-  if (shaped) {
-    const found = await deps.inference.client().models.find(shaped, signal);
-    if (found) return found;
-  }
+/** The model for this request: the one picked in VS Code's model picker if it is ours, else the default. */
+async function chooseModel(request: vscode.ChatRequest, deps: Deps, signal: AbortSignal): Promise<ModelInfo | undefined> {
   const picked = request.model;
   if (picked.vendor === VENDOR && picked.id !== PLACEHOLDER_ID) {
     const catalog = deps.inference.client().models;

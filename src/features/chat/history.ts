@@ -28,7 +28,7 @@ export interface TurnMetadata {
   /** The turn's to-do list (stratus_todo), carried on by the next turn of the conversation. */
   readonly todo?: readonly TodoItem[];
   /** The turn stopped at its cost cap: Continue raises the next turn's caps (capActions.ts). */
-  readonly capStop?: { readonly id: string; readonly factor: number };
+  readonly capStop?: { readonly id: string; readonly factor: number; readonly spent?: unknown };
 }
 
 /** `/compact`: summarises the conversation on demand. */
@@ -61,13 +61,19 @@ export function historyMessages(context: vscode.ChatContext, participantId: stri
   return out.filter((message, i) => !(message.role === 'user' && out[i + 1]?.role === 'user'));
 }
 
-/** What a turn carries on from the conversation's newest answers: an unfinished to-do list, raised caps after Continue. */
-export function carriedState(context: vscode.ChatContext, participantId: string, grants: { factorAfter(previous: TurnMetadata | undefined): number } | undefined): { todo?: readonly TodoItem[]; capFactor?: number } {
+/** The conversation's newest `@stratus` answer's metadata. */
+export function newestAnswer(context: vscode.ChatContext, participantId: string): TurnMetadata | undefined {
+  for (let i = context.history.length - 1; i >= 0; i--) {
+    const turn = context.history[i];
+    if (turn instanceof vscode.ChatResponseTurn && turn.participant === participantId) return turn.result.metadata as TurnMetadata | undefined;
+  }
+  return undefined;
+}
+
+/** The unfinished to-do list the conversation's newest answers kept, carried on by the next turn. */
+export function carriedTodo(context: vscode.ChatContext, participantId: string): readonly TodoItem[] | undefined {
   const answers = context.history.filter((t): t is vscode.ChatResponseTurn => t instanceof vscode.ChatResponseTurn && t.participant === participantId).map((t) => t.result.metadata as TurnMetadata | undefined);
-  const newest = answers[answers.length - 1];
   const withTodo = [...answers].reverse().find((m) => Array.isArray(m?.todo));
   // A finished list is not carried into the next task.
-  const todo = withTodo?.todo?.some((i) => i.status !== 'done') ? withTodo.todo : undefined;
-  const capFactor = grants?.factorAfter(newest) ?? 1;
-  return { ...(todo ? { todo } : {}), ...(capFactor > 1 ? { capFactor } : {}) };
+  return withTodo?.todo?.some((i) => i.status !== 'done') ? withTodo.todo : undefined;
 }

@@ -3,7 +3,8 @@ import type { AgentFile } from '../../core/agent/customization';
 import { escapeMarkdown } from '../../core/markdown';
 import type { TurnShape, TurnShaper } from '../../platform/chatCommands';
 import type { CustomizationFiles, Located } from '../../services/customizations';
-import { AGENT_METADATA_KEY, agentHeader, agentShape, DEFAULT_AGENT } from './agentShape';
+import { AGENT_METADATA_KEY, agentHeader, agentShape, DEFAULT_AGENT, leadingName } from './agentShape';
+import { frontMatterNote } from './problems';
 
 export const AGENT_COMMAND = 'agent';
 const PARTICIPANT = 'stratus.chat';
@@ -28,7 +29,7 @@ export function findAgent(items: readonly Located<AgentFile>[], name: string): L
 }
 
 function untrustedNote(stream: vscode.ChatResponseStream): void {
-  stream.markdown(`> _${vscode.l10n.t('Custom agents, prompt files and skills of this workspace are not read: it is not trusted.')}_\n\n`);
+  stream.markdown(`> _${vscode.l10n.t("This workspace's custom agents, prompt files and skills are not read: it is not trusted.")}_\n\n`);
 }
 
 /** `/agent` alone: the agents of the workspace, each with a button that selects it. */
@@ -48,14 +49,22 @@ function listAgents(items: readonly Located<AgentFile>[], current: string | unde
 
 /** `/agent <name> [question]`: selects the agent for the conversation, and answers the question with it. */
 async function agentCommand(files: CustomizationFiles, request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream): Promise<Shaped> {
-  const [name = '', ...rest] = request.prompt.trim().split(/\s+/);
-  const prompt = request.prompt.trim().slice(name.length).trim();
   const { items, untrusted } = await files.agents();
   if (untrusted) untrustedNote(stream);
-  if (name === '') return { result: listAgents(items, rememberedAgent(context), stream) };
+  const text = request.prompt.trim();
+  // The longest agent name the line starts with: names may have spaces (`Code Reviewer`).
+  const name = leadingName(text, [...items.map((a) => a.file.name), DEFAULT_AGENT]);
+  const prompt = text.slice(name.length).trim();
+  if (name === '') {
+    // Untrusted, with nothing listed: the note above is the answer.
+    if (untrusted && items.length === 0) return { result: {} };
+    return { result: listAgents(items, rememberedAgent(context), stream) };
+  }
   if (name.toLowerCase() === DEFAULT_AGENT) {
-    stream.markdown(vscode.l10n.t('The default `@stratus` agent answers in this conversation from now on.'));
-    return { result: { metadata: { [AGENT_METADATA_KEY]: null } } };
+    stream.markdown(`${vscode.l10n.t('The default `@stratus` agent answers in this conversation from now on.')}${prompt === '' ? '' : '\n\n'}`);
+    const metadata = { [AGENT_METADATA_KEY]: null };
+    // `/agent default <question>` (a handoff to a built-in agent) also answers the question.
+    return prompt === '' ? { result: { metadata } } : { prompt, metadata };
   }
   const agent = findAgent(items, name);
   if (!agent) {
@@ -65,7 +74,8 @@ async function agentCommand(files: CustomizationFiles, request: vscode.ChatReque
   }
   agentHeader(stream, agent.file.name);
   stream.reference(agent.uri);
-  if (rest.length === 0) {
+  frontMatterNote(stream, agent.file.problems, 'agent');
+  if (prompt === '') {
     stream.markdown(vscode.l10n.t('{0} answers in this conversation from now on.', `**${escapeMarkdown(agent.file.name)}**`));
     return { result: { metadata: { [AGENT_METADATA_KEY]: agent.file.name } } };
   }

@@ -40,12 +40,40 @@ export function isBuiltInMode(name: string | undefined): boolean {
   return ['ask', 'edit', 'agent', 'plan'].includes(name?.toLowerCase() ?? '');
 }
 
-/** The chat query that hands the conversation to `agent` with `prompt`. */
-export function handoffQuery(handoff: Pick<Handoff, 'agent' | 'prompt'>): string {
-  return `@stratus /agent ${handoff.agent}${handoff.prompt ? ` ${handoff.prompt}` : ''}`;
+/**
+ * The name a command line starts with: the longest of `names` (case-insensitive, ending at a space
+ * or the end of the line), so a name with spaces (`Code Reviewer`) is found whole; else its first word.
+ */
+export function leadingName(text: string, names: readonly string[]): string {
+  const lower = text.toLowerCase();
+  let longest = 0;
+  for (const name of names) {
+    const candidate = name.toLowerCase();
+    const next = lower.charAt(candidate.length);
+    if (candidate.length > longest && lower.startsWith(candidate) && (next === '' || /\s/.test(next))) longest = candidate.length;
+  }
+  return longest > 0 ? text.slice(0, longest) : (text.split(/\s+/)[0] ?? '');
 }
 
-/** The handoffs' buttons: each opens the chat with `@stratus /agent <agent> <prompt>` (sent at once with `send: true`). */
+/**
+ * The chat query that hands the conversation to `agent` with `prompt`: VS Code's built-in agents
+ * (`agent`, `ask`, `edit`) are the default @stratus agent, `plan` is `/plan`; any other name is a custom agent.
+ */
+export function handoffQuery(handoff: Pick<Handoff, 'agent' | 'prompt'>): string {
+  const prompt = handoff.prompt ? ` ${handoff.prompt}` : '';
+  switch (handoff.agent.trim().toLowerCase()) {
+    case 'plan':
+      return `@stratus /plan${prompt}`;
+    case 'agent':
+    case 'ask':
+    case 'edit':
+      return `@stratus /agent ${DEFAULT_AGENT}${prompt}`;
+    default:
+      return `@stratus /agent ${handoff.agent.trim()}${prompt}`;
+  }
+}
+
+/** The handoffs' buttons: each opens the chat with its query (handoffQuery; sent at once with `send: true`). */
 export function handoffButtons(stream: vscode.ChatResponseStream, handoffs: readonly Handoff[]): void {
   for (const handoff of handoffs) {
     stream.button({ command: 'workbench.action.chat.open', title: handoff.label, arguments: [{ query: handoffQuery(handoff), isPartialQuery: !handoff.send }] });

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { agentNameOf, parseAgentFile, parsePromptFile, parseSkill, promptNameOf, resolveToolNames, SKILL_FILE, type CustomizationProblem } from '../../core/agent/customization';
+import { escapeMarkdown } from '../../core/markdown';
 import { DisposableStore } from '../../platform/disposables';
 import { MAX_CUSTOMIZATION_BYTES } from '../../services/customizations';
 
@@ -64,6 +65,18 @@ function isSkillFile(path: string): boolean {
 function isCustomization(path: string): boolean {
   const name = path.split('/').pop() ?? '';
   return promptNameOf(name) !== undefined || agentNameOf(name) !== undefined || isSkillFile(path);
+}
+
+/** One line in the chat when a prompt file or agent it runs has front-matter errors (the file's diagnostics show them all). */
+export function frontMatterNote(stream: vscode.ChatResponseStream, problems: readonly CustomizationProblem[], kind: 'prompt' | 'agent'): void {
+  const errors = problems.filter((p) => p.severity === 'error');
+  const first = errors[0];
+  if (!first) return;
+  const line = first.line + 1;
+  const text = escapeMarkdown(problemText(first));
+  stream.markdown(`> _${kind === 'prompt'
+    ? vscode.l10n.t('This prompt file has {0} front-matter error(s) (shown in the file), e.g. line {1}: {2}', errors.length, line, text)
+    : vscode.l10n.t('This custom agent has {0} front-matter error(s) (shown in the file), e.g. line {1}: {2}', errors.length, line, text)}_\n\n`);
 }
 
 /** The problems of a document, by its name; undefined when it is not a customization file. */

@@ -3,6 +3,7 @@ import type { PromptFile } from '../../core/agent/customization';
 import { escapeMarkdown } from '../../core/markdown';
 import type { TurnShape, TurnShaper } from '../../platform/chatCommands';
 import type { CustomizationFiles, Located } from '../../services/customizations';
+import { leadingName } from './agentShape';
 import { promptShape, type PromptUi } from './promptShape';
 
 export const PROMPT_COMMAND = 'prompt';
@@ -22,18 +23,21 @@ async function findPrompt(files: CustomizationFiles, items: readonly Located<Pro
 }
 
 /** `/prompt` (a quick pick of the prompt files), `/prompt <name> [input=value...] [more text]`. */
-async function promptCommand(files: CustomizationFiles, ui: PromptUi, request: vscode.ChatRequest, stream: vscode.ChatResponseStream): Promise<TurnShape | { result: vscode.ChatResult }> {
+async function promptCommand(files: CustomizationFiles, ui: PromptUi, request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<TurnShape | { result: vscode.ChatResult }> {
   const text = request.prompt.trim();
-  const name = text.split(/\s+/)[0] ?? '';
   const { items, untrusted } = await files.promptFiles();
-  if (untrusted) stream.markdown(`> _${vscode.l10n.t('Custom agents, prompt files and skills of this workspace are not read: it is not trusted.')}_\n\n`);
+  // The longest prompt file name the line starts with: names may have spaces.
+  const name = leadingName(text, items.map((p) => p.file.name));
+  if (untrusted) stream.markdown(`> _${vscode.l10n.t("This workspace's prompt files, custom agents and skills are not read: it is not trusted. Your own prompt files (stratus.agent.promptFilesFolder) still are.")}_\n\n`);
   let chosen: Located<PromptFile> | undefined;
   if (name === '') {
     if (items.length === 0) {
-      stream.markdown(vscode.l10n.t('No prompt file found. Add one as `.github/prompts/<name>.prompt.md`, or set `stratus.agent.promptFilesFolder` to a folder of your own.'));
+      // Untrusted: the note above says why there is none.
+      if (!untrusted) stream.markdown(vscode.l10n.t('No prompt file found. Add one as `.github/prompts/<name>.prompt.md`, or set `stratus.agent.promptFilesFolder` to a folder of your own.'));
       return { result: {} };
     }
     chosen = await ui.pick(items);
+    if (token.isCancellationRequested) return { result: {} };
     if (!chosen) {
       stream.markdown(vscode.l10n.t('No prompt file chosen.'));
       return { result: {} };
@@ -46,11 +50,11 @@ async function promptCommand(files: CustomizationFiles, ui: PromptUi, request: v
       return { result: {} };
     }
   }
-  return promptShape(files, chosen, name === '' ? '' : text.slice(name.length), stream, ui);
+  return promptShape(files, chosen, name === '' ? '' : text.slice(name.length), stream, ui, token);
 }
 
 export function promptShaper(files: CustomizationFiles, ui: PromptUi): TurnShaper {
-  return { command: PROMPT_COMMAND, shape: (request, _context, stream) => promptCommand(files, ui, request, stream) };
+  return { command: PROMPT_COMMAND, shape: (request, _context, stream, token) => promptCommand(files, ui, request, stream, token) };
 }
 
 /**

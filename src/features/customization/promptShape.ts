@@ -7,7 +7,7 @@ import { judgeWriteTarget } from '../tools/writeTarget';
 import { maxFileBytes, readCapped, resolveWorkspacePath, ToolFailure } from '../tools/workspace';
 import { agentHeader, agentShape, bothFilters, isBuiltInMode, modeFilter, toolsFilter } from './agentShape';
 import { findAgent } from './agentCommand';
-import { problemText } from './problems';
+import { frontMatterNote } from './problems';
 
 /** How a prompt file asks the person (quick pick and input boxes; tests give answers instead). */
 export interface PromptUi {
@@ -30,7 +30,8 @@ export const windowUi: PromptUi = {
 /** The editor's selection and file, as the context variables of a prompt body. */
 function editorValues(): Omit<VariableValues, 'inputs'> {
   const editor = vscode.window.activeTextEditor;
-  const folder = editor ? vscode.workspace.getWorkspaceFolder(editor.document.uri) : vscode.workspace.workspaceFolders?.[0];
+  // An editor outside every folder (an untitled document) still leaves the workspace's first folder.
+  const folder = (editor ? vscode.workspace.getWorkspaceFolder(editor.document.uri) : undefined) ?? vscode.workspace.workspaceFolders?.[0];
   const values: Record<string, string> = {};
   if (folder) {
     values.workspaceFolder = folder.uri.scheme === 'file' ? folder.uri.fsPath : folder.uri.toString();
@@ -55,7 +56,7 @@ async function notAttachable(uri: vscode.Uri): Promise<string | undefined> {
     const file = await resolveWorkspacePath(vscode.workspace.asRelativePath(uri, multi));
     const judged = await judgeWriteTarget(file);
     if (judged.ignored) return vscode.l10n.t('ignored: {0}', judged.ignored);
-    if (judged.sensitive) return vscode.l10n.t('a sensitive file: {0}', judged.sensitive);
+    // Not `judged.sensitive`: that is about writing (a workflow, package.json run code when written); reading them is harmless.
     if (!file.exists) return vscode.l10n.t('the file does not exist');
     const read = await readCapped(file.uri, maxFileBytes());
     if (read.binary) return vscode.l10n.t('a binary file');
@@ -83,19 +84,19 @@ function linkTarget(prompt: Located<PromptFile>, target: string): vscode.Uri {
  * (those that cannot be, each with a line saying why), its model, its tools within its mode or
  * custom agent. A result instead when the person dismissed an input.
  */
-export async function promptShape(files: CustomizationFiles, prompt: Located<PromptFile>, text: string, stream: vscode.ChatResponseStream, ui: PromptUi): Promise<TurnShape | { result: vscode.ChatResult }> {
+export async function promptShape(files: CustomizationFiles, prompt: Located<PromptFile>, text: string, stream: vscode.ChatResponseStream, ui: PromptUi, token?: vscode.CancellationToken): Promise<TurnShape | { result: vscode.ChatResult }> {
   const { file } = prompt;
   stream.markdown(`_${vscode.l10n.t('Prompt file: {0}', `**${escapeMarkdown(file.name)}**`)}_\n\n`);
   stream.reference(prompt.uri);
-  const errors = file.problems.filter((p) => p.severity === 'error');
-  const first = errors[0];
-  if (first) stream.markdown(`> _${vscode.l10n.t('This prompt file has {0} front-matter error(s) (shown in the file), e.g. line {1}: {2}', errors.length, first.line + 1, escapeMarkdown(problemText(first)))}_\n\n`);
+  frontMatterNote(stream, file.problems, 'prompt');
   const declared = promptInputs(file.body);
   const args = inputArguments(text, declared.map((d) => d.name));
   const inputs = new Map(args.values);
   for (const input of declared) {
     if (inputs.has(input.name)) continue;
     const value = await ui.input(input, file.name);
+    // Cancelled while the box was open: ask nothing more, send nothing.
+    if (token?.isCancellationRequested) return { result: {} };
     if (value === undefined) {
       stream.markdown(vscode.l10n.t('Not run: no value was given for {0}.', `\`${input.name}\``));
       return { result: {} };

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { runAgent, toolDefinitions, type AgentOutcome, type AgentTool, type ToolInvoker } from '../../core/agent';
 import { clampMaxRounds } from '../../core/agent/settings';
 import { TodoList } from '../../core/agent/todoList';
-import { parseTurnCaps, raiseCaps } from '../../core/agent/turnBudget';
+import { parseTurnCaps, raiseCaps, type TurnSpend } from '../../core/agent/turnBudget';
 import type { ChatMessage, ToolChoice } from '../../core/inference/chat/types';
 import { supportsToolCalling, type ToolCallingOverrides } from '../../core/inference/models/capabilities';
 import { keepsReasoningBetweenRounds } from '../../core/inference/models/reasoningEffort';
@@ -44,6 +44,8 @@ export interface AgentTurnRequest {
   readonly todo?: unknown;
   /** The cost caps of the settings times this (Continue after a stop at the cap doubles them). Default 1. */
   readonly capFactor?: number;
+  /** What the stopped turn this one continues had spent: counted against the raised caps (they are a total). */
+  readonly capSpent?: TurnSpend;
 }
 
 // The wire accepts function names of 1-64 letters, digits, _ and -.
@@ -139,7 +141,7 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
 
   const factor = turn.capFactor !== undefined && turn.capFactor >= 1 ? turn.capFactor : 1;
   const caps = raiseCaps(parseTurnCaps({ maxTurnTokens: settings.get<unknown>('agent.maxTurnTokens'), maxTurnCostEur: settings.get<unknown>('agent.maxTurnCostEur') }), factor);
-  const control = new TurnControl(stream, TodoList.from(turn.todo), caps, factor, deps.usage);
+  const control = new TurnControl(stream, TodoList.from(turn.todo), caps, factor, deps.usage, turn.capSpent);
   if (tools.length > 0) control.start();
   // Compaction summaries are requests of this turn too: within its cost cap, and counted.
   depth.summaryCosts = { before: (summary) => control.beforeRequest(summary), spent: (usage) => control.onSummaryUsage(usage) };

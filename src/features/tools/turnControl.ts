@@ -33,6 +33,8 @@ export interface CapStop {
   readonly id: string;
   /** The factor the stopped turn's caps were raised by (1: the settings). */
   readonly factor: number;
+  /** What the task had spent when it stopped (carried spend included): the continued turn starts from it, so a raised cap is a total. */
+  readonly spent?: TurnSpend;
 }
 
 /**
@@ -57,7 +59,10 @@ export class TurnControl {
     readonly caps: TurnCaps,
     private readonly factor: number,
     private readonly usage: UsageReader | undefined,
+    /** Spent before this turn by the turn it continues (Continue after a stop at the cap): counted against the raised caps. */
+    private readonly carried: TurnSpend = NO_SPEND,
   ) {
+    this.spend = carried;
     this.rates = usage ? eurPerUnit(usage.currentSettings().cachedInputEurPerMillion) : CONTRACT_EUR_PER_UNIT;
   }
 
@@ -70,7 +75,8 @@ export class TurnControl {
       ? vscode.l10n.t('Turn cap: {0} tokens', fmt(this.caps.maxTokens))
       : vscode.l10n.t('Turn cap: {0} tokens or {1}', fmt(this.caps.maxTokens), formatEur(this.caps.maxCostEur));
     const left = hour !== undefined && day !== undefined ? ` · ${vscode.l10n.t('{0} output tokens left this hour, {1} today', fmt(hour), fmt(day))}` : '';
-    this.stream.progress(`${caps}${left}`);
+    const before = this.carried.rounds > 0 ? ` · ${vscode.l10n.t('{0} tokens used before Continue', fmt(this.carried.promptTokens + this.carried.completionTokens))}` : '';
+    this.stream.progress(`${caps}${before}${left}`);
   }
 
   /** The sentence the model reads about its caps (stable for the turn: the prompt cache holds). */
@@ -112,7 +118,7 @@ export class TurnControl {
     if (!passed) return undefined;
     this.stopAtCap();
     const used = vscode.l10n.t('{0} tokens, {1}', fmt(spendTokens(this.spend)), formatEur(passed.spentEur));
-    return { stop: vscode.l10n.t('Stopped before the next request: it may cost up to {0}, which with what this turn used ({1}) would pass its cost cap ({2}). Continue to carry on with the cap doubled, or stop here.', formatEur(passed.requestEur), used, formatEur(passed.capEur)) };
+    return { stop: vscode.l10n.t('Stopped before the next request: it may cost up to {0}, which with what this turn used ({1}) would pass its cost cap ({2}). Continue to carry on up to twice that cap in all (what was used so far counts), or stop here.', formatEur(passed.requestEur), used, formatEur(passed.capEur)) };
   }
 
   /**
@@ -135,7 +141,7 @@ export class TurnControl {
     const limit = state.cap === 'cost' && this.caps.maxCostEur !== undefined ? formatEur(this.caps.maxCostEur) : vscode.l10n.t('{0} tokens', fmt(this.caps.maxTokens));
     if (state.level === 'reached') {
       this.stopAtCap();
-      return { stop: vscode.l10n.t('Stopped at the cost cap of this turn ({0}): it used {1}. Continue to carry on with the cap doubled, or stop here.', limit, used) };
+      return { stop: vscode.l10n.t('Stopped at the cost cap of this turn ({0}): it used {1}. Continue to carry on up to twice that cap in all (what was used so far counts), or stop here.', limit, used) };
     }
     if (state.level === 'warning' && !this.warned) {
       this.warned = true;
@@ -152,7 +158,8 @@ export class TurnControl {
 
   /** The turn stops at its cap: the metadata Continue finds it by. */
   private stopAtCap(): void {
-    this.stop = { id: `cap-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`, factor: this.factor };
+    // The continued turn starts from this spend: the doubled cap is a total for the task, not more on top.
+    this.stop = { id: `cap-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`, factor: this.factor, spent: this.spend };
   }
 
   /** The to-do list once, at the end of the turn (not a list per change). */
