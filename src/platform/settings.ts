@@ -58,3 +58,15 @@ export function onSettingsChanged(listener: (settings: StratusSettings) => void)
     }
   });
 }
+
+/**
+ * Where a write of `key` changes what is in force, and the value there: the folder's settings,
+ * else the workspace's, else the user's. A toggle that always wrote the user's settings changed
+ * nothing under a workspace value.
+ */
+export function settingInForce<T>(config: vscode.WorkspaceConfiguration, key: string): { target: vscode.ConfigurationTarget; value: T | undefined } {
+  const inspected = config.inspect<T>(key);
+  if (inspected?.workspaceFolderValue !== undefined) return { target: vscode.ConfigurationTarget.WorkspaceFolder, value: inspected.workspaceFolderValue };
+  if (inspected?.workspaceValue !== undefined) return { target: vscode.ConfigurationTarget.Workspace, value: inspected.workspaceValue };
+  return { target: vscode.ConfigurationTarget.Global, value: inspected?.globalValue };
+}

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ContextSnippet } from '../../src/core/inlineCompletion';
 import type { DefinitionSearch, IndexedPlace, InlineCompletionTestApi } from '../../src/features/inlineCompletion/register';
+import { setLanguageEnabled } from '../../src/features/inlineCompletion/settings';
 import { SearchService } from '../../src/features/search/service';
 import { testDeps } from './fakes';
 import { stratus } from './extension';
@@ -220,6 +221,29 @@ describe('inline completion (ghost text, against the sandbox)', function () {
       await inline().update('enabled', undefined, vscode.ConfigurationTarget.Global);
     }
     assert.equal((await provide(document, end)).length, 1);
+  });
+
+  it('the toggle and the language switch write where the value in force comes from (a workspace value is not shadowed)', async () => {
+    const { document } = await documentWith('const toggled = ', 'typescript');
+    await vscode.window.showTextDocument(document);
+    const config = () => vscode.workspace.getConfiguration('stratus.completion.inline', document);
+    await config().update('enabled', false, vscode.ConfigurationTarget.Workspace);
+    await config().update('languages', { typescript: false, go: true }, vscode.ConfigurationTarget.Workspace);
+    try {
+      await vscode.commands.executeCommand('stratus.inlineCompletion.toggle');
+      assert.equal(config().get('enabled'), true, 'on for the document');
+      assert.deepEqual([config().inspect('enabled')?.workspaceValue, config().inspect('enabled')?.globalValue], [true, undefined], 'written in the workspace settings, the user settings untouched');
+      await vscode.commands.executeCommand('stratus.inlineCompletion.toggle');
+      assert.equal(config().get('enabled'), false);
+      await setLanguageEnabled('typescript', true, document);
+      assert.deepEqual(config().inspect('languages')?.workspaceValue, { typescript: true, go: true }, "the workspace's map, its other entries kept");
+      assert.equal(config().inspect('languages')?.globalValue, undefined);
+    } finally {
+      for (const target of [vscode.ConfigurationTarget.Workspace, vscode.ConfigurationTarget.Global]) {
+        await config().update('enabled', undefined, target);
+        await config().update('languages', undefined, target);
+      }
+    }
   });
 
   it('records requested, shown and accepted suggestions through the telemetry sink', async () => {

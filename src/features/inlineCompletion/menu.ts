@@ -30,13 +30,13 @@ export async function showMenu(controller: InlineController): Promise<void> {
   if (status.kind === 'error') items.push({ label: `$(refresh) ${vscode.l10n.t('Try Again')}`, detail: status.state.message, run: () => controller.retry() });
   if (status.kind === 'throttled' && status.state.kind === 'paused' && status.state.reason !== 'tierCap') items.push({ label: `$(refresh) ${vscode.l10n.t('Try Again')}`, run: () => controller.retry() });
   items.push(settings.enabled
-    ? { label: `$(circle-slash) ${vscode.l10n.t('Disable Inline Completion')}`, run: () => setEnabled(false) }
-    : { label: `$(check) ${vscode.l10n.t('Enable Inline Completion')}`, run: () => setEnabled(true) });
+    ? { label: `$(circle-slash) ${vscode.l10n.t('Disable Inline Completion')}`, run: () => setEnabled(false, editor?.document) }
+    : { label: `$(check) ${vscode.l10n.t('Enable Inline Completion')}`, run: () => setEnabled(true, editor?.document) });
   if (editor) {
     const language = editor.document.languageId;
     items.push(languageEnabled(settings, language)
-      ? { label: `$(circle-slash) ${vscode.l10n.t('Disable for {0}', language)}`, run: () => setLanguageEnabled(language, false) }
-      : { label: `$(check) ${vscode.l10n.t('Enable for {0}', language)}`, run: () => setLanguageEnabled(language, true) });
+      ? { label: `$(circle-slash) ${vscode.l10n.t('Disable for {0}', language)}`, run: () => setLanguageEnabled(language, false, editor.document) }
+      : { label: `$(check) ${vscode.l10n.t('Enable for {0}', language)}`, run: () => setLanguageEnabled(language, true, editor.document) });
   }
   items.push(readNextEditSettings(editor?.document).enabled
     ? { label: `$(circle-slash) ${vscode.l10n.t('Disable Next Edit Suggestions')}`, run: () => setNextEditEnabled(false, editor?.document) }

@@ -10,6 +10,7 @@ import { InlineCommands, pickCompletionModel, showMenu, snooze } from './menu';
 import { ACCEPTED_COMMAND, INLINE_SELECTOR, StratusInlineProvider, type GhostTextOffer } from './provider';
 import { createInlineStatusBar } from './statusBar';
 import { noopTelemetrySink, type CompletionTelemetrySink, type SuggestionSize } from './telemetry';
+import { readInlineSettings, setEnabled } from './settings';
 
 export { InlineCommands } from './menu';
 export type { GhostTextOffer } from './provider';
@@ -71,8 +72,8 @@ export function register(deps: Deps, options: { telemetry?: CompletionTelemetryS
   store.add(vscode.commands.registerCommand(InlineCommands.snooze, (minutes?: unknown) => snooze(controller, minutes)));
   store.add(vscode.commands.registerCommand(InlineCommands.pickModel, () => pickCompletionModel(deps)));
   store.add(vscode.commands.registerCommand(InlineCommands.toggle, async () => {
-    const config = vscode.workspace.getConfiguration('stratus.completion.inline');
-    await config.update('enabled', config.get<boolean>('enabled', true) === false, vscode.ConfigurationTarget.Global);
+    const document = vscode.window.activeTextEditor?.document;
+    await setEnabled(!readInlineSettings(document).enabled, document);
   }));
   const setTelemetry = (next: CompletionTelemetrySink): void => {
     telemetry = next;

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { DEFAULT_DEBOUNCE_MS } from '../../core/inlineCompletion';
+import { settingInForce } from '../../platform/settings';
 
 /** Languages where ghost text is off unless `stratus.completion.inline.languages` says otherwise. */
 export const OFF_BY_DEFAULT: readonly string[] = ['plaintext', 'markdown', 'scminput'];
@@ -37,14 +38,17 @@ export function languageEnabled(settings: Pick<InlineSettings, 'languages'>, lan
   return settings.languages['*'] ?? true;
 }
 
-export async function setEnabled(enabled: boolean): Promise<void> {
-  await vscode.workspace.getConfiguration(SECTION).update('enabled', enabled, vscode.ConfigurationTarget.Global);
+/** Ghost text on or off for `scope` (the active document), written where the value in force comes from. */
+export async function setEnabled(enabled: boolean, scope?: vscode.ConfigurationScope): Promise<void> {
+  const config = vscode.workspace.getConfiguration(SECTION, scope);
+  await config.update('enabled', enabled, settingInForce<boolean>(config, 'enabled').target);
 }
 
-export async function setLanguageEnabled(languageId: string, enabled: boolean): Promise<void> {
-  const config = vscode.workspace.getConfiguration(SECTION);
-  const current = config.inspect<Record<string, boolean>>('languages')?.globalValue ?? {};
-  await config.update('languages', { ...current, [languageId]: enabled }, vscode.ConfigurationTarget.Global);
+/** Ghost text on or off for a language, in the `languages` map in force (its other entries kept). */
+export async function setLanguageEnabled(languageId: string, enabled: boolean, scope?: vscode.ConfigurationScope): Promise<void> {
+  const config = vscode.workspace.getConfiguration(SECTION, scope);
+  const { target, value } = settingInForce<Record<string, boolean>>(config, 'languages');
+  await config.update('languages', { ...(value ?? {}), [languageId]: enabled }, target);
 }
 
 export async function setModel(model: string): Promise<void> {

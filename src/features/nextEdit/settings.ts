@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { settingInForce } from '../../platform/settings';
 
 export const NEXT_EDIT_SECTION = 'stratus.nextEdit';
 
@@ -25,11 +26,7 @@ export function readNextEditSettings(scope?: vscode.ConfigurationScope): NextEdi
  */
 export async function setNextEditEnabled(enabled: boolean, scope?: vscode.ConfigurationScope): Promise<void> {
   const config = vscode.workspace.getConfiguration(NEXT_EDIT_SECTION, scope);
-  const inspected = config.inspect<boolean>('enabled');
-  const target = inspected?.workspaceFolderValue !== undefined ? vscode.ConfigurationTarget.WorkspaceFolder
-    : inspected?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace
-      : vscode.ConfigurationTarget.Global;
-  await config.update('enabled', enabled, target);
+  await config.update('enabled', enabled, settingInForce<boolean>(config, 'enabled').target);
 }
 
 export function affectsNextEdit(event: vscode.ConfigurationChangeEvent): boolean {
