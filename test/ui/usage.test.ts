@@ -161,7 +161,8 @@ describe('UI: the Usage view', function () {
   it('answers @stratus /usage with the same figures in Markdown', async () => {
     // Words after the command close the completion list, so Enter sends.
     const response = await sendChat(page, '@stratus /usage where do I stand');
-    await response.getByText('This hour').first().waitFor({ timeout: 30_000 });
+    // The Chat view renders an answer progressively: its table's first cells show before its figures.
+    await response.filter({ hasText: /121 000 \/ 150 000/ }).waitFor({ timeout: 30_000 });
     const text = await response.innerText();
     assert.match(text, /121 000 \/ 150 000/);
     await screenshot(page, 'usage-chat');
