@@ -57,7 +57,8 @@ async function summaryShare(mod) {
   const summarise = (request) => {
     summaries++;
     summary += tokens(request.messages) + request.maxTokens;
-    return Promise.resolve('The user refactors the parser; files read and facts found. '.repeat(Math.ceil((request.maxTokens * 3) / 60)));
+    // A SummaryAnswer, as the chat client returns one (a bare string is no answer: summaryProblem reads .text).
+    return Promise.resolve({ text: 'The user refactors the parser; files read and facts found. '.repeat(Math.ceil((request.maxTokens * 3) / 60)), finishReason: 'stop' });
   };
   for (let t = 1; t <= 30; t++) {
     conversation.push({ role: 'user', content: `Turn ${t}: look at the parser and fix the next failing case.` });
@@ -132,6 +133,7 @@ export async function runAgentBench() {
     }
     const status = Number.isFinite(paired) ? (paired <= TARGET ? 'PASS' : 'FAIL') : 'NOT MEASURED';
     const depthStatus = Number.isFinite(withDepth) ? (withDepth <= TARGET ? 'PASS' : 'FAIL') : 'NOT MEASURED';
+    if (status === 'FAIL' || depthStatus === 'FAIL') process.exitCode = 1;
     log(`\ntargets:\n  ${pad(status, 12)} agent loop within ${TARGET}x of a hand-written loop over the core client, per round: ${fx(paired)} (over bare undici: ${fx(overUndici)})`);
     log(`  ${pad(depthStatus, 12)} with instructions, compaction and checkpoints on, within ${TARGET}x of the hand-written loop, per round (tool included): ${fx(withDepth)}`);
     log(`  ${pad('INFO', 12)} summary requests over a 30-turn conversation: ${share.summaries} of ${share.requests} requests, ${(share.share * 100).toFixed(1)}% of ${share.totalTokens.toLocaleString('en')} tokens`);

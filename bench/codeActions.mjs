@@ -25,7 +25,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { f2, log, prng, runMain, table } from './lib.mjs';
+import { f2, log, prng, runMain, table, verdict } from './lib.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const root = resolve(benchDir, '..');
@@ -117,7 +117,7 @@ export async function runCodeActionsBench() {
     log(`actions offered over the timed "all" calls: ${offered} (Fix + Explain per diagnostic in range)`);
     const p95 = percentile(whole, 95);
     const baseP95 = percentile(baseline, 95);
-    log(`goal: p95 < ${GOAL_P95_MS} ms ${p95 < GOAL_P95_MS ? 'met' : 'MISSED'}`);
+    log(`goal: p95 < ${GOAL_P95_MS} ms ${verdict(p95 < GOAL_P95_MS)}`);
     log(`metric codeActions.p95Ms ${p95.toFixed(4)}`);
     log(`metric codeActions.rangeP95Ms ${percentile(inRange, 95).toFixed(4)}`);
     log(`metric codeActions.baselineP95Ms ${baseP95.toFixed(4)}`);

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { busiestWindow } from './console/stats.mjs';
-import { f1, f2, fx, killAll, killTree, live, log, median, pad, run, table } from './lib.mjs';
+import { f1, f2, fx, killAll, killTree, live, log, median, pad, run, table, failOnTargets } from './lib.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const consoleDir = join(benchDir, 'console');
@@ -416,6 +416,7 @@ function report(results, failures, began) {
   target(`RSS for ${VMS} VMs reported`, LOADALL_RUNS > 0 ? Number.isFinite(rss10k) : undefined, `${f1(rss10k)} MB`);
   log('\ntargets:');
   for (const t of targets) log(`  ${pad(t.status, 12)} ${t.name}: ${t.detail}`);
+  failOnTargets(targets);
 
   const seconds = (performance.now() - began) / 1000;
   mkdirSync(join(root, 'test-results'), { recursive: true });

@@ -84,6 +84,21 @@ export function table(headers, rows) {
 }
 export const log = (s = '') => process.stdout.write(`${s}\n`);
 
+/**
+ * A target's verdict, the one place that decides the exit code: `npm run bench` exits non-zero when
+ * a target is missed (or a measurement crashed), never merely because it ran. Returns 'met' or
+ * 'MISSED' for the report line.
+ */
+export function verdict(ok) {
+  if (ok === false) process.exitCode = 1;
+  return ok ? 'met' : 'MISSED';
+}
+
+/** The same for a list of `{status}` targets (PASS / FAIL / NOT MEASURED). */
+export function failOnTargets(targets) {
+  if (targets.some((t) => t.status === 'FAIL')) process.exitCode = 1;
+}
+
 /** A child's entry: exit 0 when `main` resolves, print the stack and exit 1 when it throws. */
 export function runMain(main) {
   main().then(

@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleForNode, f1, f2, fx, killAll, log, median, pad, run, runAfter, table } from './lib.mjs';
+import { bundleForNode, f1, f2, fx, killAll, log, median, pad, run, runAfter, table, failOnTargets } from './lib.mjs';
 import { renderContent, renderTools, startServer, TOOL_CALLS } from './server.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
@@ -386,6 +386,7 @@ async function main() {
   target('vsix <= 1 MB (1,048,576 bytes)', artefacts.vsix?.bytes !== undefined ? artefacts.vsix.bytes <= VSIX_LIMIT : undefined, artefacts.vsix?.bytes !== undefined ? `${artefacts.vsix.bytes} bytes` : 'not measured');
   log('\ntargets:');
   for (const t of targets) log(`  ${pad(t.status, 12)} ${t.name}: ${t.detail}`);
+  failOnTargets(targets);
 
   const seconds = (performance.now() - began) / 1000;
   mkdirSync(join(root, 'test-results'), { recursive: true });

@@ -53,7 +53,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writ
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { bundleForNode, prng } from './lib.mjs';
+import { bundleForNode, prng, verdict } from './lib.mjs';
 import { playHost, playRestart } from './searchHost.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
@@ -296,9 +296,9 @@ async function measureSize(files, tmp, bundles, sandbox, first) {
     row('restarted window RSS, index opened and queried (MB)', f1(indexRssMB));
     row('files / chunks indexed', `${r.files} / ${r.chunks}`);
     if (first) {
-      log(`ratio scan/stratus.warmQuery ${warmQueryRatio.toFixed(2)} (target >= ${TARGETS.warmQueryRatio}) ${warmQueryRatio >= TARGETS.warmQueryRatio ? 'met' : 'MISSED'}`);
-      log(`ratio stratus/scan.coldIndex ${coldIndexRatio.toFixed(2)} (target <= ${TARGETS.coldIndexRatio}) ${coldIndexRatio <= TARGETS.coldIndexRatio ? 'met' : 'MISSED'}`);
-      log(`metric search.warmLexicalMs ${lexicalMs.toFixed(3)} (target < ${TARGETS.warmLexicalMs}) ${lexicalMs < TARGETS.warmLexicalMs ? 'met' : 'MISSED'}`);
+      log(`ratio scan/stratus.warmQuery ${warmQueryRatio.toFixed(2)} (target >= ${TARGETS.warmQueryRatio}) ${verdict(warmQueryRatio >= TARGETS.warmQueryRatio)}`);
+      log(`ratio stratus/scan.coldIndex ${coldIndexRatio.toFixed(2)} (target <= ${TARGETS.coldIndexRatio}) ${verdict(coldIndexRatio <= TARGETS.coldIndexRatio)}`);
+      log(`metric search.warmLexicalMs ${lexicalMs.toFixed(3)} (target < ${TARGETS.warmLexicalMs}) ${verdict(lexicalMs < TARGETS.warmLexicalMs)}`);
       log(`metric search.warmRerankedMs ${rerankedMs.toFixed(2)}`);
       log(`metric search.scanMs ${scanMs.toFixed(2)}`);
       log(`metric search.coldIndexMs ${r.coldMs.toFixed(1)}`);
@@ -308,7 +308,7 @@ async function measureSize(files, tmp, bundles, sandbox, first) {
       log(`metric search.indexBytes ${indexBytes}`);
       log(`metric search.peakRssBytes ${r.rss.peak}`);
     }
-    const met = (ok) => (ok ? 'met' : 'MISSED');
+    const met = verdict;
     log(`metric ${label}.hostHeapGrowthMB ${heapGrowthMB.toFixed(1)} (target < ${TARGETS.hostHeapGrowthMB}) ${met(heapGrowthMB < TARGETS.hostHeapGrowthMB)}`);
     log(`metric ${label}.maxLoopBlockMs ${r.maxLoopBlockMs.toFixed(1)} (target <= ${TARGETS.maxLoopBlockMs}) ${met(r.maxLoopBlockMs <= TARGETS.maxLoopBlockMs)}`);
     log(`metric ${label}.idleLoopBlockMs ${r.blocks.idle.toFixed(1)} (the same loop doing nothing for 1 s: the machine's noise floor)`);

@@ -23,7 +23,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { bundleForNode, f2, fx, log, root, runMain, table } from './lib.mjs';
+import { bundleForNode, f2, fx, log, root, runMain, table, verdict } from './lib.mjs';
 
 const corporaDir = join(root, 'bench', 'corpora');
 const VERBOSE = process.env.BENCH_QUALITY_VERBOSE === '1';
@@ -137,7 +137,7 @@ async function main() {
       log(`\n${name}: ${stats.files} files, ${stats.chunks} chunks, ${corpus.questions.length} questions (${relative(root, base)})`);
       if (VERBOSE) log(table(['kind', 'question', 'stratus', 'bm25'], stratus.rows.map((r, i) => [...r, bm25.rows[i]?.[2] ?? ''])));
       for (const key of /** @type {const} */ (['recallAt10', 'mrr', 'recallAt50', 'identifierTop3'])) {
-        summary.push([`${name}.${key}`, f2(stratus[key]), f2(bm25[key]), `>= ${TARGETS[key]}`, stratus[key] >= TARGETS[key] ? 'met' : 'MISSED']);
+        summary.push([`${name}.${key}`, f2(stratus[key]), f2(bm25[key]), `>= ${TARGETS[key]}`, verdict(stratus[key] >= TARGETS[key])]);
       }
       results[name] = { files: stats.files, chunks: stats.chunks, questions: corpus.questions.length, stratus: { ...stratus, rows: undefined }, bm25: { ...bm25, rows: undefined } };
     }

@@ -22,6 +22,7 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { verdict } from './lib.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const env = process.env;
@@ -91,7 +92,7 @@ async function main() {
         log(`metric ${label}.head.${key}${unit} ${h.toFixed(unit === 'Ms' ? 2 : 0)} (runs: ${head.map((f) => f[key].toFixed(unit === 'Ms' ? 1 : 0)).join(', ')})`);
         const ratio = h / b;
         const budget = BUDGETS[key];
-        log(`ratio ${label}.head/base.${key} ${ratio.toFixed(3)}${budget ? ` (budget <= ${budget}) ${ratio <= budget ? 'met' : 'MISSED'}` : ''}`);
+        log(`ratio ${label}.head/base.${key} ${ratio.toFixed(3)}${budget ? ` (budget <= ${budget}) ${verdict(ratio <= budget)}` : ''}`);
       }
     }
   } finally {

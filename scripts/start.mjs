@@ -52,7 +52,7 @@ Stratus is running.
   VS Code (code-server):  ${server.url}/?folder=${encodeURIComponent(server.dirs.workspace)}
   Sandbox inference API:  ${sandbox.info.inference}
   Sandbox console API:    ${sandbox.info.console}
-Open the first address in a browser: the Stratus icon is in the activity bar, and "@stratus" in the Chat view.
+Open the first address in a browser: the Stratus walkthrough opens on the first start; the Stratus icon is in the activity bar, and "@stratus" in the Chat view.
 Press Ctrl+C to stop.`);
 
 let stopping = false;

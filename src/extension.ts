@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { Redactor } from './core/http/redact';
 import { ChatCommandRegistry } from './platform/chatCommands';
 import { ConnectionStatus } from './services/connectionStatus';
+import { WalkthroughProgress } from './services/walkthroughProgress';
 import { ConsoleConnection } from './services/consoleConnection';
 import { DisposableStore } from './platform/disposables';
 import { createConsolePathMemory } from './platform/consolePathMemory';
@@ -103,6 +104,7 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
     chatCommands: new ChatCommandRegistry(),
     trust,
     instructions: store.add(new InstructionsService(logger, trust)),
+    walkthrough: store.add(new WalkthroughProgress()),
     // Read at each agent turn (the meter is built lazily, never at activation).
     usage: { snapshot: () => usageRuntime.meter.snapshot(), currentSettings: () => usageRuntime.meter.currentSettings() },
   };

@@ -9,6 +9,7 @@ import type { ConnectionStatus } from '../services/connectionStatus';
 import type { StratusSettings } from '../platform/settings';
 import type { InstructionsService } from '../services/repositoryInstructions';
 import type { WorkspaceTrustGate } from '../services/workspaceTrust';
+import type { WalkthroughProgress } from '../services/walkthroughProgress';
 import type { UsageSnapshot } from '../core/usage/summary';
 import type { UsageSettings } from '../core/usage/settings';
 
@@ -35,6 +36,8 @@ export interface Deps {
   readonly trust: WorkspaceTrustGate;
   /** The one reader of repository instructions (AGENTS.md and the like), for the agent and for edits. */
   readonly instructions: InstructionsService;
+  /** What the user did that completes a walkthrough step, told by the feature where it happened (absent in tests that build none). */
+  readonly walkthrough?: WalkthroughProgress;
   /** The usage meter (absent in tests that build no meter: the turn then prices at the contract's rates and knows no allowance). */
   readonly usage?: UsageReader;
 }

@@ -7,6 +7,8 @@ import type { OnboardingTestApi } from '../../src/features/onboarding/register';
 import { trackStepState, type StepSink } from '../../src/features/onboarding/stepState';
 import { SecretKeys } from '../../src/platform/secrets';
 import { ConnectionStatus } from '../../src/services/connectionStatus';
+import type { ConsoleConnection } from '../../src/services/consoleConnection';
+import { WalkthroughProgress } from '../../src/services/walkthroughProgress';
 import { onFirstVisible, type VisibleView } from '../../src/platform/firstVisible';
 import { stratus } from './extension';
 import { control, eventually, sandbox } from './sandbox';
@@ -83,8 +85,10 @@ describe('onboarding: first-run walkthrough', function () {
       const missing = keys.map((k) => k.slice(1, -1)).filter((k) => typeof strings[k] !== 'string' || strings[k] === '');
       assert.deepEqual(missing, [], `${file} lacks ${missing.join(', ')}`);
     }
-    // Activation only when needed: no start-up activation; opening the walkthrough activates (its steps need the real state).
-    assert.ok(!(manifest.activationEvents ?? []).some((e) => e === 'onStartupFinished' || e === '*'), `activationEvents: ${String(manifest.activationEvents)}`);
+    // Activation once the window has started (never '*', which would delay it), so the first run
+    // opens the walkthrough however Stratus was installed; opening the walkthrough activates too.
+    assert.ok((manifest.activationEvents ?? []).includes('onStartupFinished'), `activationEvents: ${String(manifest.activationEvents)}`);
+    assert.ok(!(manifest.activationEvents ?? []).includes('*'), `activationEvents: ${String(manifest.activationEvents)}`);
     assert.ok((manifest.activationEvents ?? []).includes('onWalkthrough:stratus.gettingStarted'), `activationEvents: ${String(manifest.activationEvents)}`);
   });
 
@@ -184,6 +188,42 @@ describe('onboarding: walkthrough steps follow the set-up already in place', () 
     } finally {
       state.dispose();
       connection.dispose();
+    }
+  });
+
+  it('the sign-in and Cloud view steps are marked done when reached, also when reached before the walkthrough was tracked', async () => {
+    const marked = new Map<string, boolean>();
+    const sink: StepSink = { setContext: async () => undefined, markStep: async (stepId, done) => void marked.set(stepId, done) };
+    const consoleChanged = new vscode.EventEmitter<void>();
+    const fakeConsole = { state: { kind: 'signedOut' } as { kind: string }, onDidChangeState: consoleChanged.event };
+    const progress = new WalkthroughProgress();
+    progress.reach('cloudViewShown');
+    const connection = new ConnectionStatus();
+    const state = trackStepState({
+      secrets: { get: async () => undefined, onDidChange: () => new vscode.Disposable(() => undefined) },
+      settings: () => ({ inferenceBaseUrl: '' }),
+      connectionStatus: connection,
+      console: fakeConsole as unknown as Pick<ConsoleConnection, 'state' | 'onDidChangeState'>,
+      progress,
+      walkthrough: 'w',
+      sink,
+      onError: (message) => assert.fail(message),
+    });
+    try {
+      await state.ready;
+      assert.equal(marked.get('w#cloudView'), true, 'a Cloud view shown before the walkthrough was tracked');
+      assert.equal(marked.has('w#consoleSignIn'), false, 'not signed in yet');
+      fakeConsole.state = { kind: 'signedIn' };
+      consoleChanged.fire();
+      await eventually(async () => (marked.get('w#consoleSignIn') === true ? true : undefined), 'the sign-in step after signing in');
+      fakeConsole.state = { kind: 'signedOut' };
+      consoleChanged.fire();
+      assert.equal(marked.get('w#consoleSignIn'), true, 'signing out does not undo the step');
+    } finally {
+      state.dispose();
+      connection.dispose();
+      progress.dispose();
+      consoleChanged.dispose();
     }
   });
 

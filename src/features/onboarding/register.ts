@@ -45,6 +45,8 @@ export function register(deps: Deps, options: OnboardingOptions): { disposable: 
     secrets: deps.secrets,
     settings: deps.settings,
     connectionStatus: deps.connectionStatus,
+    console: deps.console,
+    ...(deps.walkthrough ? { progress: deps.walkthrough } : {}),
     walkthrough,
     sink: vscodeStepSink,
     onError: (message, error) => deps.logger.warn(message, error),

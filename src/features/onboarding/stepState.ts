@@ -3,6 +3,8 @@ import { DisposableStore } from '../../platform/disposables';
 import { SecretKeys, type SecretStore } from '../../platform/secrets';
 import { onSettingsChanged, type StratusSettings } from '../../platform/settings';
 import type { ConnectionStatus } from '../../services/connectionStatus';
+import type { ConsoleConnection } from '../../services/consoleConnection';
+import type { WalkthroughProgress } from '../../services/walkthroughProgress';
 
 /** Context keys that complete the walkthrough's steps (package.json `completionEvents`). */
 export const OnboardingContext = {
@@ -17,6 +19,10 @@ export type OnboardingKey = keyof typeof OnboardingContext;
 
 /** The walkthrough step each key completes (`steps[].id` in package.json). */
 export const STEP_OF_KEY: Record<OnboardingKey, string> = { endpointSet: 'inferenceEndpoint', apiKeySet: 'apiKey', modelAnswered: 'askStratus' };
+
+/** The steps marked from the console's state and from what features report (`steps[].id`). */
+export const CONSOLE_SIGN_IN_STEP = 'consoleSignIn';
+export const CLOUD_VIEW_STEP = 'cloudView';
 
 /** Where the state goes: VS Code's context keys and walkthrough progress (replaced in tests). */
 export interface StepSink {
@@ -34,6 +40,9 @@ export interface StepStateOptions {
   readonly secrets: Pick<SecretStore, 'get' | 'onDidChange'>;
   readonly settings: () => Pick<StratusSettings, 'inferenceBaseUrl'>;
   readonly connectionStatus: Pick<ConnectionStatus, 'state' | 'onDidChange'>;
+  /** The console sign-in (the sign-in step) and what features report (the Cloud view step); absent in tests that check neither. */
+  readonly console?: Pick<ConsoleConnection, 'state' | 'onDidChangeState'>;
+  readonly progress?: Pick<WalkthroughProgress, 'has' | 'onDidReach'>;
   /** `publisher.name#walkthroughId`: the prefix of the walkthrough's step ids. */
   readonly walkthrough: string;
   readonly sink: StepSink;
@@ -94,7 +103,29 @@ export function trackStepState(options: StepStateOptions): StepState {
   };
   store.add(options.connectionStatus.onDidChange(() => void onStatus()));
 
-  const ready = Promise.all([refreshEndpoint(options.settings()), refreshApiKey(), onStatus()]).then(() => undefined);
+  // Steps VS Code completes on its own events, which miss a state already reached when it
+  // registered the walkthrough (a view restored with the window, a sign-in from a stored token):
+  // marked done here too, and never undone (signing out later does not make the step new again).
+  const marked = new Set<string>();
+  const markDone = async (step: string): Promise<void> => {
+    if (marked.has(step)) return;
+    marked.add(step);
+    try {
+      await options.sink.markStep(`${options.walkthrough}#${step}`, true);
+    } catch (error) {
+      options.onError(`Could not update the walkthrough step ${step}`, error);
+    }
+  };
+  const onConsole = async (): Promise<void> => {
+    if (options.console?.state.kind === 'signedIn') await markDone(CONSOLE_SIGN_IN_STEP);
+  };
+  if (options.console) store.add(options.console.onDidChangeState(() => void onConsole()));
+  const onProgress = async (): Promise<void> => {
+    if (options.progress?.has('cloudViewShown') === true) await markDone(CLOUD_VIEW_STEP);
+  };
+  if (options.progress) store.add(options.progress.onDidReach(() => void onProgress()));
+
+  const ready = Promise.all([refreshEndpoint(options.settings()), refreshApiKey(), onStatus(), onConsole(), onProgress()]).then(() => undefined);
   return {
     keys: () => ({ endpointSet: keys.endpointSet === true, apiKeySet: keys.apiKeySet === true, modelAnswered: keys.modelAnswered === true }),
     ready,

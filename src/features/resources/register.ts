@@ -73,6 +73,8 @@ export function register(deps: Deps, options: ResourcesOptions): { disposable: v
   // The views are one consumer of the console among others (the chat's cloud tools, the commands):
   // their first show signs in from the stored PAT, unless another consumer already did.
   store.add(onFirstVisible([view, activitiesView], () => void connection.ensureSignedIn()));
+  // The walkthrough's "Open the Cloud view" step, however the view came to show.
+  store.add(onFirstVisible([view], () => deps.walkthrough?.reach('cloudViewShown')));
 
   /** Resolves a command's target from a tree node or from (kindId, resourceId) arguments. */
   const target = async (arg: unknown, resourceId: unknown, actionId: string, title: string): Promise<{ kind: ResourceKind; item: ResourceItem } | undefined> => {
