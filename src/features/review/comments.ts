@@ -100,7 +100,7 @@ export class ReviewComments implements vscode.Disposable {
       // The reviewed line in the saved file (mapped through the unstaged changes); exact unless the editor holds unsaved edits.
       const mapped = mapLine(finding.path, finding.placedLine);
       const located = finding.witness === undefined
-        ? { line: Math.min(reviewed, last) } // a removal's anchor outside the shown lines stays as numbered
+        ? { line: Math.min((mapped.line ?? finding.placedLine) - 1, last) } // a removal's anchor outside the shown lines: as numbered (mapped)
         : locateLine(linesOfDocument(document), finding.witness, mapped.line === undefined ? undefined : mapped.line - 1, mapped.known && !document.isDirty);
       if ('reason' in located) {
         notShown.push({ ...finding, reason: located.reason });
