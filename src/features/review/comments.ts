@@ -49,9 +49,7 @@ export interface ReviewThread {
   readonly root: string;
   readonly finding: PlacedFinding;
   readonly thread: vscode.CommentThread;
-  /** The line's text when the thread was made: Apply Fix finds the line again by it, or refuses as stale. */
-  readonly lineText: string | undefined;
-  /** The line and the lines around it when the thread was made, and the document's version then. */
+  /** The line and the lines around it when the thread was made, and the document's version then: Apply Fix finds the line again by them, or refuses as stale or ambiguous. */
   readonly witness: LineWitness | undefined;
   readonly version: number;
 }
@@ -122,7 +120,7 @@ export class ReviewComments implements vscode.Disposable {
       thread.contextValue = 'stratus.finding';
       thread.collapsibleState = vscode.CommentThreadCollapsibleState.Expanded;
       const witness = witnessOf((i) => (i >= 0 && i < document.lineCount ? document.lineAt(i).text : undefined), line);
-      this.entries.set(id, { id, root: root.toString(), finding, thread, lineText: document.lineAt(line).text, witness, version: document.version });
+      this.entries.set(id, { id, root: root.toString(), finding, thread, witness, version: document.version });
       shown.push({ id, uri: uri.toString(), line: line + 1, requestedLine: finding.line, placement: finding.placement, severity: finding.severity, message: finding.message, label });
     }
     return { shown, notShown };
