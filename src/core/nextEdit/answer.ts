@@ -5,8 +5,6 @@ import { CURSOR_MARKER, type EditWindow } from './window';
 export const WINDOW_OPEN = '<window>';
 export const WINDOW_CLOSE = '</window>';
 
-const FENCE = /^\s*(```|~~~)/;
-
 export interface AnswerOptions {
   /** Columns of a tab in the editor (to turn a model's spaces into the file's tabs). */
   tabSize?: number;
@@ -15,16 +13,16 @@ export interface AnswerOptions {
 /**
  * The window as the model rewrote it, in the document's line ends, or undefined when the answer
  * holds no code. In order: line ends to `\n`; the part between the window tags, else inside the
- * first fence (chatter before and after it dropped), else the answer less a leading and a trailing
- * chatter line (chatter.ts, shared with ghost text); the cursor marker out; blank lines at either
+ * first fence (any text before and after it dropped; see insideFence), else the answer less a
+ * leading and a trailing chatter line (chatter.ts, shared with ghost text); the cursor marker out; blank lines at either
  * end replaced by the window's own; the file's indentation (tabs or spaces) and, when the
  * model dropped it, the window's indentation restored.
  */
 export function parseAnswer(raw: string, window: EditWindow, options: AnswerOptions = {}): string | undefined {
   let text = raw.replace(/\r\n?/g, '\n');
-  text = insideTags(text) ?? insideFence(text) ?? stripTrailingChatter(stripChatter(text));
-  text = text.split(CURSOR_MARKER).join('');
   const original = window.text.replace(/\r\n/g, '\n').split('\n');
+  text = insideTags(text) ?? insideFence(text, original) ?? stripTrailingChatter(stripChatter(text));
+  text = text.split(CURSOR_MARKER).join('');
   let lines = text.split('\n');
   if (lines.every((l) => l.trim() === '') && original.some((l) => l.trim() !== '')) return undefined;
   lines = blankEndsOf(lines, original);
@@ -42,13 +40,35 @@ function insideTags(text: string): string | undefined {
   return inner.replace(/^[^\S\n]*\n/, '');
 }
 
-function insideFence(text: string): string | undefined {
+/** A fence line: up to any indentation, a run of three or more backticks or tildes; its marker and the rest of the line. */
+function fenceOf(line: string): { marker: string; length: number; rest: string } | undefined {
+  let k = 0;
+  while (k < line.length && (line[k] === ' ' || line[k] === '\t')) k++;
+  const marker = line[k];
+  if (marker !== '`' && marker !== '~') return undefined;
+  let end = k;
+  while (line[end] === marker) end++;
+  return end - k >= 3 ? { marker, length: end - k, rest: line.slice(end) } : undefined;
+}
+
+/**
+ * The inside of the answer's first fenced block (to the end when it is not closed), whatever the
+ * text before it says ("Updated window:", an explanation): a window without fences cannot be
+ * rewritten with one, so a fence is the model's framing. A window that holds fences (Markdown)
+ * takes a fence as framing only after blank or chatter lines: a fence after code is the code's
+ * own. The closing fence is a bare run of the opening marker, at least as long. One scan per line.
+ */
+function insideFence(text: string, window: readonly string[]): string | undefined {
   const lines = text.split('\n');
-  const open = lines.findIndex((l) => FENCE.test(l));
-  if (open < 0) return undefined;
-  // Only chatter may come before a fence: code before it means the fence is part of the code.
-  if (lines.slice(0, open).some((l) => l.trim() !== '' && stripChatter(`${l}\n`) !== '')) return undefined;
-  const close = lines.findIndex((l, k) => k > open && FENCE.test(l));
+  const open = lines.findIndex((l) => fenceOf(l) !== undefined);
+  const opening = open < 0 ? undefined : fenceOf(lines[open] ?? '');
+  if (!opening) return undefined;
+  if (window.some((l) => fenceOf(l) !== undefined) && lines.slice(0, open).some((l) => l.trim() !== '' && stripChatter(`${l}\n`) !== '')) return undefined;
+  const close = lines.findIndex((l, k) => {
+    if (k <= open) return false;
+    const fence = fenceOf(l);
+    return fence !== undefined && fence.marker === opening.marker && fence.length >= opening.length && fence.rest.trim() === '';
+  });
   return lines.slice(open + 1, close < 0 ? undefined : close).join('\n');
 }
 

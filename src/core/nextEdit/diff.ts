@@ -4,7 +4,8 @@ import { dominantEol, type OffsetEdit } from './text';
  * The smallest edits that turn `before` into `after`: a line diff (longest common subsequence of
  * whole lines, each with its own line end, so `\r\n` is kept), then refined to characters: a run
  * of changed lines that keeps its line count gives one edit per changed line, any other run one
- * edit, each narrowed to the characters that differ (common prefix and suffix trimmed). Applying
+ * edit, each narrowed to the characters that differ (common prefix and suffix trimmed, to code point
+ * boundaries). Applying
  * the result to `before` gives `after` exactly.
  *
  * Both texts are compared with a line break added at their end, so a last line without one
@@ -68,13 +69,23 @@ export function splitKeepingEnds(text: string): string[] {
   return text.split(/(?<=\n)/);
 }
 
-/** One edit replacing `removed` at `offset` by `added`, shrunk to the characters that differ (the common prefix and suffix left alone). */
+const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
+const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
+
+/**
+ * One edit replacing `removed` at `offset` by `added`, shrunk to the characters that differ (the
+ * common prefix and suffix left alone), on code point boundaries: a prefix that ends with a high
+ * surrogate or a suffix that starts with a low one gives that half back (😀 to 😁 share their high
+ * half: the edit replaces the whole emoji, never half of it).
+ */
 export function narrow(offset: number, removed: string, added: string): OffsetEdit {
   let prefix = 0;
   const max = Math.min(removed.length, added.length);
   while (prefix < max && removed.charCodeAt(prefix) === added.charCodeAt(prefix)) prefix++;
+  if (prefix > 0 && isHighSurrogate(removed.charCodeAt(prefix - 1))) prefix--;
   let suffix = 0;
   while (suffix < max - prefix && removed.charCodeAt(removed.length - 1 - suffix) === added.charCodeAt(added.length - 1 - suffix)) suffix++;
+  if (suffix > 0 && isLowSurrogate(removed.charCodeAt(removed.length - suffix))) suffix--;
   return { start: offset + prefix, end: offset + removed.length - suffix, newText: added.slice(prefix, added.length - suffix) };
 }
 

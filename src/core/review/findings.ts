@@ -125,18 +125,81 @@ function fencedBlocks(answer: string): string[] {
   return blocks;
 }
 
-/** The JSON values in one piece of text: the whole of it, else its outermost `[...]`, else one object per line. */
+const isBlank = (char: string | undefined): boolean => char === ' ' || char === '\t' || char === '\n' || char === '\r';
+
+/**
+ * The bracket pairs of `text` that may open a findings array: `[` then `{` or `]` (blanks aside),
+ * with the `]` that closes it, in order of their start. One forward scan with a stack: outside a
+ * candidate, quotes and other brackets are prose ("Findings [2]:", `arr[i]`, "Let me know [...]");
+ * inside one, JSON strings are skipped and `[`/`{` nest. A close that does not match the top of
+ * the stack pops down to its opener (what it skips is left unclosed); a stray close is ignored.
+ */
+function candidateArrays(text: string): Array<{ start: number; end: number }> {
+  const found: Array<{ start: number; end: number }> = [];
+  const stack: Array<{ at: number; char: string; candidate: boolean }> = [];
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charAt(i);
+    if (inString) {
+      if (char === '\\') i++;
+      else if (char === '"') inString = false;
+      continue;
+    }
+    if (stack.length === 0) {
+      if (char !== '[') continue;
+      let next = i + 1;
+      while (isBlank(text.charAt(next))) next++;
+      if (text.charAt(next) === '{' || text.charAt(next) === ']') stack.push({ at: i, char, candidate: true });
+      continue;
+    }
+    if (char === '"') inString = true;
+    else if (char === '[' || char === '{') {
+      let next = i + 1;
+      while (char === '[' && isBlank(text.charAt(next))) next++;
+      stack.push({ at: i, char, candidate: char === '[' && (text.charAt(next) === '{' || text.charAt(next) === ']') });
+    } else if (char === ']' || char === '}') {
+      const opener = char === ']' ? '[' : '{';
+      let k = stack.length - 1;
+      while (k >= 0 && stack[k]?.char !== opener) k--;
+      if (k < 0) continue;
+      const top = stack[k];
+      stack.length = k;
+      if (top?.candidate) found.push({ start: top.at, end: i + 1 });
+    }
+  }
+  return found.sort((a, b) => a.start - b.start);
+}
+
+/**
+ * The JSON arrays of findings in prose: each candidate (candidateArrays) that parses, outermost
+ * first, none inside one already read. Parsing is bounded to a few times the text's length in all,
+ * so hostile nesting of arrays that do not parse stays linear.
+ */
+function arraysIn(text: string): unknown[] {
+  const arrays: unknown[] = [];
+  let budget = 4 * text.length + 1_000;
+  let readTo = 0;
+  for (const { start, end } of candidateArrays(text)) {
+    if (start < readTo) continue;
+    if (end - start > budget) continue;
+    budget -= end - start;
+    const parsed = tryJson(text.slice(start, end));
+    if (parsed.ok && Array.isArray(parsed.value)) {
+      arrays.push(parsed.value);
+      readTo = end;
+    }
+  }
+  return arrays;
+}
+
+/** The JSON values in one piece of text: the whole of it, else the arrays in it that parse, else one object per line. */
 function valuesIn(body: string): unknown[] | undefined {
   const trimmed = body.trim();
   if (trimmed === '') return undefined;
   const whole = tryJson(trimmed);
   if (whole.ok) return [whole.value];
-  const open = trimmed.indexOf('[');
-  const close = trimmed.lastIndexOf(']');
-  if (open >= 0 && close > open) {
-    const array = tryJson(trimmed.slice(open, close + 1));
-    if (array.ok && Array.isArray(array.value)) return [array.value];
-  }
+  const arrays = arraysIn(trimmed);
+  if (arrays.length > 0) return arrays;
   // JSON lines: one object per line, chatter between them ignored.
   const lines: unknown[] = [];
   for (const raw of trimmed.split('\n')) {

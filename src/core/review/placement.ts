@@ -1,5 +1,6 @@
 import type { DiffIndex } from './diffParts';
 import { findingKey, type ReviewFinding } from './findings';
+import { witnessOf, type LineWitness } from './relocation';
 
 /**
  * Where a finding goes: `exact` on the line it names (a line the diff shows), `nearest` on the
@@ -16,6 +17,8 @@ export interface PlacedFinding extends ReviewFinding {
   readonly placement: Placement;
   /** The placed line's text in the reviewed diff: where the comment goes is found by it (the file may have changed since). */
   readonly lineText?: string;
+  /** The placed line's text and the reviewed lines around it: tells it from another line with the same text (relocation.ts). */
+  readonly witness?: LineWitness;
 }
 
 /**
@@ -62,9 +65,9 @@ export function placeFindings(findings: readonly ReviewFinding[], index: DiffInd
     const path = matchPath(finding.file, paths);
     const lines = path !== undefined ? index.get(path) : undefined;
     let result: PlacedFinding;
-    const withText = (line: number): { lineText?: string } => {
-      const text = lines?.text.get(line);
-      return text === undefined ? {} : { lineText: text };
+    const withText = (line: number): { lineText?: string; witness?: LineWitness } => {
+      const witness = lines ? witnessOf((l) => lines.text.get(l), line) : undefined;
+      return witness === undefined ? {} : { lineText: witness.text, witness };
     };
     if (path === undefined || lines === undefined) {
       result = { ...finding, path: finding.file, placedLine: finding.line, placement: 'unplaced' };
@@ -87,18 +90,4 @@ export function placeFindings(findings: readonly ReviewFinding[], index: DiffInd
     placed.push(result);
   }
   return { placed, duplicates };
-}
-
-/**
- * Where a line that read `text` at `line` (0-based) is now: that line when it still reads so,
- * else the closest line within `reach` that does (edits above moved it); undefined when none
- * does (the line itself changed: a fix for it would be stale).
- */
-export function relocateLine(lineAt: (i: number) => string, lineCount: number, line: number, text: string, reach = 200): number | undefined {
-  for (let d = 0; d <= reach; d++) {
-    for (const i of d === 0 ? [line] : [line - d, line + d]) {
-      if (i >= 0 && i < lineCount && lineAt(i) === text) return i;
-    }
-  }
-  return undefined;
 }

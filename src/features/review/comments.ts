@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { codeFence, escapeMarkdown } from '../../core/markdown';
-import { relocateLine, type PlacedFinding } from '../../core/review/placement';
+import type { PlacedFinding } from '../../core/review/placement';
+import { locateLine, witnessOf, type LineSource, type LineWitness } from '../../core/review/relocation';
 
 /** The comment controller's id: the menus' `commentController == stratus.review`. */
 export const REVIEW_CONTROLLER_ID = 'stratus.review';
@@ -21,10 +22,23 @@ export interface ShownFinding {
 
 /**
  * Why a finding is listed in the summary instead of shown: its file is not in the diff, was
- * deleted, cannot be opened, or its line no longer reads as reviewed (edited since, or the
- * staged version differs from the editor's and the line is not there).
+ * deleted, cannot be opened, its line no longer reads as reviewed (edited since, or the staged
+ * version differs from the editor's and the line is not there), or the editor's unsaved edits
+ * leave more than one line that reads as it and its window did (`ambiguous`: never guessed).
  */
-export type NotShownReason = 'notInDiff' | 'deletedFile' | 'cannotOpen' | 'moved';
+export type NotShownReason = 'notInDiff' | 'deletedFile' | 'cannotOpen' | 'moved' | 'ambiguous';
+
+/**
+ * Where a reviewed line (1-based) of a file is in the saved file: through the index-to-working-tree
+ * diff for a staged review (undefined when that diff changed it), the same line for an unstaged
+ * one; `known` false when the mapping could not be read (the line is then found by its window).
+ */
+export type ReviewedLineMap = (path: string, line: number) => { line: number | undefined; known: boolean };
+
+/** A document's lines as relocation reads them. */
+export function linesOfDocument(document: vscode.TextDocument): LineSource {
+  return { lineCount: document.lineCount, lineAt: (i) => document.lineAt(i).text };
+}
 
 export interface NotShownFinding extends PlacedFinding {
   readonly reason: NotShownReason;
@@ -35,8 +49,9 @@ export interface ReviewThread {
   readonly root: string;
   readonly finding: PlacedFinding;
   readonly thread: vscode.CommentThread;
-  /** The line's text when the thread was made: Apply Fix finds the line again by it, or refuses as stale. */
-  readonly lineText: string | undefined;
+  /** The line and the lines around it when the thread was made, and the document's version then: Apply Fix finds the line again by them, or refuses as stale or ambiguous. */
+  readonly witness: LineWitness | undefined;
+  readonly version: number;
 }
 
 function severityLabel(finding: PlacedFinding): string {
@@ -63,7 +78,7 @@ export class ReviewComments implements vscode.Disposable {
    * line that now reads as the reviewed one did (the review read the index or the saved file; the
    * editor may hold other edits). The others come back in `notShown`, with why, for the summary.
    */
-  async show(root: vscode.Uri, findings: readonly PlacedFinding[]): Promise<{ shown: ShownFinding[]; notShown: NotShownFinding[] }> {
+  async show(root: vscode.Uri, findings: readonly PlacedFinding[], mapLine: ReviewedLineMap = (_path, line) => ({ line, known: true })): Promise<{ shown: ShownFinding[]; notShown: NotShownFinding[] }> {
     this.clear(root.toString());
     const shown: ShownFinding[] = [];
     const notShown: NotShownFinding[] = [];
@@ -80,13 +95,16 @@ export class ReviewComments implements vscode.Disposable {
       }
       const last = Math.max(0, document.lineCount - 1);
       const reviewed = finding.placedLine - 1;
-      // Without the reviewed text (a removal's anchor outside the shown lines) the line stays as numbered.
-      const found = finding.lineText === undefined ? Math.min(reviewed, last) : relocateLine((i) => document.lineAt(i).text, document.lineCount, reviewed, finding.lineText);
-      if (found === undefined) {
-        notShown.push({ ...finding, reason: 'moved' });
+      // The reviewed line in the saved file (mapped through the unstaged changes); exact unless the editor holds unsaved edits.
+      const mapped = mapLine(finding.path, finding.placedLine);
+      const located = finding.witness === undefined
+        ? { line: Math.min((mapped.line ?? finding.placedLine) - 1, last) } // a removal's anchor outside the shown lines: as numbered (mapped)
+        : locateLine(linesOfDocument(document), finding.witness, mapped.line === undefined ? undefined : mapped.line - 1, mapped.known && !document.isDirty);
+      if ('reason' in located) {
+        notShown.push({ ...finding, reason: located.reason });
         continue;
       }
-      const line = found;
+      const line = located.line;
       const span = finding.endLine !== undefined && finding.placement === 'exact' ? Math.min(Math.max(line, finding.endLine - 1 + line - reviewed), last) : line;
       const id = `finding-${this.next++}`;
       const label = vscode.l10n.t('Stratus review: {0}', severityLabel(finding));
@@ -101,7 +119,8 @@ export class ReviewComments implements vscode.Disposable {
       thread.canReply = false;
       thread.contextValue = 'stratus.finding';
       thread.collapsibleState = vscode.CommentThreadCollapsibleState.Expanded;
-      this.entries.set(id, { id, root: root.toString(), finding, thread, lineText: document.lineAt(line).text });
+      const witness = witnessOf((i) => (i >= 0 && i < document.lineCount ? document.lineAt(i).text : undefined), line);
+      this.entries.set(id, { id, root: root.toString(), finding, thread, witness, version: document.version });
       shown.push({ id, uri: uri.toString(), line: line + 1, requestedLine: finding.line, placement: finding.placement, severity: finding.severity, message: finding.message, label });
     }
     return { shown, notShown };

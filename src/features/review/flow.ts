@@ -3,6 +3,7 @@ import { gitProcessRunner } from '../../core/commitMessage/gitProcess';
 import { ContextTooSmallError, NothingToDescribeError, type ChangeSource } from '../../core/commitMessage/prompt';
 import { presentError, type PresentedError } from '../../core/presentError';
 import { readReviewChanges, type ReviewChanges } from '../../core/review/changes';
+import { mapLine, readWorkingTreeShifts, type LineShift } from '../../core/review/relocation';
 import { planReview, type ReviewPlan } from '../../core/review/prompt';
 import { runReview, type ReviewResult } from '../../core/review/run';
 import { formatEur } from '../../core/usage/format';
@@ -11,7 +12,7 @@ import { readChanges } from '../commitMessage/changes';
 import { chooseRepository } from '../commitMessage/repository';
 import type { Deps } from '../deps';
 import { defaultChatModel } from '../models/selection';
-import type { NotShownFinding, NotShownReason, ReviewComments, ShownFinding } from './comments';
+import type { NotShownFinding, NotShownReason, ReviewComments, ReviewedLineMap, ShownFinding } from './comments';
 
 export const REVIEW_COMMAND = 'stratus.reviewChanges';
 
@@ -154,7 +155,8 @@ async function run(deps: Deps, comments: ReviewComments, repository: GitReposito
       onPart: (part, parts) => surface.progress(parts > 1 ? vscode.l10n.t('reviewing part {0} of {1} with {2}…', part, parts, model.id) : vscode.l10n.t('reviewing with {0}…', model.id)),
     });
     deps.connectionStatus.set({ kind: 'connected', model: model.id });
-    const { shown, notShown } = await comments.show(repository.rootUri, result.findings);
+    const mapLines = await reviewedLineMap(git, source, result.findings.filter((f) => f.placement === 'exact' || f.placement === 'nearest').map((f) => f.path), signal);
+    const { shown, notShown } = await comments.show(repository.rootUri, result.findings, mapLines);
     const finished: FinishedReview = { repository, changes, plan, result, shown, notShown, model: model.id };
     const unplaced = notShown.map((f) => ({ file: f.file, line: f.line, severity: f.severity, message: f.message, reason: f.reason }));
     return { outcome: { status: 'reviewed', repository: root, source, model: model.id, parts: plan.requests.length, findings: shown, unplaced, summary: summaryOf(finished) }, finished };
@@ -166,6 +168,21 @@ async function run(deps: Deps, comments: ReviewComments, repository: GitReposito
   } finally {
     listener.dispose();
   }
+}
+
+/**
+ * Where the reviewed lines of `paths` are in the saved files: a staged review read the index, so
+ * its lines are mapped through the index-to-working-tree diff of each file (unstaged lines added
+ * above a change move it); an unstaged review read the saved files themselves.
+ */
+async function reviewedLineMap(git: ReturnType<typeof gitProcessRunner>, source: ChangeSource, paths: readonly string[], signal: AbortSignal): Promise<ReviewedLineMap> {
+  if (source === 'unstaged') return (_path, line) => ({ line, known: true });
+  const shifts = new Map<string, LineShift[] | undefined>();
+  for (const path of new Set(paths)) shifts.set(path, await readWorkingTreeShifts(git, path, signal));
+  return (path, line) => {
+    const known = shifts.get(path);
+    return known === undefined ? { line, known: false } : { line: mapLine(known, line), known: true };
+  };
 }
 
 function shortList(paths: readonly string[]): string {
@@ -205,6 +222,8 @@ export function summaryOf(review: FinishedReview): string {
   if (cannotOpen.length > 0) parts.push(vscode.l10n.t('Not shown, their file cannot be opened: {0}.', shortList(cannotOpen)));
   const gone = listed('moved');
   if (gone.length > 0) parts.push(vscode.l10n.t('Not shown, their line changed since the review (unstaged or unsaved edits): {0}.', shortList(gone)));
+  const ambiguous = listed('ambiguous');
+  if (ambiguous.length > 0) parts.push(vscode.l10n.t('Not shown, more than one line reads like theirs since unsaved edits (not guessed): {0}.', shortList(ambiguous)));
   if (result.emptyParts.length > 0 && result.emptyParts.length < result.parts) parts.push(vscode.l10n.t('The answer for part(s) {0} was empty: those changes were not reviewed.', result.emptyParts.join(', ')));
   if (changes.noLines.length > 0) parts.push(vscode.l10n.t('Nothing to review (renamed or mode changed, no line changed): {0}.', shortList(changes.noLines)));
   if (result.parts > 1) parts.push(vscode.l10n.t('The diff was too large for one request and was reviewed in {0} parts.', result.parts));

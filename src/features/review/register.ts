@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { relocateLine } from '../../core/review/placement';
+import { locateLine } from '../../core/review/relocation';
 import type { PresentedError } from '../../core/presentError';
 import { DisposableStore } from '../../platform/disposables';
 import { notificationText } from '../../platform/errorActions';
@@ -7,7 +7,7 @@ import { showPresentedError } from '../../platform/errorNotification';
 import type { Deps } from '../deps';
 import type { EditOutcome } from '../edit/register';
 import { registerReviewChatCommand } from './chat';
-import { ReviewComments, type ReviewThread } from './comments';
+import { linesOfDocument, ReviewComments, type ReviewThread } from './comments';
 import { REVIEW_COMMAND, reviewChanges, type ReviewOutcome } from './flow';
 
 export type { ReviewOutcome } from './flow';
@@ -86,9 +86,13 @@ async function applyFix(deps: Deps, comments: ReviewComments, arg: unknown): Pro
   const document = await vscode.workspace.openTextDocument(thread.thread.uri);
   const range = thread.thread.range ?? new vscode.Range(0, 0, 0, 0);
   const span = range.end.line - range.start.line;
-  const first = thread.lineText === undefined ? range.start.line : relocateLine((i) => document.lineAt(i).text, document.lineCount, range.start.line, thread.lineText);
+  // Unchanged since the thread was made: its line as is; else found by its text and the lines around it.
+  const located = thread.witness === undefined ? { line: range.start.line } : locateLine(linesOfDocument(document), thread.witness, range.start.line, document.version === thread.version);
+  const first = 'line' in located ? located.line : undefined;
   if (first === undefined || first + span >= document.lineCount) {
-    const message = vscode.l10n.t('Stratus: the line of this finding changed since the review, so no fix was made. Review the changes again.');
+    const message = 'reason' in located && located.reason === 'ambiguous'
+      ? vscode.l10n.t('Stratus: since the review, more than one line reads like the line of this finding, so no fix was made. Review the changes again.')
+      : vscode.l10n.t('Stratus: the line of this finding changed since the review, so no fix was made. Review the changes again.');
     void vscode.window.showWarningMessage(message);
     return { status: 'refused', hunks: 0, message };
   }

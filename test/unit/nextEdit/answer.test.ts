@@ -3,6 +3,7 @@ import { parseAnswer } from '../../../src/core/nextEdit/answer';
 import { windowEdits } from '../../../src/core/nextEdit/suggestion';
 import { applyEdits } from '../../../src/core/nextEdit/text';
 import { CURSOR_MARKER, editWindow, type EditWindow } from '../../../src/core/nextEdit/window';
+import { assertLinearGrowth } from '../properties/growth';
 
 const WIDE = { linesAbove: 50, linesBelow: 50, maxChars: 100_000 };
 
@@ -88,5 +89,37 @@ describe('core/nextEdit parseAnswer', () => {
       const result = applyEdits(doc, windowEdits(w, parsed ?? ''));
       assert.equal(result, doc.slice(0, w.start) + rewritten + doc.slice(w.end));
     }
+  });
+});
+
+describe('core/nextEdit parseAnswer: framing it does not know', () => {
+  it('takes the fenced block after a chatter line no filter knows ("Updated window:"), never the chatter or the fence lines', () => {
+    assert.equal(parseAnswer(`Updated window:\n\`\`\`ts\n${FIXED}\n\`\`\``, windowOf(FILE)), FIXED);
+    assert.equal(parseAnswer(`I renamed the loop's array so it matches the parameter.\n\n~~~\n${FIXED}\n~~~\nThe rest is unchanged.`, windowOf(FILE)), FIXED);
+    assert.equal(parseAnswer(`Updated window:\n\`\`\`ts\n${FIXED}`, windowOf(FILE)), FIXED, 'an answer cut before its closing fence');
+  });
+
+  it('a closing fence is a bare run of the opening fence\'s marker, at least as long', () => {
+    const code = 'const md = `x`;\nconst y = 1;';
+    assert.equal(parseAnswer(`Result:\n\`\`\`\`ts\n${code}\n\`\`\`ts\nstill code\n\`\`\`\`\nbye`, windowOf('const md = `x`;\nconst y = 2;')), `${code}\n\`\`\`ts\nstill code`);
+  });
+
+  it('a window that holds fences itself (Markdown): a fence after code is the code\'s own', () => {
+    const md = '# Title\n\n```ts\nconst a = 1;\n```\n';
+    const rewritten = '# Title\n\n```ts\nconst a = 2;\n```\n';
+    assert.equal(parseAnswer(rewritten, windowOf(md)), rewritten);
+  });
+
+  it('stays linear on hostile answers: newline runs, fence runs, chatter words, backticks (8x the input costs about 8x)', () => {
+    const w = windowOf(FILE);
+    const shapes: Array<(n: number) => string> = [
+      (n) => `${'\n'.repeat(n)}x`,
+      (n) => `x${'\n \n'.repeat(n / 3)}let me know`,
+      (n) => `x\n${'```\n'.repeat(n / 4)}`,
+      (n) => `Updated window:\n${'`'.repeat(n / 2)}\n${'~'.repeat(n / 2)}`,
+      (n) => `here is ${': '.repeat(n / 2)}x\n${FIXED}`,
+      (n) => `${' \t'.repeat(n / 4)}\n${'  x\n'.repeat(n / 8)}`,
+    ];
+    for (const [k, shape] of shapes.entries()) assertLinearGrowth(shape, (answer) => parseAnswer(answer, w), 2_000, { label: `shape ${k}` });
   });
 });

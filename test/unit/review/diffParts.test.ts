@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import type { FileDiff } from '../../../src/core/commitMessage/diff';
 import { numberDiff, splitIntoParts } from '../../../src/core/review/diffParts';
-import { matchPath, placeFindings, relocateLine } from '../../../src/core/review/placement';
+import { matchPath, placeFindings } from '../../../src/core/review/placement';
+import { locateLine } from '../../../src/core/review/relocation';
 import { partBudgetChars, planReview, REVIEW_SYSTEM } from '../../../src/core/review/prompt';
 import { estimateMessageTokens } from '../../../src/core/inference/models/tokens';
 
@@ -156,13 +157,13 @@ describe('review: placing findings on the diff', () => {
     assert.equal(duplicates, 1);
   });
 
-  it('finds a finding\'s line again where edits moved it, the closest first, or says it changed', () => {
+  it('finds a finding\'s line again where edits moved it by its window of lines, never the closest same text; says when it changed or is ambiguous', () => {
     const lines = ['a', 'x', 'b', 'target', 'c', 'target'];
-    const at = (i: number): string => lines[i] ?? '';
-    assert.equal(relocateLine(at, lines.length, 3, 'target'), 3);
-    assert.equal(relocateLine(at, lines.length, 1, 'target'), 3, 'two lines below');
-    assert.equal(relocateLine(at, lines.length, 5, 'b'), 2);
-    assert.equal(relocateLine(at, lines.length, 3, 'gone'), undefined);
-    assert.equal(relocateLine(at, lines.length, 0, 'target', 1), undefined, 'not within reach');
+    const doc = { lineCount: lines.length, lineAt: (i: number): string => lines[i] ?? '' };
+    assert.deepEqual(locateLine(doc, { text: 'target', window: [[-1, 'b'], [1, 'c']] }, 1, false), { line: 3 }, 'two lines below, found by its window');
+    assert.deepEqual(locateLine(doc, { text: 'target', window: [[-1, 'c']] }, 3, false), { line: 5 }, 'the farther line, whose window matches');
+    assert.deepEqual(locateLine(doc, { text: 'b', window: [] }, 5, false), { line: 2 });
+    assert.deepEqual(locateLine(doc, { text: 'gone', window: [] }, 3, false), { reason: 'moved' });
+    assert.deepEqual(locateLine(doc, { text: 'target', window: [] }, 3, false), { reason: 'ambiguous' }, 'the same text twice, nothing to tell them apart');
   });
 });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { MAX_FINDINGS_PER_ANSWER, parseFindings } from '../../../src/core/review/findings';
+import { assertLinearGrowth } from '../properties/growth';
 
 const ONE = { file: 'src/cart.ts', line: 12, severity: 'error', category: 'bug', message: 'The total ignores the discount.', suggestion: 'Subtract the discount before returning.' };
 
@@ -84,5 +85,49 @@ describe('review findings parser', () => {
       const parsed = parseFindings(input);
       assert.ok(Array.isArray(parsed.findings));
     }
+  });
+});
+
+describe('review findings parser: brackets in the prose', () => {
+  const TWO = { file: 'src/a.ts', line: 3, severity: 'info', message: 'Name is unclear.' };
+  const pretty = JSON.stringify([ONE, TWO], null, 2);
+
+  it('an unfenced answer whose prose holds brackets: the array that parses is read, every finding kept', () => {
+    for (const answer of [
+      `Findings [2]:\n${pretty}`,
+      `${pretty}\nLet me know [...] if you want more.`,
+      `Findings [2]:\n${pretty}\nLet me know [...] if you want more.`,
+      `See [the guide](https://example.test/guide) and arr[i].\n${JSON.stringify([ONE, TWO])}\nThat is all [end].`,
+      `Review (2 findings) {summary below}:\n${pretty}\n{"note": "not a finding list"} and [1, 2]`,
+    ]) {
+      const parsed = parseFindings(answer);
+      assert.equal(parsed.findings.length, 2, answer);
+      assert.equal(parsed.unreadable, false, answer);
+    }
+  });
+
+  it('an unfenced "no findings" with bracketed prose is an empty review, not an unreadable one', () => {
+    const parsed = parseFindings('Findings [0]: none.\n[]\nLet me know [...] if you want more.');
+    assert.deepEqual(parsed.findings, []);
+    assert.equal(parsed.unreadable, false);
+  });
+
+  it('an unclosed "[{" in the prose does not swallow the array after it', () => {
+    const parsed = parseFindings(`The bug is in \`items[{\` above.\n${pretty}`);
+    assert.equal(parsed.findings.length, 2);
+  });
+
+  it('stays linear on hostile answers: nested and unclosed brackets, quotes, fences (8x the input costs about 8x)', () => {
+    const shapes: Array<(n: number) => string> = [
+      (n) => '[{'.repeat(n / 2),
+      (n) => `${'[{"a":'.repeat(n / 6)}x${'}]'.repeat(n / 6)}`,
+      (n) => '[{"a":"\\'.repeat(n / 8),
+      (n) => `Findings ${'[1] '.repeat(n / 4)}`,
+      (n) => `${'[{}] x '.repeat(n / 7)}`,
+      (n) => `${'```\n['.repeat(n / 5)}`,
+      (n) => `${'{"file":"a","line":1,\n'.repeat(n / 24)}`,
+      (n) => `[${' '.repeat(n)}`,
+    ];
+    for (const [k, shape] of shapes.entries()) assertLinearGrowth(shape, parseFindings, 2_000, { label: `shape ${k}` });
   });
 });
