@@ -12,6 +12,7 @@ import { productionOverrides } from './catalog/productionPaths';
 import { resolveCatalog, ResourceCatalog } from './catalog/resourceCatalog';
 import { isRecord } from '../json';
 import { ApiError, isStratusError } from '../errors';
+import { HtmlInsteadOfListError } from './errors';
 
 export class ConsolePaths {
   /** The contract's paths with the user's overrides: presentation, actions, validation. */
@@ -81,12 +82,13 @@ export class ConsolePaths {
  * How a read of a collection said the collection is not at that path, or undefined when it said
  * something else (a 401, 403, 429, 5xx, a network failure: the same at any path). A 404 or 410; a
  * 405 (a gateway that routes no GET there); a redirect (not followed: a gateway's sign-in page or a
- * moved path); a 2xx whose body is not the list (a gateway's single-page-app fallback: HTML).
+ * moved path); a 2xx web page where the list should be (a gateway's single-page-app fallback).
+ * A 2xx of broken JSON stays an unreadable answer (the console's, at its path).
  */
 export function notThisPath(error: unknown): string | undefined {
   if (!isStratusError(error)) return undefined;
   if (error.kind === 'not_found') return '404';
-  if (error.kind === 'malformed_response') return 'no list';
+  if (error instanceof HtmlInsteadOfListError) return 'a web page';
   if (error instanceof ApiError && error.kind === 'api') {
     const status = error.status;
     if (status === 405 || status === 410 || (status >= 300 && status < 400)) return String(status);
