@@ -1,9 +1,10 @@
-import * as vscode from 'vscode';
 import { parseGatewayHeaders, type GatewayHeaders } from '../core/http/gatewayHeaders';
 import { timeoutsFromSettings } from '../core/http/timeoutSettings';
 import type { TransportTimeouts } from '../core/http/types';
 import { parseExtraBody, type ParsedExtraBody } from '../core/inference/shared/extraBody';
 import type { GatewayScope } from './gatewaySecrets';
+import { stratusConfiguration } from './settings';
+import type { BoundedConfiguration } from './settingsPolicy';
 
 /** What a gateway in front of the service needs from settings. */
 export interface GatewaySettings {
@@ -17,13 +18,13 @@ export interface GatewaySettings {
  * carry a tenant or a key, and decides what reaches the server), so a cloned repository's
  * `.vscode/settings.json` must not set them, even on a host that would apply a workspace value.
  */
-function userLevel(config: vscode.WorkspaceConfiguration, key: string): unknown {
-  return config.inspect<unknown>(key)?.globalValue;
+function userLevel(config: BoundedConfiguration, key: string): unknown {
+  return config.get<unknown>(key);
 }
 
 /** Reads the gateway settings; side-effect free, never cached past a configuration change. */
 export function readGatewaySettings(): GatewaySettings {
-  const config = vscode.workspace.getConfiguration('stratus');
+  const config = stratusConfiguration('stratus');
   return {
     headers: {
       inference: parseGatewayHeaders(userLevel(config, 'inference.headers')),

@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
 import { overrideFor, parseCapabilityOverrides, type CapabilityOverrides } from '../core/inference/models/overrides';
 import { effortFor, parseEffortSetting, type EffortTable, type ReasoningEffort } from '../core/inference/models/reasoningEffort';
+import { stratusConfiguration } from './settings';
 
 /** `stratus.models.overrides`, validated; read on every listing so a change applies without a refetch. */
 export function readCapabilityOverrides(): CapabilityOverrides {
-  return parseCapabilityOverrides(vscode.workspace.getConfiguration('stratus').get<unknown>('models.overrides', {})).table;
+  return parseCapabilityOverrides(stratusConfiguration('stratus').get<unknown>('models.overrides', {})).table;
 }
 
 /** The user's `reasoning` override of `modelId` (undefined: the family table decides). */
@@ -14,7 +15,7 @@ export function reasoningMark(modelId: string): boolean | undefined {
 
 /** `stratus.models.reasoningEffort`, validated (id or glob to off/low/medium/high). */
 export function readReasoningEfforts(): EffortTable {
-  return parseEffortSetting(vscode.workspace.getConfiguration('stratus').get<unknown>('models.reasoningEffort', {}));
+  return parseEffortSetting(stratusConfiguration('stratus').get<unknown>('models.reasoningEffort', {}));
 }
 
 /** The effort for `modelId` (undefined: the model's own default). */

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ModelKind } from '../core/inference/models/types';
 import { isModelKind } from '../core/inference/models/kind';
+import { boundedConfiguration, heldBack, type BoundedConfiguration } from './settingsPolicy';
 
 /** Every Stratus setting (and the VS Code network settings it honours), typed. */
 export interface StratusSettings {
@@ -16,13 +17,17 @@ export interface StratusSettings {
 }
 
 /**
- * Settings that decide where a secret is sent. They are `application`-scoped in package.json, so VS Code
- * already ignores a workspace's value; reading the user-level value only keeps a cloned
- * repository's `.vscode/settings.json` out even on a host that would not.
+ * A section of Stratus' settings read under the one rule of what a workspace may set
+ * (settingsPolicy.ts): a cloned repository's `.vscode/settings.json` may only make Stratus send
+ * less or ask more. Every read of a `stratus.*` setting goes through here.
  */
-function userLevel<T>(config: vscode.WorkspaceConfiguration, key: string, fallback: T): T {
-  const inspected = config.inspect<T>(key);
-  return inspected?.globalValue ?? inspected?.defaultValue ?? fallback;
+export function stratusConfiguration(section: string, scope?: vscode.ConfigurationScope | null): BoundedConfiguration {
+  return boundedConfiguration(vscode.workspace.getConfiguration(section, scope), section);
+}
+
+/** One setting by its full key (`stratus.console.activityTimeoutMinutes`), under the same rule. */
+export function stratusSetting<T>(key: string, fallback: T, scope?: vscode.ConfigurationScope | null): T {
+  return boundedConfiguration(vscode.workspace.getConfiguration(undefined, scope), '').get<T>(key, fallback);
 }
 
 /** A number of seconds from 0 up; the default for anything else (a string in a hand-edited file, NaN). */
@@ -32,15 +37,16 @@ function seconds(value: unknown, fallback: number): number {
 
 /** Reads settings; side-effect free, never cached past a configuration change. */
 export function readSettings(): StratusSettings {
-  const config = vscode.workspace.getConfiguration('stratus');
+  // The addresses and paths are the user's alone (`application` scope, and `user` in the policy).
+  const config = stratusConfiguration('stratus');
   const overrides = config.get<Record<string, unknown>>('models.kindOverrides', {});
   return {
-    inferenceBaseUrl: String(userLevel(config, 'inference.baseUrl', '')).trim(),
-    consoleBaseUrl: String(userLevel(config, 'console.baseUrl', '')).trim(),
+    inferenceBaseUrl: String(config.get<unknown>('inference.baseUrl', '')).trim(),
+    consoleBaseUrl: String(config.get<unknown>('console.baseUrl', '')).trim(),
     chatModel: config.get<string>('chat.model', '').trim(),
     modelKindOverrides: Object.fromEntries(Object.entries(overrides ?? {}).filter((entry): entry is [string, ModelKind] => isModelKind(entry[1]))),
     maxRetryWaitSeconds: seconds(config.get<unknown>('network.maxRetryWaitSeconds', 20), 20),
-    resourcePaths: userLevel<unknown>(config, 'console.resourcePaths', {}),
+    resourcePaths: config.get<unknown>('console.resourcePaths', {}),
   };
 }
 
@@ -69,4 +75,18 @@ export function settingInForce<T>(config: vscode.WorkspaceConfiguration, key: st
   if (inspected?.workspaceFolderValue !== undefined) return { target: vscode.ConfigurationTarget.WorkspaceFolder, value: inspected.workspaceFolderValue };
   if (inspected?.workspaceValue !== undefined) return { target: vscode.ConfigurationTarget.Workspace, value: inspected.workspaceValue };
   return { target: vscode.ConfigurationTarget.Global, value: inspected?.globalValue };
+}
+
+/**
+ * Writes `value` of `section.key` where the value in force comes from (settingInForce); when the
+ * rule holds that value back from a workspace (turning on what the user turned off), the user's
+ * settings get it too, so the toggle does what it says.
+ */
+export async function updateInForce<T>(section: string, key: string, value: T, scope?: vscode.ConfigurationScope): Promise<void> {
+  const config = vscode.workspace.getConfiguration(section, scope);
+  const { target } = settingInForce<T>(config, key);
+  await config.update(key, value, target);
+  if (target !== vscode.ConfigurationTarget.Global && heldBack(`${section}.${key}`, config.inspect<T>(key), value)) {
+    await config.update(key, value, vscode.ConfigurationTarget.Global);
+  }
 }

@@ -18,6 +18,7 @@ import {
 import type { Logger } from '../core/log';
 import { readWorkspaceBytes } from '../platform/workspaceFiles';
 import type { WorkspaceTrustGate } from './workspaceTrust';
+import { stratusConfiguration } from '../platform/settings';
 
 /**
  * The one reader of customization files (issue 35): prompt files (`.github/prompts`, and the
@@ -188,7 +189,7 @@ export class CustomizationFiles {
 
   /** The user's own prompt files (`stratus.agent.promptFilesFolder`, application scope): read with node fs. */
   private async userPromptFiles(): Promise<Located<PromptFile>[]> {
-    const folder = userSettingPath(vscode.workspace.getConfiguration('stratus').get<unknown>('agent.promptFilesFolder'));
+    const folder = userSettingPath(stratusConfiguration('stratus').get<unknown>('agent.promptFilesFolder'));
     if (!folder) return [];
     try {
       const names = (await readdir(folder)).filter((n) => promptNameOf(n) !== undefined).sort().slice(0, MAX_FILES_PER_FOLDER);

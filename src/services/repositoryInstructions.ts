@@ -7,6 +7,7 @@ import type { Logger } from '../core/log';
 import { readWorkspaceBytes } from '../platform/workspaceFiles';
 import { CustomizationFiles, userSettingPath } from './customizations';
 import type { WorkspaceTrustGate } from './workspaceTrust';
+import { stratusConfiguration } from '../platform/settings';
 
 /**
  * The one reader of repository instructions (AGENTS.md, .github/copilot-instructions.md,
@@ -102,7 +103,7 @@ export class InstructionsService implements vscode.Disposable {
    * within what the instructions left of their token budget.
    */
   async load(contextUris: readonly vscode.Uri[], maxModelLen: number, options: { readonly skills?: boolean } = {}): Promise<TurnInstructions | undefined> {
-    const settings = vscode.workspace.getConfiguration('stratus');
+    const settings = stratusConfiguration('stratus');
     if (settings.get<boolean>('agent.useInstructionFiles', true) === false) return undefined;
     const folders = vscode.workspace.workspaceFolders ?? [];
     const byFolder = new Map<vscode.WorkspaceFolder, string[]>();
@@ -145,7 +146,7 @@ export class InstructionsService implements vscode.Disposable {
    * (instructions are context, never a reason an edit cannot start).
    */
   async forFile(uri: vscode.Uri, maxModelLen: number): Promise<string> {
-    if (vscode.workspace.getConfiguration('stratus').get<boolean>('agent.useInstructionFiles', true) === false) return '';
+    if (stratusConfiguration('stratus').get<boolean>('agent.useInstructionFiles', true) === false) return '';
     const folder = vscode.workspace.getWorkspaceFolder(uri);
     const rel = folder ? folderRelative(folder, uri) : undefined;
     if (!folder || rel === undefined) return '';

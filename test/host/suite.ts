@@ -5,6 +5,7 @@ import './keyRotation.test';
 import './chat.test';
 import './completion.test';
 import './inlineCompletion.test';
+import './settingsPolicy.test';
 import './searchSymbols.test';
 import './nextEdit.test';
 import './chatHandler.test';

@@ -82,5 +82,6 @@ CONTROL (${base}/__sandbox, JSON bodies, no auth)
   POST /__sandbox/gateway              {header, value} | {off: true}   (gateway mode: API requests without the header get 401, a wrong value 403)
   POST /__sandbox/console-rate-limits  {perModule, auth} | {enabled: false}
   POST /__sandbox/console-paths        {mode: "all" | "production"}  production: only the production console paths (contract paths 404)
+  POST /__sandbox/console-unrouted     {answer: "notFound" | "methodNotAllowed" | "gone" | "redirect" | "spa"}  what a console path no route serves answers (404, 405, 410, a 302 to a sign-in page, a 200 HTML app page)
 `;
 }

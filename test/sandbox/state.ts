@@ -10,7 +10,7 @@ import { MAX_STRING, Redactor, RequestLog } from './core/requestLog';
 import { ALL_SECRETS } from './credentials';
 import { CompletionStreamLog } from './inference/completionLog';
 import { OutputTokenMeter, TIER_1 } from './inference/meter';
-import type { ConsolePathsMode } from './console/productionPaths';
+import type { ConsolePathsMode, UnroutedConsoleAnswer } from './console/productionPaths';
 import type { ConsoleRateLimits, SandboxOptions, SandboxProfile, Tier } from './types';
 import { PromptCache } from './inference/promptCache';
 
@@ -28,6 +28,7 @@ export interface ResolvedOptions {
   chunkDelayMs: number;
   productionLists: 'ranged' | 'plain';
   consolePaths: ConsolePathsMode;
+  unroutedConsolePaths: UnroutedConsoleAnswer;
   timers: SandboxTimers | undefined;
   gateway: GatewaySpec | null;
 }
@@ -47,6 +48,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     chunkDelayMs: options.chunkDelayMs ?? 0,
     productionLists: options.productionLists ?? 'ranged',
     consolePaths: options.consolePaths ?? 'all',
+    unroutedConsolePaths: options.unroutedConsolePaths ?? 'notFound',
     timers: options.timers,
     gateway: options.gateway ?? null,
   };
@@ -74,6 +76,8 @@ export class SandboxState {
   readonly limiter: ConsoleRateLimiter;
   /** Which console resource paths are served (console/productionPaths.ts); reset restores the option. */
   consolePaths: ConsolePathsMode;
+  /** What a console path no route serves answers; reset restores the option. */
+  unroutedConsolePaths: UnroutedConsoleAnswer;
   readonly gateway: GatewayMode;
   /** Set while closing, so sockets destroyed by close() are not reported as client aborts. */
   closing = false;
@@ -82,6 +86,7 @@ export class SandboxState {
   constructor(readonly options: ResolvedOptions) {
     this.profile = options.profile;
     this.consolePaths = options.consolePaths;
+    this.unroutedConsolePaths = options.unroutedConsolePaths;
     this.clock = new Clock(options.timers);
     this.meter = new OutputTokenMeter(this.clock, { ...options.tier });
     this.auth = new ConsoleAuth(this.clock, options.jwtLifetimeSeconds, this.identity);
@@ -101,6 +106,7 @@ export class SandboxState {
   reset(): void {
     this.faults.reset();
     this.consolePaths = this.options.consolePaths;
+    this.unroutedConsolePaths = this.options.unroutedConsolePaths;
     this.clock.resetOffset();
     this.meter.reset({ ...this.options.tier });
     this.activities.reset();

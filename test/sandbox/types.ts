@@ -1,5 +1,5 @@
 /** Public types of the sandbox server (re-exported by index.ts). */
-import type { ConsolePathsMode } from './console/productionPaths';
+import type { ConsolePathsMode, UnroutedConsoleAnswer } from './console/productionPaths';
 import type { SandboxTimers } from './core/clock';
 import type { GatewaySpec } from './core/gateway';
 
@@ -51,6 +51,8 @@ export interface SandboxOptions {
    * the contract's answer 404 (console/productionPaths.ts).
    */
   consolePaths?: ConsolePathsMode;
+  /** What a console path no route serves answers (console/productionPaths.ts UnroutedConsoleAnswer); default `notFound`. */
+  unroutedConsolePaths?: UnroutedConsoleAnswer;
   /** Time source for the sandbox clock (default: the real timers); tests pass a fake-timers clock. */
   timers?: SandboxTimers;
   /** Gateway mode (core/gateway.ts): every API request needs this header; default off. */
@@ -196,6 +198,7 @@ export interface CompletionStreamRecord {
 export interface ControlSnapshot {
   profile: SandboxProfile;
   consolePaths: ConsolePathsMode;
+  unroutedConsolePaths: UnroutedConsoleAnswer;
   clockOffsetMs: number;
   latency: LatencySpec | null;
   streamFaults: StreamFaultSpec[];
@@ -243,6 +246,8 @@ export interface SandboxControl {
   setConsoleRateLimits(limits: ConsoleRateLimits | false): void;
   /** Which console resource paths are served from now on (SandboxOptions.consolePaths). */
   setConsolePaths(mode: ConsolePathsMode): void;
+  /** What a console path no route serves answers from now on (SandboxOptions.unroutedConsolePaths). */
+  setUnroutedConsolePaths(answer: UnroutedConsoleAnswer): void;
   /** Received requests, oldest first (bounded to the last 500). */
   requests(filter?: { pathPrefix?: string }): RecordedRequest[];
   clearRequests(): void;

@@ -1,7 +1,7 @@
 /**
  * The console client: its public surface (ConsoleClient and its options) and createConsoleClient.
  */
-import { isStratusError, MalformedResponseError, ValidationError } from '../errors';
+import { MalformedResponseError, ValidationError } from '../errors';
 import type { RateLimiter } from '../http/rateLimiter';
 import { createTransport, type HttpTransport } from '../http/transport';
 import type { TransportOptions } from '../http/types';
@@ -28,7 +28,7 @@ import {
   type PathVars,
 } from './catalog/routes';
 import { DeprecationWatcher, ConsoleHttp, createConsoleRateLimiter, RequestContext, type ConsoleRateLimits } from './consoleHttp';
-import { ConsolePaths } from './consolePaths';
+import { ConsolePaths, notThisPath } from './consolePaths';
 import { getResource, listResources } from './lists/collections';
 import type {
   Activity,
@@ -195,8 +195,9 @@ export function createConsoleClient(options: ConsoleClientOptions): ConsoleClien
   }
 
   /**
-   * One page of a collection, at the path that answered last; on a 404 of the collection, at the
-   * other path of its kind (reads only: a GET probes nothing but its own collection).
+   * One page of a collection, at the path that answered last; when the collection is not there
+   * (notThisPath: a 404, 405, 410, a redirect or a 200 that is no list), at the other path of its
+   * kind (reads only: a GET probes nothing but its own collection).
    */
   async function list(kindId: string, listOptions: ListOptions): Promise<ListPage<ResourceItem>> {
     const order = paths.readOrder(kindId);
@@ -208,10 +209,11 @@ export function createConsoleClient(options: ConsoleClientOptions): ConsoleClien
         paths.answered(kindId, shape);
         return page;
       } catch (error) {
-        if (!(isStratusError(error) && error.kind === 'not_found')) throw error;
+        const answer = notThisPath(error);
+        if (answer === undefined) throw error;
         if (shape === order[order.length - 1]) throw firstError ?? error;
         firstError = error;
-        logger.info(`GET ${splitQuery(kind.collection).path} answered 404: trying the ${order[order.indexOf(shape) + 1] ?? ''} path of ${kind.label.plural.toLowerCase()}.`);
+        logger.info(`GET ${splitQuery(kind.collection).path} answered ${answer}: trying the ${order[order.indexOf(shape) + 1] ?? ''} path of ${kind.label.plural.toLowerCase()}.`);
       }
     }
     throw firstError;

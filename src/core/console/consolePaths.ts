@@ -1,7 +1,8 @@
 /**
  * The paths a console client uses for each kind: the contract's, or production's (the catalog's
- * table, productionPaths.ts) once a read proved them. Reads try the remembered shape first and, on
- * a 404 of the collection, the other one; writes never probe: they use the shape a read proved.
+ * table, productionPaths.ts) once a read proved them. Reads try the remembered shape first and,
+ * when the collection is not there (notThisPath), the other one; writes never probe: they use the
+ * shape a read proved.
  * A kind whose collection the user set in `stratus.console.resourcePaths` is never discovered.
  */
 import type { Logger } from '../log';
@@ -10,6 +11,8 @@ import type { PathMemory, PathShape } from './catalog/pathMemory';
 import { productionOverrides } from './catalog/productionPaths';
 import { resolveCatalog, ResourceCatalog } from './catalog/resourceCatalog';
 import { isRecord } from '../json';
+import { ApiError, isStratusError } from '../errors';
+import { HtmlInsteadOfListError } from './errors';
 
 export class ConsolePaths {
   /** The contract's paths with the user's overrides: presentation, actions, validation. */
@@ -73,4 +76,22 @@ export class ConsolePaths {
   private remembered(kindId: string): PathShape | undefined {
     return this.memory.get(this.baseUrl, kindId);
   }
+}
+
+/**
+ * How a read of a collection said the collection is not at that path, or undefined when it said
+ * something else (a 401, 403, 429, 5xx, a network failure: the same at any path). A 404 or 410; a
+ * 405 (a gateway that routes no GET there); a redirect (not followed: a gateway's sign-in page or a
+ * moved path); a 2xx web page where the list should be (a gateway's single-page-app fallback).
+ * A 2xx of broken JSON stays an unreadable answer (the console's, at its path).
+ */
+export function notThisPath(error: unknown): string | undefined {
+  if (!isStratusError(error)) return undefined;
+  if (error.kind === 'not_found') return '404';
+  if (error instanceof HtmlInsteadOfListError) return 'a web page';
+  if (error instanceof ApiError && error.kind === 'api') {
+    const status = error.status;
+    if (status === 405 || status === 410 || (status >= 300 && status < 400)) return String(status);
+  }
+  return undefined;
 }

@@ -1,6 +1,13 @@
 import type { AnyStratusError } from '../errors';
-import { isStratusError } from '../errors';
+import { isStratusError, MalformedResponseError } from '../errors';
 import type { Activity } from './types';
+
+/**
+ * A collection read answered 2xx with a web page (HTML) where the list should be: a gateway's
+ * single-page-app fallback for a path the console does not serve. Malformed like any body that is
+ * no list, and for path discovery "not this path" (consolePaths.ts notThisPath).
+ */
+export class HtmlInsteadOfListError extends MalformedResponseError {}
 
 /**
  * A followed activity ended in the `failed` state. `reason` is the server's text (may be empty).

@@ -1,5 +1,5 @@
-import * as vscode from 'vscode';
 import type { ExtractMode } from '../../core/documents/types';
+import { stratusConfiguration } from '../../platform/settings';
 
 export interface DocumentSettings {
   /** OCR model id; empty: the first OCR model the catalogue lists. */
@@ -19,7 +19,7 @@ function positive(value: unknown, fallback: number, max: number): number {
 
 /** Reads `stratus.documents.*`; side-effect free, never cached. */
 export function readDocumentSettings(): DocumentSettings {
-  const config = vscode.workspace.getConfiguration('stratus.documents');
+  const config = stratusConfiguration('stratus.documents');
   const model = config.get<string>('model', '');
   return {
     model: typeof model === 'string' ? model.trim() : '',

@@ -11,6 +11,7 @@ import { EditRun } from './editRun';
 import { linesOf } from './documentEdits';
 import { InstructionInput } from './input';
 import { diagnosticsIn, resolveTarget, type EditTarget } from './target';
+import { stratusConfiguration } from '../../platform/settings';
 
 /** How a run of Edit with Instruction went, when its stream ended (the command's return value). */
 export interface EditOutcome {
@@ -51,7 +52,7 @@ function notify(deps: Deps, presented: Pick<PresentedError, 'message' | 'actions
 }
 
 function costPreviewLines(): number {
-  return Math.max(1, vscode.workspace.getConfiguration('stratus').get<number>('edit.costPreviewLines', 200));
+  return Math.max(1, stratusConfiguration('stratus').get<number>('edit.costPreviewLines', 200));
 }
 
 /** "Stratus: Edit with Instruction...": the contract in package.json's command and README. */

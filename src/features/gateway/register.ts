@@ -6,6 +6,7 @@ import { GatewaySecrets, type GatewayScope } from '../../platform/gatewaySecrets
 import { HEADERS_SETTING, readGatewaySettings } from '../../platform/gatewaySettings';
 import { credentialArgument } from '../resources/testArguments';
 import type { Deps } from '../deps';
+import { stratusConfiguration } from '../../platform/settings';
 
 export const SET_GATEWAY_HEADER_SECRET = 'stratus.setGatewayHeaderSecret';
 
@@ -72,7 +73,7 @@ export function register(deps: Deps, options: { readonly testMode: boolean }): v
   const logIgnored = (): void => {
     const ignored = [
       ...readGatewaySettings().extraBody.ignored.map((i) => `stratus.models.extraBody ${i}`),
-      ...parseCapabilityOverrides(vscode.workspace.getConfiguration('stratus').get<unknown>('models.overrides', {})).ignored.map((i) => `stratus.models.overrides ${i}`),
+      ...parseCapabilityOverrides(stratusConfiguration('stratus').get<unknown>('models.overrides', {})).ignored.map((i) => `stratus.models.overrides ${i}`),
     ];
     if (ignored.length > 0) deps.logger.warn(`Settings left out: ${ignored.join('; ')}`);
   };

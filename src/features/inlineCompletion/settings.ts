@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { DEFAULT_DEBOUNCE_MS } from '../../core/inlineCompletion';
-import { settingInForce } from '../../platform/settings';
+import { settingInForce, stratusConfiguration, updateInForce } from '../../platform/settings';
 
 /** Languages where ghost text is off unless `stratus.completion.inline.languages` says otherwise. */
 export const OFF_BY_DEFAULT: readonly string[] = ['plaintext', 'markdown', 'scminput'];
@@ -18,7 +18,7 @@ export interface InlineSettings {
 
 /** `stratus.completion.inline.*` for a document (languages may differ by folder); side-effect free. */
 export function readInlineSettings(scope?: vscode.ConfigurationScope): InlineSettings {
-  const config = vscode.workspace.getConfiguration(SECTION, scope);
+  const config = stratusConfiguration(SECTION, scope);
   const raw = config.get<Record<string, unknown>>('languages', {});
   const languages = Object.fromEntries(Object.entries(raw ?? {}).filter((e): e is [string, boolean] => typeof e[1] === 'boolean'));
   const debounce = config.get<number>('debounceMs', DEFAULT_DEBOUNCE_MS);
@@ -40,8 +40,7 @@ export function languageEnabled(settings: Pick<InlineSettings, 'languages'>, lan
 
 /** Ghost text on or off for `scope` (the active document), written where the value in force comes from. */
 export async function setEnabled(enabled: boolean, scope?: vscode.ConfigurationScope): Promise<void> {
-  const config = vscode.workspace.getConfiguration(SECTION, scope);
-  await config.update('enabled', enabled, settingInForce<boolean>(config, 'enabled').target);
+  await updateInForce(SECTION, 'enabled', enabled, scope);
 }
 
 /** Ghost text on or off for a language, in the `languages` map in force (its other entries kept). */
@@ -49,6 +48,10 @@ export async function setLanguageEnabled(languageId: string, enabled: boolean, s
   const config = vscode.workspace.getConfiguration(SECTION, scope);
   const { target, value } = settingInForce<Record<string, boolean>>(config, 'languages');
   await config.update('languages', { ...(value ?? {}), [languageId]: enabled }, target);
+  // Turning a language on from a workspace's map is held back when the user's map has it off (settingsPolicy.ts).
+  if (target !== vscode.ConfigurationTarget.Global && languageEnabled(readInlineSettings(scope), languageId) !== enabled) {
+    await config.update('languages', { ...(config.inspect<Record<string, boolean>>('languages')?.globalValue ?? {}), [languageId]: enabled }, vscode.ConfigurationTarget.Global);
+  }
 }
 
 export async function setModel(model: string): Promise<void> {

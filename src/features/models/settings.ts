@@ -1,7 +1,7 @@
-import * as vscode from 'vscode';
 import { parseToolCallingOverrides, type ToolCallingOverrides } from '../../core/inference/models/capabilities';
+import { stratusConfiguration } from '../../platform/settings';
 
 /** `stratus.models.toolCalling`: which model ids take tools, where the guess from the family is wrong. */
 export function readToolCallingOverrides(): ToolCallingOverrides {
-  return parseToolCallingOverrides(vscode.workspace.getConfiguration('stratus').get<unknown>('models.toolCalling', {}));
+  return parseToolCallingOverrides(stratusConfiguration('stratus').get<unknown>('models.toolCalling', {}));
 }

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { settingInForce } from '../../platform/settings';
+import { stratusConfiguration, updateInForce } from '../../platform/settings';
 
 export const NEXT_EDIT_SECTION = 'stratus.nextEdit';
 
@@ -12,7 +12,7 @@ export interface NextEditSettings {
 
 /** `stratus.nextEdit.*` for a document; side-effect free. */
 export function readNextEditSettings(scope?: vscode.ConfigurationScope): NextEditSettings {
-  const config = vscode.workspace.getConfiguration(NEXT_EDIT_SECTION, scope);
+  const config = stratusConfiguration(NEXT_EDIT_SECTION, scope);
   return {
     enabled: config.get<boolean>('enabled', true) !== false,
     model: (config.get<string>('model', '') ?? '').trim(),
@@ -25,8 +25,7 @@ export function readNextEditSettings(scope?: vscode.ConfigurationScope): NextEdi
  * settings under a workspace `false` would change nothing).
  */
 export async function setNextEditEnabled(enabled: boolean, scope?: vscode.ConfigurationScope): Promise<void> {
-  const config = vscode.workspace.getConfiguration(NEXT_EDIT_SECTION, scope);
-  await config.update('enabled', enabled, settingInForce<boolean>(config, 'enabled').target);
+  await updateInForce(NEXT_EDIT_SECTION, 'enabled', enabled, scope);
 }
 
 export function affectsNextEdit(event: vscode.ConfigurationChangeEvent): boolean {

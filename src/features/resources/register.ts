@@ -16,6 +16,7 @@ import { ResourcesTree } from './resourcesTree';
 import { ACTIVITY_TIMEOUT_SETTING, activityTimeoutMs } from './followDeadline';
 import { writeOptionsFrom } from './testArguments';
 import { runWrite, type WriteContext } from './writeFlow';
+import { stratusSetting } from '../../platform/settings';
 
 export const RESOURCES_VIEW_ID = 'stratus.resources';
 export const ACTIVITIES_VIEW_ID = 'stratus.activities';
@@ -53,7 +54,7 @@ export function register(deps: Deps, options: ResourcesOptions): { disposable: v
     view,
     logger: deps.logger,
     log: deps.logChannel,
-    activityTimeoutMs: () => activityTimeoutMs(vscode.workspace.getConfiguration().get<unknown>(ACTIVITY_TIMEOUT_SETTING)),
+    activityTimeoutMs: () => activityTimeoutMs(stratusSetting<unknown>(ACTIVITY_TIMEOUT_SETTING, undefined)),
   };
 
   const describe = (): void => {

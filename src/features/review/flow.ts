@@ -13,6 +13,7 @@ import { chooseRepository } from '../commitMessage/repository';
 import type { Deps } from '../deps';
 import { defaultChatModel } from '../models/selection';
 import type { NotShownFinding, NotShownReason, ReviewComments, ReviewedLineMap, ShownFinding } from './comments';
+import { stratusConfiguration } from '../../platform/settings';
 
 export const REVIEW_COMMAND = 'stratus.reviewChanges';
 
@@ -61,7 +62,7 @@ function repositoryName(repository: GitRepository): string {
 }
 
 function confirmAboveTokens(): number {
-  return Math.max(0, vscode.workspace.getConfiguration('stratus').get<number>('review.confirmAboveTokens', 40_000));
+  return Math.max(0, stratusConfiguration('stratus').get<number>('review.confirmAboveTokens', 40_000));
 }
 
 /** Asks before a large review is sent, with its estimated size and cost (as a large edit shows its cost). */

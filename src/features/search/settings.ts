@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
 import { DEFAULT_SEARCH_SETTINGS, enabledGlobs, type SearchSettings } from '../../core/search';
+import { stratusConfiguration } from '../../platform/settings';
+import type { BoundedConfiguration } from '../../platform/settingsPolicy';
 
-function num(config: vscode.WorkspaceConfiguration, key: string, fallback: number, min: number, max: number): number {
+function num(config: BoundedConfiguration, key: string, fallback: number, min: number, max: number): number {
   const v = config.get<number>(key, fallback);
   return typeof v === 'number' && Number.isFinite(v) ? Math.min(max, Math.max(min, v)) : fallback;
 }
@@ -13,7 +15,7 @@ function globList(value: unknown): string[] {
 
 /** `stratus.search.*` plus `files.exclude` and `search.exclude` of the folder; side-effect free. */
 export function readSearchSettings(folder?: vscode.Uri): SearchSettings {
-  const config = vscode.workspace.getConfiguration('stratus.search', folder);
+  const config = stratusConfiguration('stratus.search', folder);
   const files = vscode.workspace.getConfiguration('files', folder).get<Record<string, unknown>>('exclude', {});
   const search = vscode.workspace.getConfiguration('search', folder).get<Record<string, unknown>>('exclude', {});
   const version = config.get<string>('rerank.apiVersion', 'v1');
@@ -46,5 +48,5 @@ export function affectsSearch(event: vscode.ConfigurationChangeEvent): boolean {
 
 /** Whether the index is built when the workspace opens (`stratus.search.backgroundIndexing`), not on first search. */
 export function backgroundIndexing(folder: vscode.Uri): boolean {
-  return vscode.workspace.getConfiguration('stratus.search', folder).get<boolean>('backgroundIndexing', false) === true;
+  return stratusConfiguration('stratus.search', folder).get<boolean>('backgroundIndexing', false) === true;
 }

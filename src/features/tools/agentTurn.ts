@@ -20,6 +20,7 @@ import { CLOUD_TOOLS, FILE_TOOLS, STRATUS_TOOL_PREFIX, ToolNames } from './names
 import { toolsContext } from './progress';
 import { TurnControl } from './turnControl';
 import { resolveWorkspacePath } from './workspace';
+import { stratusConfiguration } from '../../platform/settings';
 
 const SIGN_IN_HELPS: ReadonlySet<string> = new Set(['signedOut', 'notConfigured', 'rejected']);
 
@@ -63,13 +64,13 @@ function globToRegExp(glob: string): RegExp {
 }
 
 function toolCallingOverrides(): ToolCallingOverrides {
-  const raw = vscode.workspace.getConfiguration('stratus').get<Record<string, unknown>>('models.toolCalling', {}) ?? {};
+  const raw = stratusConfiguration('stratus').get<Record<string, unknown>>('models.toolCalling', {}) ?? {};
   return Object.fromEntries(Object.entries(raw).filter((e): e is [string, boolean] => typeof e[1] === 'boolean'));
 }
 
 /** Stratus' tools plus the other tools of VS Code allowed by `stratus.agent.otherTools`, and any tool the user referenced. */
 export function offeredTools(referenced: readonly string[] = []): AgentTool[] {
-  const patterns = (vscode.workspace.getConfiguration('stratus').get<string[]>('agent.otherTools', ['*']) ?? []).filter((p) => typeof p === 'string').map(globToRegExp);
+  const patterns = (stratusConfiguration('stratus').get<string[]>('agent.otherTools', ['*']) ?? []).filter((p) => typeof p === 'string').map(globToRegExp);
   const seen = new Set<string>();
   const out: AgentTool[] = [];
   for (const tool of vscode.lm.tools) {
@@ -104,7 +105,7 @@ function withGuidance(messages: ChatMessage[], budget = ''): ChatMessage[] {
  */
 export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<vscode.ChatResult> {
   const { request, stream, model, signal } = turn;
-  const settings = vscode.workspace.getConfiguration('stratus');
+  const settings = stratusConfiguration('stratus');
   const referenced = (request.toolReferences ?? []).map((r) => r.name);
   const canUseTools = supportsToolCalling(model, toolCallingOverrides());
   if (!canUseTools) {

@@ -7,6 +7,7 @@ import type { ToolInvoker } from '../../core/agent';
 import type { Logger } from '../../core/log';
 import { readWorkspaceBytes } from '../../platform/workspaceFiles';
 import { STRATUS_TOOL_PREFIX, ToolNames } from './names';
+import { stratusConfiguration } from '../../platform/settings';
 
 /**
  * Checkpoints of @stratus turns: while a turn runs, every file one of its tools changes is
@@ -74,7 +75,7 @@ export function storageAt(dir: string | undefined): CheckpointStorage {
 }
 
 export function checkpointTurnsSetting(): number {
-  const value = vscode.workspace.getConfiguration('stratus').get<unknown>('agent.checkpointTurns', 10);
+  const value = stratusConfiguration('stratus').get<unknown>('agent.checkpointTurns', 10);
   return typeof value === 'number' && Number.isFinite(value) ? Math.min(100, Math.max(0, Math.floor(value))) : 10;
 }
 

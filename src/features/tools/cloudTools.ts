@@ -11,6 +11,7 @@ import { ACTIVITY_TIMEOUT_SETTING, activityTimeoutMs } from '../resources/follow
 import { followForTool, stateText } from '../resources/followReport';
 import type { ToolProgress } from './progress';
 import { textResult, ToolFailure } from './workspace';
+import { stratusSetting } from '../../platform/settings';
 
 /** Cloud tools over the console client: list, describe, and the catalog's write actions. */
 
@@ -139,7 +140,7 @@ export class CloudActionTool implements vscode.LanguageModelTool<ActionInput> {
     private readonly connection: ConsoleConnection,
     private readonly progress: ToolProgress,
     /** Overall deadline of following an activity: the tree's `stratus.console.activityTimeoutMinutes`. */
-    private readonly followTimeoutMs: () => number = () => activityTimeoutMs(vscode.workspace.getConfiguration().get<unknown>(ACTIVITY_TIMEOUT_SETTING)),
+    private readonly followTimeoutMs: () => number = () => activityTimeoutMs(stratusSetting<unknown>(ACTIVITY_TIMEOUT_SETTING, undefined)),
   ) {}
 
   async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<ActionInput>, token: vscode.CancellationToken): Promise<vscode.PreparedToolInvocation> {

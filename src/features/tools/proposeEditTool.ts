@@ -6,6 +6,7 @@ import { unrecorded, type RecordChange } from './checkpoints';
 import { EditPreviews } from './editPreviews';
 import { resolveWorkspacePath, textResult, ToolFailure, type WorkspaceFile } from './workspace';
 import { judgeWriteTarget } from './writeTarget';
+import { stratusConfiguration } from '../../platform/settings';
 
 interface ProposeEditInput { path: string; oldText: string; newText: string }
 
@@ -20,9 +21,7 @@ function occurrences(haystack: string, needle: string): number {
 
 /** Application scope: a workspace's settings cannot turn the review preview off. */
 function editPreviewSetting(): boolean {
-  const inspected = vscode.workspace.getConfiguration('stratus').inspect<boolean>('tools.editPreview');
-  const value = inspected?.globalValue ?? inspected?.defaultValue ?? true;
-  return value !== false;
+  return stratusConfiguration('stratus').get<unknown>('tools.editPreview', true) !== false;
 }
 
 /** Why writing to this path needs a warning: the path as given, or where it lands (the one judge). */

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { checkCommand, DEFAULT_COMMAND_ALLOWLIST } from '../../core/agent/commands';
 import { codeFence, escapeMarkdown, inlineCode } from '../../core/markdown';
 import { displayPath, resolveWorkspacePath, textResult, ToolFailure } from './workspace';
+import { stratusConfiguration } from '../../platform/settings';
 
 interface RunCommandInput { command: string; args?: unknown[] }
 
@@ -9,8 +10,7 @@ const MAX_RESULT_CHARS = 20_000;
 
 export function commandAllowlist(): string[] {
   // Application scope: only the user's own settings count, never a workspace's.
-  const inspected = vscode.workspace.getConfiguration('stratus').inspect<string[]>('tools.commandAllowlist');
-  const value = inspected?.globalValue ?? inspected?.defaultValue ?? [...DEFAULT_COMMAND_ALLOWLIST];
+  const value = stratusConfiguration('stratus').get<unknown>('tools.commandAllowlist', [...DEFAULT_COMMAND_ALLOWLIST]);
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [...DEFAULT_COMMAND_ALLOWLIST];
 }
 

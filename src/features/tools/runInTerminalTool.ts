@@ -4,6 +4,7 @@ import { headAndTail, plainTerminalText } from '../../core/agent/terminalOutput'
 import { codeFence, escapeMarkdown, inlineCode } from '../../core/markdown';
 import type { WorkspaceTrustGate } from '../../services/workspaceTrust';
 import { resolveWorkspacePath, textResult, ToolFailure } from './workspace';
+import { stratusConfiguration } from '../../platform/settings';
 
 interface RunInTerminalInput { command: string; cwd?: string }
 
@@ -18,12 +19,11 @@ const EXIT_POLL_MS = 250;
 
 /** Application scope: a workspace's settings cannot approve commands. */
 export function autoApproveRules(): string[] {
-  const inspected = vscode.workspace.getConfiguration('stratus').inspect<unknown>('agent.autoApproveCommands');
-  return parseAutoApproveRules(inspected?.globalValue ?? []);
+  return parseAutoApproveRules(stratusConfiguration('stratus').get<unknown>('agent.autoApproveCommands', []));
 }
 
 export function terminalTimeoutMs(): number {
-  const seconds = vscode.workspace.getConfiguration('stratus').get<unknown>('agent.terminalTimeoutSeconds', 300);
+  const seconds = stratusConfiguration('stratus').get<unknown>('agent.terminalTimeoutSeconds', 300);
   return (typeof seconds === 'number' && Number.isFinite(seconds) ? Math.min(86_400, Math.max(1, seconds)) : 300) * 1000;
 }
 

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { OutputTail } from '../../core/agent/commands';
 import { runProcessGroup, type ProcessEnd, type ProcessSpec } from '../../core/agent/processGroup';
 import { dependencyOrder, quoteShellArg, resolveVariables, shellFamily, shellInvocation, taskNodes, type Resolved, type VariableContext } from '../../core/agent/taskPlan';
+import { stratusConfiguration } from '../../platform/settings';
 
 /*
  * Why the run-task tool runs shell and process tasks itself instead of handing them to VS Code's
@@ -69,7 +70,7 @@ export async function findTask(name: string): Promise<{ task: vscode.Task | unde
 }
 
 export function taskTimeoutMs(): number {
-  const seconds = vscode.workspace.getConfiguration('stratus').get<number>('tools.taskTimeoutSeconds', 600);
+  const seconds = stratusConfiguration('stratus').get<number>('tools.taskTimeoutSeconds', 600);
   return Math.min(86_400, Math.max(10, typeof seconds === 'number' && Number.isFinite(seconds) ? seconds : 600)) * 1000;
 }
 

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { confinePath, type WorkspaceRoot } from '../../core/agent/paths';
 import { locateWriteTarget } from '../../core/agent/writeTarget';
 import { readWorkspaceText } from '../../platform/workspaceFiles';
+import { stratusConfiguration } from '../../platform/settings';
 
 /** A tool failure whose message tells the model what went wrong and what to do instead. */
 export class ToolFailure extends Error {
@@ -80,5 +81,5 @@ export async function readCapped(uri: vscode.Uri, maxBytes: number): Promise<{ t
 }
 
 export function maxFileBytes(): number {
-  return Math.max(1000, vscode.workspace.getConfiguration('stratus').get<number>('tools.maxFileBytes', 200_000));
+  return Math.max(1000, stratusConfiguration('stratus').get<number>('tools.maxFileBytes', 200_000));
 }

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import { stratusConfiguration } from '../../platform/settings';
 
 export interface TranscriptionSettings {
   /** Upload cap in bytes (`stratus.transcription.maxFileSizeMB`). */
@@ -14,7 +14,7 @@ export const DEFAULT_MAX_FILE_SIZE_MB = 25;
 
 /** Reads `stratus.transcription.*`; side-effect free, never cached. */
 export function readTranscriptionSettings(): TranscriptionSettings {
-  const config = vscode.workspace.getConfiguration('stratus.transcription');
+  const config = stratusConfiguration('stratus.transcription');
   const raw = config.get<number>('maxFileSizeMB', DEFAULT_MAX_FILE_SIZE_MB);
   const maxFileSizeMB = typeof raw === 'number' && Number.isFinite(raw) && raw > 0 ? raw : DEFAULT_MAX_FILE_SIZE_MB;
   const model = config.get<string>('model', '');

@@ -6,10 +6,11 @@ import { UsageMeter } from '../../core/usage/meter';
 import { parseUsageSettings, type UsageSettings } from '../../core/usage/settings';
 import { UsageStore } from '../../core/usage/store';
 import { systemTimeZone } from '../../core/usage/time';
+import { stratusConfiguration } from '../../platform/settings';
 
 /** `stratus.usage.*`, validated (bad values fall back to the tier's defaults). */
 export function readUsageSettings(): UsageSettings {
-  const config = vscode.workspace.getConfiguration('stratus.usage');
+  const config = stratusConfiguration('stratus.usage');
   return parseUsageSettings({
     tier: config.get<unknown>('tier'),
     monthlyBudget: config.get<unknown>('monthlyBudget'),

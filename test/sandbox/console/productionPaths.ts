@@ -13,6 +13,14 @@ import * as r from './resources';
 
 export type ConsolePathsMode = 'all' | 'production';
 
+/**
+ * What a console path no route serves answers, as a gateway in front of the console may:
+ * `notFound` (404, the default), `methodNotAllowed` (405), `gone` (410), `redirect` (302 to a
+ * sign-in page) or `spa` (200 with a single-page app's HTML: a gateway's fallback route).
+ */
+export type UnroutedConsoleAnswer = 'notFound' | 'methodNotAllowed' | 'gone' | 'redirect' | 'spa';
+export const UNROUTED_CONSOLE_ANSWERS: readonly UnroutedConsoleAnswer[] = ['notFound', 'methodNotAllowed', 'gone', 'redirect', 'spa'];
+
 export interface ConsoleRoute {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   pattern: string;

@@ -119,5 +119,18 @@ export function handleConsole(state: SandboxState, ctx: RequestContext): void {
   }
   allowed = [...new Set(allowed)];
   if (allowed.length > 0) return sendConsoleError(ctx, 405, `Method ${ctx.method} is not allowed on ${ctx.path}.`, { Allow: allowed.join(', ') });
-  sendConsoleError(ctx, 404, `No route ${ctx.method} ${ctx.path}.`);
+  sendUnrouted(state, ctx);
+}
+
+const SPA_PAGE = '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>Console</title></head><body><div id="app"></div><script src="/assets/app.js"></script></body></html>\n';
+
+/** A path no route serves: 404, or what a gateway in front answers instead (SandboxOptions.unroutedConsolePaths). */
+function sendUnrouted(state: SandboxState, ctx: RequestContext): void {
+  switch (state.unroutedConsolePaths) {
+    case 'methodNotAllowed': return sendConsoleError(ctx, 405, `Method ${ctx.method} is not allowed on ${ctx.path}.`, { Allow: 'OPTIONS' });
+    case 'gone': return sendConsoleError(ctx, 410, `${ctx.path} is gone.`);
+    case 'redirect': return sendText(ctx, 302, '', { Location: `/login?next=${encodeURIComponent(ctx.path)}` });
+    case 'spa': return sendText(ctx, 200, SPA_PAGE, { 'Content-Type': 'text/html; charset=utf-8' });
+    default: return sendConsoleError(ctx, 404, `No route ${ctx.method} ${ctx.path}.`);
+  }
 }

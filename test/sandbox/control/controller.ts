@@ -1,5 +1,6 @@
 import type { SandboxState } from '../state';
 import type { GatewaySpec } from '../core/gateway';
+import { UNROUTED_CONSOLE_ANSWERS } from '../console/productionPaths';
 import type {
   BodyFaultSpec,
   BurstSpec,
@@ -177,6 +178,10 @@ export function createControl(state: SandboxState): SandboxControl {
       if (mode !== 'all' && mode !== 'production') throw new ControlError('mode must be "all" or "production"');
       state.consolePaths = mode;
     },
+    setUnroutedConsolePaths(answer): void {
+      if (!UNROUTED_CONSOLE_ANSWERS.includes(answer)) throw new ControlError(`answer must be one of ${UNROUTED_CONSOLE_ANSWERS.join(', ')}`);
+      state.unroutedConsolePaths = answer;
+    },
     completionStreams(): CompletionStreamRecord[] {
       return state.completions.list();
     },
@@ -188,6 +193,7 @@ export function createControl(state: SandboxState): SandboxControl {
       return {
         profile: state.profile,
         consolePaths: state.consolePaths,
+        unroutedConsolePaths: state.unroutedConsolePaths,
         clockOffsetMs: state.clock.offsetMs,
         latency: state.faults.latency ? { ...state.faults.latency } : null,
         streamFaults: state.faults.snapshotStreamFaults(),

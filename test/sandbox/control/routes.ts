@@ -4,6 +4,7 @@ import { helpText } from '../help';
 import type { SandboxState } from '../state';
 import type { BodyFaultKind, BurstSpec, BurstStatus, ConsoleRateLimits, SandboxControl, StreamFaultKind } from '../types';
 import { ControlError } from './controller';
+import type { UnroutedConsoleAnswer } from '../console/productionPaths';
 
 /**
  * HTTP twin of SandboxControl under /__sandbox (JSON bodies, no auth: a loopback test fixture).
@@ -112,6 +113,7 @@ const POST_OPS: Record<string, Op> = {
   '/recorded-strings': (c, b) => c.setRecordedStringLimit(required(num(b, 'maxChars'), 'maxChars')),
   '/clock': (c, b) => c.advanceTime(required(num(b, 'advanceMs'), 'advanceMs')),
   '/console-paths': (c, b) => c.setConsolePaths(required(str(b, 'mode'), 'mode') as 'all' | 'production'),
+  '/console-unrouted': (c, b) => c.setUnroutedConsolePaths(required(str(b, 'answer'), 'answer') as UnroutedConsoleAnswer),
   '/gateway': (c, b) => c.setGateway(bool(b, 'off') === true ? null : { header: required(str(b, 'header'), 'header'), value: required(str(b, 'value'), 'value') }),
   '/console-rate-limits': (c, b) => {
     if (bool(b, 'enabled') === false) return c.setConsoleRateLimits(false);

@@ -11,6 +11,7 @@ import type { ResourceKindSpec } from '../catalog/kindSpecs';
 import { displayName } from '../catalog/resourceCatalog';
 import { collectionBase, expand, splitQuery, type PathVars } from '../catalog/routes';
 import type { ConsoleHttp } from '../consoleHttp';
+import { HtmlInsteadOfListError } from '../errors';
 import type { ListOptions, ResourceItem, ListPage } from '../types';
 
 /** `{id, name, raw}` of one listed object; undefined (skipped) when it has no usable id. */
@@ -52,6 +53,8 @@ export async function listResources(
     signal: options.signal,
   });
   const where = `GET ${path}`;
+  // A web page where the list should be: a gateway's fallback route, not the console's collection.
+  if (/\btext\/html\b/i.test(firstHeader(res.headers, 'content-type') ?? '')) throw new HtmlInsteadOfListError(`${where} answered ${res.status} with a web page, not a list`);
   const raw = parseCollection(await res.json(), res.status, res.headers, where);
   const items = toResourceItems(kind, raw.items, logger, where);
   return toListPage(raw, items, req, (item) => item.name);
