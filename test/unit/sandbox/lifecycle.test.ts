@@ -8,7 +8,10 @@ import { startSandbox } from '../../sandbox/index';
 import { bearer, call, eventually } from './helpers';
 
 const ROOT = resolve(__dirname, '../../..');
-const TSX = resolve(ROOT, 'node_modules/tsx/dist/cli.mjs');
+// TypeScript run by Node itself with tsx's loader (no `tsx` CLI): the CLI is a second process that
+// relays a signal to its child and force-kills it when it has not reported within ~30 ms, so on a
+// loaded machine a clean SIGTERM exit came back as 143.
+const TS = ['--require', 'tsx/cjs'];
 
 describe('sandbox lifecycle', () => {
   it('exposes base URLs and obviously fake credentials', async () => {
@@ -62,7 +65,7 @@ describe('sandbox lifecycle', () => {
     });
 
     it('after close() nothing keeps the process alive (no timer, no socket), and it exits on its own', async () => {
-      const proc = spawn(process.execPath, [TSX, 'test/unit/sandbox/fixtures/closeThenExit.ts'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      const proc = spawn(process.execPath, [...TS, 'test/unit/sandbox/fixtures/closeThenExit.ts'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
       child = proc;
       let out = '';
       let err = '';
@@ -97,7 +100,7 @@ describe('sandbox lifecycle', () => {
 
   describe('cli', () => {
     it('prints one JSON line first, then help; serves; exits 0 on SIGTERM', async () => {
-      const child = spawn(process.execPath, [TSX, 'test/sandbox/cli.ts', '--port', '0', '--profile', 'production', '--vms', '3'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [...TS, 'test/sandbox/cli.ts', '--port', '0', '--profile', 'production', '--vms', '3'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
       try {
         const lines = createInterface({ input: child.stdout });
         const iterator = lines[Symbol.asyncIterator]();
@@ -121,7 +124,7 @@ describe('sandbox lifecycle', () => {
     });
 
     it('rejects unknown arguments with exit code 2', async () => {
-      const child = spawn(process.execPath, [TSX, 'test/sandbox/cli.ts', '--profile', 'staging'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn(process.execPath, [...TS, 'test/sandbox/cli.ts', '--profile', 'staging'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       const [code] = (await once(child, 'exit')) as [number | null];
