@@ -7,6 +7,7 @@ import { DisposableStore } from './platform/disposables';
 import { createConsolePathMemory } from './platform/consolePathMemory';
 import { InferenceConnection } from './services/inferenceConnection';
 import { InstructionsService } from './services/repositoryInstructions';
+import { TextCallApprovals } from './services/textCallApprovals';
 import { WorkspaceTrustGate, type TrustFake } from './services/workspaceTrust';
 import { createLogger } from './platform/logger';
 import type { SharedNetwork } from './platform/networkOptions';
@@ -103,6 +104,7 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
     chatCommands: new ChatCommandRegistry(),
     trust,
     instructions: store.add(new InstructionsService(logger, trust)),
+    textCalls: new TextCallApprovals(),
     // Read at each agent turn (the meter is built lazily, never at activation).
     usage: { snapshot: () => usageRuntime.meter.snapshot(), currentSettings: () => usageRuntime.meter.currentSettings() },
   };

@@ -8,6 +8,7 @@ import type { SecretStore } from '../platform/secrets';
 import type { ConnectionStatus } from '../services/connectionStatus';
 import type { StratusSettings } from '../platform/settings';
 import type { InstructionsService } from '../services/repositoryInstructions';
+import type { TextCallApprovals } from '../services/textCallApprovals';
 import type { WorkspaceTrustGate } from '../services/workspaceTrust';
 import type { UsageSnapshot } from '../core/usage/summary';
 import type { UsageSettings } from '../core/usage/settings';
@@ -35,6 +36,8 @@ export interface Deps {
   readonly trust: WorkspaceTrustGate;
   /** The one reader of repository instructions (AGENTS.md and the like), for the agent and for edits. */
   readonly instructions: InstructionsService;
+  /** Tool calls read from a model's text: never auto-approved (every Stratus tool is registered through its guard). Absent in tests: asked about in a dialog. */
+  readonly textCalls?: TextCallApprovals;
   /** The usage meter (absent in tests that build no meter: the turn then prices at the contract's rates and knows no allowance). */
   readonly usage?: UsageReader;
 }
