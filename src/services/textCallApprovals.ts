@@ -1,9 +1,6 @@
 import * as vscode from 'vscode';
+import { TextCallRegistry } from '../core/agent/textCallRegistry';
 import { codeFence } from '../core/markdown';
-
-function keyOf(name: string, input: unknown): string {
-  return `${name}\u0000${JSON.stringify(input) ?? ''}`;
-}
 
 /**
  * Tool calls the agent read from a model's text (not sent as `tool_calls`): never auto-approved.
@@ -13,7 +10,7 @@ function keyOf(name: string, input: unknown): string {
  * extension does not register is asked about in a dialog before it is invoked.
  */
 export class TextCallApprovals {
-  private readonly running = new Map<string, number>();
+  private readonly registry = new TextCallRegistry();
   private readonly guarded = new Set<string>();
 
   /** The notice every confirmation of such a call starts with. */
@@ -28,21 +25,12 @@ export class TextCallApprovals {
 
   /** The invoker runs `name(input)`, read from text, until the returned function is called. */
   expect(name: string, input: unknown): () => void {
-    const key = keyOf(name, input);
-    this.running.set(key, (this.running.get(key) ?? 0) + 1);
-    let done = false;
-    return () => {
-      if (done) return;
-      done = true;
-      const left = (this.running.get(key) ?? 1) - 1;
-      if (left > 0) this.running.set(key, left);
-      else this.running.delete(key);
-    };
+    return this.registry.expect(name, input);
   }
 
   /** Whether the invocation being prepared is a call read from text. */
   isFromText(name: string, input: unknown): boolean {
-    return this.running.has(keyOf(name, input));
+    return this.registry.isFromText(name, input);
   }
 
   /** `tool` whose confirmation always asks for a call read from text, with the notice. */
