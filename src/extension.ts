@@ -8,6 +8,7 @@ import { DisposableStore } from './platform/disposables';
 import { createConsolePathMemory } from './platform/consolePathMemory';
 import { InferenceConnection } from './services/inferenceConnection';
 import { InstructionsService } from './services/repositoryInstructions';
+import { TextCallApprovals } from './services/textCallApprovals';
 import { WorkspaceTrustGate, type TrustFake } from './services/workspaceTrust';
 import { createLogger } from './platform/logger';
 import type { SharedNetwork } from './platform/networkOptions';
@@ -105,6 +106,7 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
     trust,
     instructions: store.add(new InstructionsService(logger, trust)),
     walkthrough: store.add(new WalkthroughProgress()),
+    textCalls: new TextCallApprovals(),
     // Read at each agent turn (the meter is built lazily, never at activation).
     usage: { snapshot: () => usageRuntime.meter.snapshot(), currentSettings: () => usageRuntime.meter.currentSettings() },
   };

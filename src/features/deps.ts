@@ -8,6 +8,7 @@ import type { SecretStore } from '../platform/secrets';
 import type { ConnectionStatus } from '../services/connectionStatus';
 import type { StratusSettings } from '../platform/settings';
 import type { InstructionsService } from '../services/repositoryInstructions';
+import type { TextCallApprovals } from '../services/textCallApprovals';
 import type { WorkspaceTrustGate } from '../services/workspaceTrust';
 import type { WalkthroughProgress } from '../services/walkthroughProgress';
 import type { UsageSnapshot } from '../core/usage/summary';
@@ -38,6 +39,8 @@ export interface Deps {
   readonly instructions: InstructionsService;
   /** What the user did that completes a walkthrough step, told by the feature where it happened (absent in tests that build none). */
   readonly walkthrough?: WalkthroughProgress;
+  /** Tool calls read from a model's text: never auto-approved (every Stratus tool is registered through its guard). Absent in tests: asked about in a dialog. */
+  readonly textCalls?: TextCallApprovals;
   /** The usage meter (absent in tests that build no meter: the turn then prices at the contract's rates and knows no allowance). */
   readonly usage?: UsageReader;
 }

@@ -157,6 +157,8 @@ export async function runAgent(options: AgentOptions): Promise<AgentOutcome> {
     }
 
     const prepared = validator.prepare(result.toolCalls, rounds);
+    const fromText = new Set(result.recoveredCallIds ?? []);
+    const readFromText = result.toolCalls.map((c) => fromText.has(c.id));
     push({
       role: 'assistant',
       content: result.text ? result.text : null,
@@ -171,7 +173,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentOutcome> {
 
     let outcomes: ToolOutcome[];
     try {
-      outcomes = await runRound(prepared, rounds);
+      outcomes = await runRound(prepared, rounds, readFromText);
     } catch (error) {
       // Cancelled while tools ran: answer every call so the history stays valid.
       for (const p of prepared) push({ role: 'tool', tool_call_id: p.call.id, content: 'Not completed: the user cancelled the request.' });
@@ -204,14 +206,14 @@ export async function runAgent(options: AgentOptions): Promise<AgentOutcome> {
     }
   }
 
-  async function runRound(prepared: PreparedCall[], round: number): Promise<ToolOutcome[]> {
-    const runs = prepared.map(async (p): Promise<ToolOutcome> => {
+  async function runRound(prepared: PreparedCall[], round: number, readFromText: readonly boolean[]): Promise<ToolOutcome[]> {
+    const runs = prepared.map(async (p, k): Promise<ToolOutcome> => {
       if (!p.ok) {
         const outcome: ToolOutcome = { content: p.error, isError: true };
         emit({ type: 'tool_end', call: p.call, invocation: undefined, outcome });
         return outcome;
       }
-      const invocation: ToolInvocation = { callId: p.call.id, name: p.call.function.name.trim(), input: p.input, round };
+      const invocation: ToolInvocation = { callId: p.call.id, name: p.call.function.name.trim(), input: p.input, round, ...(readFromText[k] === true ? { fromText: true as const } : {}) };
       toolCalls += 1;
       emit({ type: 'tool_start', invocation });
       let outcome: ToolOutcome;

@@ -17,6 +17,8 @@ export interface ToolInvocation {
   readonly input: Readonly<Record<string, unknown>>;
   /** 1-based round of the turn. */
   readonly round: number;
+  /** Read from the model's text, not sent as a tool call: never auto-approved, its confirmation says so. */
+  readonly fromText?: true;
 }
 
 /** What a tool gave back. `content` goes to the model as the `tool` message. */

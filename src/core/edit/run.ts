@@ -1,3 +1,4 @@
+import { MalformedResponseError } from '../errors';
 import type { InferenceClient } from '../inference/api';
 import type { EditSession, RowEdit } from './editSession';
 import type { EditPrompt } from './prompt';
@@ -18,6 +19,8 @@ export interface StreamEditResult {
   readonly truncated: boolean;
 }
 
+const EDIT_LABEL = 'Edit with Instruction';
+
 /**
  * Sends the edit request (metered as kind `edit`, through the cap check like chat) and streams
  * its answer into the session. The session is ended here; a cancelled or failed request leaves
@@ -34,6 +37,9 @@ export async function streamEdit(options: StreamEditOptions): Promise<StreamEdit
     const edits = session.push(event.text);
     if (edits.length > 0) onEdits(edits);
   });
+  // An echoed "<think>" that never closed moved the rest of the answer out of it: the range would
+  // read as deleted. Nothing is applied (the session stays streaming, for the caller to reject).
+  if (result.thinkingOpen === true) throw new MalformedResponseError(`${EDIT_LABEL}: the answer opened a <think> block that never closed, so it holds no complete rewrite; nothing was applied`);
   const truncated = result.finishReason === 'length';
   const edits = session.end({ truncated });
   if (edits.length > 0) onEdits(edits);

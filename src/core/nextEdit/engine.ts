@@ -31,7 +31,9 @@ export type NoSuggestion =
   /** The answer is no rewrite of the window (a refusal, an explanation, other code). */
   | 'unrelated'
   /** The answer was cut by max_tokens: the rest of the window would read as deleted. */
-  | 'truncated';
+  | 'truncated'
+  /** A `<think>` block in the answer never closed (an echoed "<think>" in the window): the rest would read as deleted. */
+  | 'thinkingOpen';
 
 export type NextEditResult = { kind: 'suggestion'; suggestion: NextEditSuggestion; source: 'network' | 'cache' } | { kind: 'none'; reason: NoSuggestion };
 
@@ -187,13 +189,14 @@ export class NextEditEngine {
     return { kind: 'none', reason };
   }
 
-  private async fetch(request: CompletionRequest, signal: AbortSignal): Promise<{ kind: 'text'; text: string } | { kind: 'failed' } | { kind: 'truncated' }> {
+  private async fetch(request: CompletionRequest, signal: AbortSignal): Promise<{ kind: 'text'; text: string } | { kind: 'failed' } | { kind: 'truncated' } | { kind: 'thinkingOpen' }> {
     let text = '';
     try {
       const result = await this.options.complete(request, signal).consume((event) => {
         if (event.type === 'text') text += event.text;
       });
       this.backoff.observeSuccess();
+      if (thinkingOpen(result)) return { kind: 'thinkingOpen' };
       return finishReasonOf(result) === 'length' ? { kind: 'truncated' } : { kind: 'text', text };
     } catch (error) {
       if (!signal.aborted) {
@@ -203,6 +206,11 @@ export class NextEditEngine {
       return { kind: 'failed' };
     }
   }
+}
+
+/** The decoder reports a `<think>` block that never closed: the answer is not the window's code. */
+function thinkingOpen(result: unknown): boolean {
+  return typeof result === 'object' && result !== null && 'thinkingOpen' in result && result.thinkingOpen === true;
 }
 
 function finishReasonOf(result: unknown): unknown {

@@ -148,7 +148,7 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
   depth.summaryCosts = { before: (summary) => control.beforeRequest(summary), spent: (usage) => control.onSummaryUsage(usage) };
   const roundBudget = { toolsTokens: estimateToolsTokens(toolDefinitions(tools)), reserveTokens: fitted.maxTokens };
   const context = toolsContext(deps);
-  const invoker = turn.invoker ?? new VscodeToolInvoker(request.toolInvocationToken);
+  const invoker = turn.invoker ?? new VscodeToolInvoker(request.toolInvocationToken, undefined, deps.textCalls);
   const progress = context.progress.onDidReport((message) => stream.progress(message));
   const usedTools = new Set<string>();
   const referencedFiles = new Set<string>();

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ToolInvocation, ToolInvoker, ToolOutcome } from '../../core/agent';
 import { CancelledError } from '../../core/errors';
+import { TextCallApprovals } from '../../services/textCallApprovals';
 
 export type InvokeTool = (name: string, options: vscode.LanguageModelToolInvocationOptions<object>, token?: vscode.CancellationToken) => Thenable<vscode.LanguageModelToolResult>;
 
@@ -25,13 +26,20 @@ export class VscodeToolInvoker implements ToolInvoker {
   constructor(
     private readonly toolInvocationToken: vscode.ChatParticipantToolToken | undefined,
     private readonly invokeTool: InvokeTool = (name, options, token) => vscode.lm.invokeTool(name, options, token),
+    /** Calls read from the model's text: never auto-approved (a Stratus tool's confirmation says so; any other tool is asked about first). */
+    private readonly textCalls: TextCallApprovals = new TextCallApprovals(),
   ) {}
 
   async invoke(invocation: ToolInvocation, signal: AbortSignal): Promise<ToolOutcome> {
+    if (invocation.fromText && !this.textCalls.guards(invocation.name) && !(await this.textCalls.confirmElsewhere(invocation.name, invocation.input))) {
+      if (signal.aborted) throw new CancelledError();
+      return { content: DECLINED_RESULT, declined: true };
+    }
     const source = new vscode.CancellationTokenSource();
     const onAbort = (): void => source.cancel();
     signal.addEventListener('abort', onAbort, { once: true });
     if (signal.aborted) source.cancel();
+    const done = invocation.fromText ? this.textCalls.expect(invocation.name, invocation.input) : undefined;
     try {
       const result = await this.invokeTool(invocation.name, { input: invocation.input, toolInvocationToken: this.toolInvocationToken }, source.token);
       const text = result.content.map(partText).join('');
@@ -42,6 +50,7 @@ export class VscodeToolInvoker implements ToolInvoker {
       const message = error instanceof Error ? error.message : String(error);
       return { content: `Error: ${message}`, isError: true };
     } finally {
+      done?.();
       signal.removeEventListener('abort', onAbort);
       source.dispose();
     }

@@ -52,7 +52,9 @@ export function register(deps: Deps, options: { rankedSearch?: RankedSearchSourc
   const registered = new Map<string, vscode.LanguageModelTool<never>>();
   for (const [name, tool] of tools) {
     const action = SIDE_EFFECT_TRUST_ACTIONS[name];
-    const gated = action === undefined ? tool : trustGatedTool(name, tool, deps.trust, action);
+    const trusted = action === undefined ? tool : trustGatedTool(name, tool, deps.trust, action);
+    // Outermost: a call read from the model's text always asks, whatever the tool would do.
+    const gated = deps.textCalls ? deps.textCalls.guard(name, trusted) : trusted;
     registered.set(name, gated);
     store.add(vscode.lm.registerTool(name, gated));
   }

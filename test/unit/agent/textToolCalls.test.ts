@@ -39,6 +39,9 @@ describe('agent loop: a two-tool task with models that print their tool calls as
       });
       assert.equal(outcome.status, 'answered');
       assert.deepEqual(ran.map((r) => [r.name, r.input]), [['read_file', { path: 'a.txt' }], ['run_task', { note: 'hello from a.txt' }]]);
+      // A call read from the text is flagged for the approval path (never auto-approved); a native call is not (issue 40).
+      const native = model === 'qwen3:8b';
+      assert.deepEqual(ran.map((r) => r.fromText === true), [!native, !native]);
       assert.equal(outcome.text, 'Tool result (read_file): hello from a.txt\nTool result (run_task): exit 0');
       assert.doesNotMatch(shown, /<\||<tool_call>|\[TOOL_CALLS\]|"parameters"/);
     });

@@ -51,12 +51,28 @@ for (const profile of ['contract', 'production'] as SandboxProfile[]) {
       sandbox.control.reset();
     });
 
-    async function run(instruction: string, signal = new AbortController().signal): Promise<{ session: EditSession; rows: string[]; truncated: boolean }> {
-      const session = new EditSession(RANGE);
-      const rows = [...RANGE];
-      const { truncated } = await streamEdit({ client, model: MODEL, prompt: prompt(instruction), session, signal, onEdits: (e: RowEdit[]) => applyRowEdits(rows, e) });
+    async function run(instruction: string, signal = new AbortController().signal, range = RANGE, model = MODEL): Promise<{ session: EditSession; rows: string[]; truncated: boolean }> {
+      const session = new EditSession(range);
+      const rows = [...range];
+      const { truncated } = await streamEdit({ client, model, prompt: prompt(instruction, range), session, signal, onEdits: (e: RowEdit[]) => applyRowEdits(rows, e) });
       return { session, rows, truncated };
     }
+
+    it('a range holding special tokens: Accept All keeps every one of them (issue 40)', async () => {
+      const range = ['  const STOP = ["<|end|>", "<|return|>", "<|call|>", "<|endoftext|>"]; // and <|eot_id|>', '  function total(value) {', '    return `<|start|>assistant<|channel|>final<|message|>${value}<|eom_id|>`;', '  }'];
+      const { session, rows } = await run('rename value to amount', undefined, range, 'qwen3-coder:30b');
+      applyRowEdits(rows, session.acceptAll());
+      assert.deepEqual(rows, range.map((l) => l.replace(/\bvalue\b/g, 'amount')));
+    });
+
+    it('an answer whose <think> never closed (the range echoed "<think>"): nothing is applied, the request fails (issue 40)', async () => {
+      const range = ['  const open = "<think>";', ...RANGE];
+      const session = new EditSession(range);
+      const rows = [...range];
+      await assert.rejects(streamEdit({ client, model: 'qwen3-coder:30b', prompt: prompt('rename value to amount', range), session, signal: new AbortController().signal, onEdits: (e) => applyRowEdits(rows, e) }), (e: Error) => e.name === 'MalformedResponseError' && /<think>/.test(e.message));
+      applyRowEdits(rows, session.rejectAll());
+      assert.deepEqual(rows, range);
+    });
 
     it('streams the rewrite into hunks; accepted, the range is the rewrite; metered as kind edit', async () => {
       const { session, rows, truncated } = await run('rename value to amount and add documentation, chatty');

@@ -21,7 +21,7 @@ function decode(deltas: readonly string[], tools: readonly ToolDefinition[] | nu
   const out: Decoded = { text: '', thinking: '', calls: [] };
   const decoder = new ContentDecoder(
     { onText: (t) => (out.text += t), onThinking: (t) => (out.thinking += t), onCall: (c) => out.calls.push(c) },
-    tools ? new OfferedTools(tools) : undefined,
+    { tools: tools ? new OfferedTools(tools) : undefined },
   );
   for (const d of deltas) decoder.push(d);
   decoder.flush();
@@ -52,9 +52,11 @@ const CASES: ReadonlyArray<{ name: string; content: string; text: string; calls:
   { name: 'Mistral [TOOL_CALLS][...]', content: '[TOOL_CALLS][{"name": "read_file", "arguments": {"path": "src/a.ts"}}]', text: '', calls: [{ ...READ, format: 'mistral' }] },
   { name: 'Mistral [TOOL_CALLS]name[ARGS]', content: 'Reading.[TOOL_CALLS]read_file[ARGS]{"path": "src/a.ts"}', text: 'Reading.', calls: [{ ...READ, format: 'mistral' }] },
   { name: 'Llama <|python_tag|>', content: '<|python_tag|>{"name": "read_file", "parameters": {"path": "src/a.ts"}}<|eom_id|>', text: '', calls: [{ ...READ, format: 'llama' }] },
-  { name: 'Llama bare JSON as the whole answer', content: '  {"name": "read_file", "parameters": {"path": "src/a.ts"}}\n', text: '  ', calls: [{ ...READ, format: 'json' }] },
-  { name: 'fenced json with one call', content: 'I will call it:\n```json\n{"name": "read_file", "arguments": {"path": "src/a.ts"}}\n```\nDone.', text: 'I will call it:\n\nDone.', calls: [{ ...READ, format: 'fenced' }] },
-  { name: 'XML-ish <function=name>{json}', content: 'Sure. <function=read_file>{"path": "src/a.ts"}</function> ok', text: 'Sure.  ok', calls: [{ ...READ, format: 'xml' }] },
+  { name: 'Llama bare JSON as the whole answer', content: '  {"name": "read_file", "parameters": {"path": "src/a.ts"}}\n', text: '  \n', calls: [{ ...READ, format: 'json' }] },
+  { name: 'fenced json with one call, the answer\'s end', content: 'I will call it:\n```json\n{"name": "read_file", "arguments": {"path": "src/a.ts"}}\n```\n', text: 'I will call it:\n\n', calls: [{ ...READ, format: 'fenced' }] },
+  { name: 'fenced json with one call, the whole answer', content: '```json\n{"name": "read_file", "arguments": {"path": "src/a.ts"}}\n```', text: '', calls: [{ ...READ, format: 'fenced' }] },
+  { name: 'XML-ish <function=name>{json}', content: 'Sure. <function=read_file>{"path": "src/a.ts"}</function>', text: 'Sure. ', calls: [{ ...READ, format: 'xml' }] },
+  { name: 'a call after a closed code block', content: 'The file:\n```ts\nconst a = `<tool_call>`;\n```\n<tool_call>{"name": "read_file", "arguments": {"path": "src/a.ts"}}</tool_call>\n<|eot_id|>', text: 'The file:\n```ts\nconst a = `<tool_call>`;\n```\n\n', calls: [{ ...READ, format: 'hermes' }] },
   { name: 'XML-ish parameters', content: '<function=list_vms><parameter=limit>3</parameter></function>', text: '', calls: [{ name: 'list_vms', arguments: '{"limit":3}', format: 'xml' }] },
   { name: 'harmony commentary call', content: '<|channel|>analysis<|message|>Need the file.<|end|><|start|>assistant<|channel|>commentary to=functions.read_file <|constrain|>json<|message|>{"path":"src/a.ts"}<|call|>', text: '', calls: [{ ...READ, format: 'harmony' }] },
 ];
@@ -72,6 +74,17 @@ const PROSE: readonly string[] = [
   'Write <function=f> in the template and [ARGS] after.',
   'a < b and c [d] `e` {f}',
   '```json\n[{"name": "read_file", "arguments": {"path": "a"}}, {"name": "read_file", "arguments": {"path": "b"}}]\n```',
+  // Quoted, not called (issue 40): a valid call of an offered tool anywhere but the answer's end, or in code.
+  'I will call it:\n```json\n{"name": "read_file", "arguments": {"path": "src/a.ts"}}\n```\nDone.',
+  'Sure. <function=read_file>{"path": "src/a.ts"}</function> ok',
+  'The README says <tool_call>{"name": "read_file", "arguments": {"path": "src/a.ts"}}</tool_call> runs the tests; nothing was run.',
+  'The README holds:\n```\n<tool_call>{"name": "read_file", "arguments": {"path": "src/a.ts"}}</tool_call>\n',
+  'Inline: `<tool_call>{"name": "read_file", "arguments": {"path": "src/a.ts"}}</tool_call>',
+  '````md\n```json\n{"name": "read_file", "arguments": {"path": "src/a.ts"}}\n```\n',
+  'Quoted: <|python_tag|>{"name": "read_file", "parameters": {"path": "src/a.ts"}}',
+  'In code: `[TOOL_CALLS]read_file[ARGS]{"path": "src/a.ts"}',
+  '<tool_call>{"name": "read_file", "arguments": {"path": "src/a.ts"}}</tool_call> was the call; I did not make it.',
+  'Tokens <|eot_id|> and <|eom_id|> inside prose stay, as does `<|end|>`.',
 ];
 
 describe('inference/chat tool calls printed as text', () => {
@@ -107,7 +120,8 @@ describe('inference/chat tool calls printed as text', () => {
     for (const c of CASES.filter((x) => !x.name.startsWith('harmony'))) {
       const out = decode([c.content], null);
       assert.deepEqual(out.calls, []);
-      assert.equal(out.text, c.content);
+      // An end token at the answer's end is the format's, dropped with or without tools.
+      assert.equal(out.text, c.content.replace(/<\|eo[mt]_id\|>$/, ''));
     }
     const harmony = decode([CASES[CASES.length - 1]?.content ?? ''], null);
     assert.equal(harmony.text, '{"path":"src/a.ts"}');
@@ -116,7 +130,7 @@ describe('inference/chat tool calls printed as text', () => {
 
   it('holds back only while the text may still be a call: prose after a rejected marker streams on', () => {
     const seen: string[] = [];
-    const decoder = new ContentDecoder({ onText: (t) => seen.push(t), onThinking: () => undefined, onCall: () => undefined }, new OfferedTools(TOOLS));
+    const decoder = new ContentDecoder({ onText: (t) => seen.push(t), onThinking: () => undefined, onCall: () => undefined }, { tools: new OfferedTools(TOOLS) });
     decoder.push('Use <tool_call> tags');
     assert.equal(seen.join(''), 'Use <tool_call> tags');
     decoder.push(' and [TOOL_CALLS] too. {"name": 1}');
@@ -129,4 +143,42 @@ describe('inference/chat tool calls printed as text', () => {
     assert.equal(out.calls.length, 0);
     assert.equal(out.text, long);
   });
+});
+
+describe('inference/chat tool calls printed as text: work grows linearly with a held call (issue 40, item 9)', () => {
+  /** Milliseconds (best of five) to decode each text of `texts` one small delta at a time. */
+  function cost(texts: readonly string[]): number {
+    const split = texts.map((text) => {
+      const deltas: string[] = [];
+      for (let i = 0; i < text.length; i += 3) deltas.push(text.slice(i, i + 3));
+      return deltas;
+    });
+    let best = Infinity;
+    for (let run = 0; run < 5; run++) {
+      const start = process.hrtime.bigint();
+      for (const deltas of split) decode(deltas);
+      best = Math.min(best, Number(process.hrtime.bigint() - start) / 1e6);
+    }
+    return best;
+  }
+
+  const shapes: ReadonlyArray<[string, (n: number) => string]> = [
+    ['hermes, a long string argument', (n) => `<tool_call>{"name": "read_file", "arguments": {"path": "${'ab/'.repeat(n / 3)}"}}</tool_call>`],
+    ['hermes, nested arrays', (n) => `<tool_call>{"name": "list_vms", "arguments": {"x": ${'['.repeat(n / 2)}${']'.repeat(n / 2)}}}</tool_call>`],
+    ['fenced json, a long array', (n) => `\`\`\`json\n{"name": "list_vms", "arguments": {"ids": [${'1,'.repeat(n / 2)}1]}}\n\`\`\``],
+    ['mistral, braces in strings', (n) => `[TOOL_CALLS]read_file[ARGS]{"path": "${'{}'.repeat(n / 2)}"}`],
+    ['bare JSON', (n) => `{"name": "read_file", "arguments": {"path": "${'x'.repeat(n)}"}}`],
+    ['xml parameters', (n) => `<function=read_file><parameter=path>${'<p'.repeat(n / 2)}</parameter></function>`],
+  ];
+
+  for (const [name, make] of shapes) {
+    it(`${name}: one text 8x as long costs about what 8 texts of the length do (quadratic: 8x more)`, () => {
+      const n = 10_000;
+      cost([make(n)]);
+      const eight = cost(Array.from({ length: 8 }, () => make(n)));
+      const long = cost([make(8 * n)]);
+      // Linear: a ratio about 1. The quadratic scan this replaces measured 5-8x more here; the bound leaves room for a loaded machine.
+      assert.ok(long < 4 * eight, `${name}: 8 x ${n} chars in ${eight.toFixed(2)} ms, ${8 * n} chars in ${long.toFixed(2)} ms`);
+    });
+  }
 });

@@ -78,5 +78,41 @@ describe('sandbox: next-edit prompts (the rename script)', () => {
       const three = await suggest(0);
       assert.deepEqual(three, { kind: 'none', reason: 'noOp' }, 'no use left: the window comes back unchanged');
     });
+
+    /** A fresh engine over `source`, the first `count` renamed to `total`; the suggestion after it. */
+    async function afterRename(source: string): Promise<NextEditResult> {
+      const clock = createClock(0);
+      const history = new EditHistory(() => clock.now);
+      let text = source;
+      let version = 1;
+      history.open(ID, 'src/scale.ts', text);
+      const engine = new NextEditEngine({
+        complete: (request, signal) => client.completeStream(request, { signal, purpose: 'nextEdit' }),
+        model: () => ({ id: MODEL, maxModelLen: undefined }),
+        history,
+        documentNow: () => ({ version, text }),
+        timers: clock,
+        now: () => clock.now,
+      });
+      const first = text.indexOf('count');
+      text = `${text.slice(0, first)}total${text.slice(first + 5)}`;
+      version += 1;
+      history.change(ID, [{ offset: first, length: 5, text: 'total' }]);
+      const pending = engine.suggest({ id: ID, version, languageId: 'typescript', relativePath: 'src/scale.ts', text, cursor: first + 5 });
+      await clock.tickAsync(1_000);
+      return pending;
+    }
+
+    it('a window holding special tokens: the suggestion is the rename alone, the tokens kept (issue 40)', async () => {
+      const source = 'function scale(count: number): number {\n  const stop = ["<|end|>", "<|return|>", "<|call|>", "<|endoftext|>", "<|eot_id|>"];\n  const doubled = count * 2;\n  return doubled + count;\n}\n';
+      const result = await afterRename(source);
+      assert.ok(result.kind === 'suggestion', JSON.stringify(result));
+      assert.deepEqual(result.suggestion.edits.map((e) => [e.oldText, e.newText]), [['count', 'total']]);
+    });
+
+    it('an answer whose <think> never closed (the window echoed "<think>"): no suggestion (issue 40)', async () => {
+      const source = 'function scale(count: number): number {\n  const doubled = count * 2;\n  const tag = "<think>";\n  return doubled + count;\n}\n';
+      assert.deepEqual(await afterRename(source), { kind: 'none', reason: 'thinkingOpen' });
+    });
   });
 });

@@ -1,6 +1,7 @@
 import type { HttpTransport } from '../../http/transport';
 import type { HttpResponse } from '../../http/types';
 import { callFeature, callTransport, type CallOptions } from '../shared/call';
+import { usesHarmonyFormat } from '../models/reasoningEffort';
 import { mergeUnder } from '../shared/extraBody';
 import { responseMeta } from '../shared/meta';
 import { parseChatCompletion } from './completion';
@@ -68,7 +69,7 @@ export async function chat(
     ...callTransport(options, { firstByteTimeoutMs: NON_STREAMED_FIRST_BYTE_MS }),
     ...callFeature(options),
   });
-  const textCalls = { tools: textCallTools(request, options), ...(options.onTextToolCall ? { log: options.onTextToolCall } : {}) };
+  const textCalls = { tools: textCallTools(request, options), harmony: usesHarmonyFormat(request.model), ...(options.onTextToolCall ? { log: options.onTextToolCall } : {}) };
   return parseChatCompletion(await res.json(), responseMeta(res), `POST ${path}`, textCalls);
 }
 
@@ -107,6 +108,7 @@ export function chatStream(
       meta: responseMeta(res),
       redact: (t) => transport.redact(t),
       ...(tools ? { textCallTools: tools } : {}),
+      harmony: usesHarmonyFormat(request.model),
       ...(options.onTextToolCall ? { log: options.onTextToolCall } : {}),
     });
 

@@ -20,6 +20,7 @@ export interface ResultParts {
   thinking: string;
   thinkingOpen?: boolean;
   toolCalls: ToolCall[];
+  recoveredCallIds?: readonly string[];
   finishReason: string | undefined;
   usage: Usage | undefined;
 }
@@ -53,19 +54,22 @@ export function parseChatCompletion(
   meta: ResponseMeta,
   label: string,
   /** As in a stream: the offered tools a call printed as text may name (recovery on), and the log line. */
-  textCalls?: { tools: OfferedTools | undefined; log?: (line: string) => void },
+  textCalls?: { tools: OfferedTools | undefined; log?: (line: string) => void; harmony?: boolean },
 ): ChatResult {
   const choice = isRecord(body) ? arr(body.choices)[0] : undefined;
   if (!isRecord(body) || !isRecord(choice) || !isRecord(choice.message)) {
     throw new MalformedResponseError(`${label}: the response has no choices[0].message`);
   }
   const message = choice.message;
-  const { text, thinking, thinkingOpen: open, calls: recovered } = decodeContent(str(message.content) ?? '', textCalls?.tools);
+  const { text, thinking, thinkingOpen: open, calls: recovered } = decodeContent(str(message.content) ?? '', { tools: textCalls?.tools, harmony: textCalls?.harmony === true });
   const reasoning = str(message.reasoning_content) ?? str(message.reasoning) ?? '';
   const calls = toolCalls(message.tool_calls);
+  const recoveredCallIds: string[] = [];
   for (const call of recovered) {
     const index = calls.length;
-    calls.push({ id: recoveredCallId(str(body.id) ?? '', index), type: 'function', function: { name: call.name, arguments: call.arguments } });
+    const id = recoveredCallId(str(body.id) ?? '', index);
+    recoveredCallIds.push(id);
+    calls.push({ id, type: 'function', function: { name: call.name, arguments: call.arguments } });
     textCalls?.log?.(`${label}: recovered a call of '${call.name}' that ${str(body.model) ?? 'the model'} printed as text (${call.format} format)`);
   }
   const finish = str(choice.finish_reason);
@@ -78,6 +82,7 @@ export function parseChatCompletion(
       thinking: reasoning + thinking,
       ...(open ? { thinkingOpen: true } : {}),
       toolCalls: calls,
+      ...(recoveredCallIds.length > 0 ? { recoveredCallIds } : {}),
       finishReason: finish === 'stop' && recovered.length > 0 ? 'tool_calls' : finish,
       usage: parseUsage(body.usage),
     },

@@ -50,7 +50,12 @@ export class OfferedTools {
     }
     if (!isRecord(args)) return undefined;
     const schema = tool.function.parameters;
-    if (schema && !schemaValidator(schema).validate(args).valid) return undefined;
-    return JSON.stringify(args);
+    try {
+      if (schema && !schemaValidator(schema).validate(args).valid) return undefined;
+      return JSON.stringify(args);
+    } catch {
+      // Arguments nested deeper than the stack allows: no call a tool could take.
+      return undefined;
+    }
   }
 }

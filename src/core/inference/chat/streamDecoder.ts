@@ -20,6 +20,8 @@ export interface DecoderContext {
   textCallTools?: OfferedTools;
   /** Told each time a call printed as text is recovered. */
   log?: (line: string) => void;
+  /** The model writes the harmony format (gpt-oss): its markers are read anywhere in the answer. */
+  harmony?: boolean;
 }
 
 
@@ -67,7 +69,7 @@ export class ChatStreamDecoder implements SseDecoder<ChatResult> {
         },
         onCall: (call) => this.onRecoveredCall(call),
       },
-      ctx.textCallTools,
+      { tools: ctx.textCallTools, harmony: ctx.harmony === true },
     );
   }
 
@@ -160,6 +162,7 @@ export class ChatStreamDecoder implements SseDecoder<ChatResult> {
     if (!this.complete) throw this.endedEarly('');
     this.splitter.flush();
     this.emitToolCalls();
+    const calls = this.tools.result();
     return chatResult(
       {
         id: this.id,
@@ -169,7 +172,8 @@ export class ChatStreamDecoder implements SseDecoder<ChatResult> {
         text: this.recovered > 0 && this.text.toString().trim() === '' ? '' : this.text.toString(),
         thinking: this.thinking.toString(),
         ...(this.splitter.thinkingOpen ? { thinkingOpen: true } : {}),
-        toolCalls: this.tools.result().map((t) => t.call),
+        toolCalls: calls.map((t) => t.call),
+        ...(this.recovered > 0 ? { recoveredCallIds: calls.filter((t) => t.fromText).map((t) => t.call.id) } : {}),
         finishReason: this.finishReason,
         usage: this.usage,
       },
@@ -215,14 +219,11 @@ export class ChatStreamDecoder implements SseDecoder<ChatResult> {
 
   /** A call printed as text: assembled after the server's own calls, as if it had sent it. */
   private onRecoveredCall(call: RecoveredCall): void {
-    let index = 0;
-    for (const { index: used } of this.tools.result()) if (used >= index) index = used + 1;
-    const id = recoveredCallId(this.id ?? '', index);
-    const event = this.tools.add({ index, id, type: 'function', function: { name: call.name, arguments: call.arguments } }, index);
+    const event = this.tools.addRecovered(recoveredCallId(this.id ?? '', this.tools.size), call.name, call.arguments);
     this.recovered++;
     this.delivered = true;
     this.ctx.log?.(`${this.ctx.label}: recovered a call of '${call.name}' that ${this.model ?? 'the model'} printed as text (${call.format} format)`);
-    if (event) this.emit(event);
+    this.emit(event);
   }
 
   private onChoice(choice: JsonRecord): void {

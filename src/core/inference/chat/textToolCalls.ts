@@ -1,15 +1,10 @@
+import { Candidate, type Step } from './textCallCandidate';
+import { END_TOKENS, endTokenAt, PARTIAL } from './endTokens';
+import { MarkdownCode } from './markdownCode';
 import type { OfferedTools } from './offeredTools';
-import {
-  callFromMistralArgs,
-  callFromXml,
-  callJsonPrefix,
-  callsFromHermes,
-  callsFromJson,
-  INCOMPLETE,
-  jsonValueEnd,
-  type RawCall,
-  type TextCallFormat,
-} from './textToolFormats';
+import type { RawCall, TextCallFormat } from './textToolFormats';
+
+export { MAX_CALL_CHARS } from './textCallCandidate';
 
 /** A call recovered from the answer's text, its arguments checked against the tool's schema. */
 export interface RecoveredCall {
@@ -38,26 +33,25 @@ export function recoveredCallId(seed: string, index: number): string {
 interface Marker {
   open: string;
   format: TextCallFormat;
+  /** Only where the answer starts (nothing but spaces, or calls that started it, before it). */
+  answerStart?: boolean;
   /** Only at the start of a line (a fence). */
   lineStart?: boolean;
 }
 
 const MARKERS: readonly Marker[] = [
   { open: '<tool_call>', format: 'hermes' },
-  { open: '[TOOL_CALLS]', format: 'mistral' },
-  { open: '<|python_tag|>', format: 'llama' },
   { open: '<function=', format: 'xml' },
+  { open: '<|python_tag|>', format: 'llama', answerStart: true },
+  { open: '[TOOL_CALLS]', format: 'mistral' },
   { open: '```json', format: 'fenced', lineStart: true },
 ];
-const BARE: Marker = { open: '', format: 'json' };
-/** End-of-turn tokens a Llama server may leak after a call: never part of the answer. */
-const DROPPED = ['<|eom_id|>', '<|eot_id|>'];
-/** The most a candidate call is held back before it is shown as the text it is. */
-export const MAX_CALL_CHARS = 100_000;
+const BARE: Marker = { open: '', format: 'json', answerStart: true };
+const END_TOKEN = new RegExp(END_TOKENS.map((t) => t.replace(/[|]/g, '\\|')).join('|'), 'g');
 
-type Step = { kind: 'wait' } | { kind: 'reject' } | { kind: 'calls'; calls: RawCall[]; consumed: number };
-const WAIT: Step = { kind: 'wait' };
-const REJECT: Step = { kind: 'reject' };
+function isSpace(c: number): boolean {
+  return c === 32 || c === 10 || c === 13 || c === 9;
+}
 
 function mayHoldMarker(delta: string): boolean {
   for (let i = 0; i < delta.length; i++) {
@@ -67,17 +61,33 @@ function mayHoldMarker(delta: string): boolean {
   return false;
 }
 
+/** Complete calls at the answer's end so far, waiting for it to end (or for prose to show they were not). */
+interface Held {
+  calls: RecoveredCall[];
+  /** Their text as it came (shown if prose follows). */
+  raw: string;
+  /** The spaces between and after them (shown when they are recovered). */
+  gaps: string;
+  lineStart: boolean;
+}
+
 /**
  * Recovers tool calls a model printed in its answer instead of `tool_calls` (Hermes/Qwen
  * `<tool_call>`, Mistral `[TOOL_CALLS]`, Llama `<|python_tag|>` or a bare JSON answer, a ```json
- * fence holding one call, `<function=name>`). Text streams through untouched except while it may
- * still be a call: a marker's start, or a candidate up to its end (at most MAX_CALL_CHARS). A
- * candidate that is not a call of an offered tool with valid arguments is shown as it came.
+ * fence holding one call, `<function=name>`), only where the format puts them: the answer's last
+ * thing (spaces and end tokens after it), outside any code span or fence; `<|python_tag|>` and a
+ * bare JSON call only as the whole answer. Anything else is text, shown as written: a quoted call
+ * never runs. Text streams through untouched except while it may still be a call: a marker's
+ * start, a candidate up to its end (at most MAX_CALL_CHARS), then complete calls until the answer
+ * ends (released as text as soon as prose follows). One forward pass over the text: each
+ * character is looked at a bounded number of times, however the deltas split it.
  */
 export class TextToolCallDetector {
+  /** The start of a marker, held until the next delta decides it. */
   private pending = '';
-  private candidate: Marker | undefined;
-  private atLineStart = true;
+  private candidate: Candidate | undefined;
+  private held: Held | undefined;
+  private readonly code = new MarkdownCode();
   /** Something other than whitespace was shown: a bare JSON call must be the whole answer. */
   private seenText = false;
   private final = false;
@@ -88,207 +98,172 @@ export class TextToolCallDetector {
   ) {}
 
   push(delta: string): void {
-    if (this.candidate === undefined && this.pending === '' && this.seenText && !mayHoldMarker(delta)) {
-      this.emitText(delta);
+    if (this.candidate === undefined && this.held === undefined && this.pending === '' && this.seenText && !mayHoldMarker(delta)) {
+      this.code.feedText(delta);
+      if (delta) this.sink.onText(delta);
       return;
     }
-    this.pending += delta;
-    this.scan();
+    const s = this.pending + delta;
+    this.pending = '';
+    this.scan(s);
   }
 
-  /** The answer is complete: a held candidate is decided, the rest shown. */
+  /** The answer (or a harmony message) is complete: a held candidate is decided, held calls recovered. */
   flush(): void {
     this.final = true;
-    this.scan();
-    this.emitText(this.pending);
+    const s = this.pending;
     this.pending = '';
-    // A segment (a harmony message) may end before the answer does.
+    this.scan(s);
+    const held = this.held;
+    this.held = undefined;
+    if (held) {
+      this.code.feedText(held.gaps);
+      if (held.gaps) this.sink.onText(held.gaps);
+      for (const call of held.calls) this.sink.onCall(call);
+    }
     this.final = false;
   }
 
   /** The stream failed: what is held is shown as it came (nothing is run from a cut answer). */
   release(): void {
+    const text = (this.held?.raw ?? '') + (this.candidate?.text() ?? '') + this.pending;
+    this.held = undefined;
     this.candidate = undefined;
-    this.emitText(this.pending);
     this.pending = '';
+    this.show(text);
   }
 
-  private scan(): void {
-    while (this.pending) {
+  private scan(input: string): void {
+    let s = input;
+    for (;;) {
       if (this.candidate) {
-        const step = this.pending.length > MAX_CALL_CHARS ? REJECT : this.step(this.candidate);
+        const step = this.candidate.push(s, this.final);
         if (step.kind === 'wait') return;
-        if (step.kind === 'calls' && this.accept(step.calls, this.candidate.format)) {
-          this.pending = this.pending.slice(step.consumed);
-        } else {
-          // Not a call: its first character is text, and the rest is looked at again.
-          const skip = Math.max(1, this.candidate.open.length);
-          this.emitText(this.pending.slice(0, skip));
-          this.pending = this.pending.slice(skip);
-        }
-        this.candidate = undefined;
+        s = this.decide(step);
         continue;
       }
-      if (!this.seenText) {
-        const lead = this.pending.length - this.pending.trimStart().length;
-        if (this.pending[lead] === '{') {
-          this.emitText(this.pending.slice(0, lead));
-          this.pending = this.pending.slice(lead);
-          this.candidate = BARE;
+      if (s === '') return;
+      s = this.walk(s);
+    }
+  }
+
+  /** A candidate is decided: complete calls are held; anything else is shown. Returns the text after it, to look at again. */
+  private decide(step: Exclude<Step, { kind: 'wait' }>): string {
+    const candidate = this.candidate as Candidate;
+    this.candidate = undefined;
+    const text = candidate.text();
+    if (step.kind === 'calls') {
+      const calls = this.accept(step.calls, candidate.format);
+      if (calls) {
+        const held = (this.held ??= { calls: [], raw: '', gaps: '', lineStart: false });
+        held.calls.push(...calls);
+        held.raw += text.slice(0, step.end);
+        held.lineStart = false;
+        return text.slice(step.end);
+      }
+    }
+    const at = step.kind === 'calls' ? step.end : step.at;
+    this.releaseHeld();
+    this.show(text.slice(0, at));
+    return text.slice(at);
+  }
+
+  /** Text outside a candidate. Returns the text from a new candidate's marker on ('' when none). */
+  private walk(s: string): string {
+    let from = 0;
+    let i = 0;
+    while (i < s.length) {
+      const c = s.charCodeAt(i);
+      if (this.held) {
+        if (isSpace(c)) {
+          i++;
           continue;
         }
-      }
-      const found = this.findMarker();
-      if (found) {
-        this.emitText(this.pending.slice(0, found.at));
-        this.pending = this.pending.slice(found.at);
-        if (found.marker) this.candidate = found.marker;
-        else this.pending = this.pending.slice(found.length);
+        const token = c === 60 ? endTokenAt(s, i) : '';
+        if (token !== '' && token !== PARTIAL) {
+          i += token.length;
+          continue;
+        }
+        const marker = token === PARTIAL && !this.final ? PARTIAL : this.markerAt(s, i, i > 0 ? s.charCodeAt(i - 1) === 10 : this.held.lineStart);
+        this.addHeld(s.slice(from, i));
+        if (marker === PARTIAL) {
+          this.pending = s.slice(i);
+          return '';
+        }
+        if (marker) {
+          this.candidate = new Candidate(marker.open, marker.format);
+          return s.slice(i);
+        }
+        // Prose after them: the held calls were text.
+        this.releaseHeld();
+        from = i;
         continue;
       }
-      const keep = this.final ? 0 : this.partialMarkerSuffix();
-      this.emitText(this.pending.slice(0, this.pending.length - keep));
-      this.pending = this.pending.slice(this.pending.length - keep);
-      return;
-    }
-  }
-
-  private lineStartAt(at: number): boolean {
-    return at === 0 ? this.atLineStart : this.pending[at - 1] === '\n';
-  }
-
-  private findMarker(): { at: number; marker?: Marker; length: number } | undefined {
-    let best: { at: number; marker?: Marker; length: number } | undefined;
-    const s = this.pending;
-    for (const marker of MARKERS) {
-      for (let at = s.indexOf(marker.open); at >= 0 && (!best || at < best.at); at = s.indexOf(marker.open, at + 1)) {
-        if (!marker.lineStart || this.lineStartAt(at)) {
-          best = { at, marker, length: marker.open.length };
-          break;
+      if ((c === 60 || c === 91 || c === 96 || c === 123) && this.code.outside) {
+        const marker = this.markerAt(s, i, this.code.atLineStart);
+        if (marker) {
+          if (i > from) this.sink.onText(s.slice(from, i));
+          if (marker === PARTIAL) {
+            this.pending = s.slice(i);
+            return '';
+          }
+          this.candidate = new Candidate(marker.open, marker.format);
+          return s.slice(i);
         }
       }
+      this.code.feed(c);
+      if (!this.seenText && !isSpace(c)) this.seenText = true;
+      i++;
     }
-    for (const token of DROPPED) {
-      const at = s.indexOf(token);
-      if (at >= 0 && (!best || at < best.at)) best = { at, length: token.length };
+    if (this.held) this.addHeld(s.slice(from));
+    else if (from < s.length) this.sink.onText(from === 0 ? s : s.slice(from));
+    return '';
+  }
+
+  /** The marker that starts at `i` and may stand there, PARTIAL when `s` ends with the start of one (more text decides), else undefined. */
+  private markerAt(s: string, i: number, lineStart: boolean): Marker | typeof PARTIAL | undefined {
+    const c = s.charCodeAt(i);
+    // Held calls are not shown text: `<|python_tag|>` may follow one that started the answer.
+    const answerStart = !this.seenText;
+    if (c === 123 /* { */) return answerStart && this.held === undefined ? BARE : undefined;
+    for (const marker of MARKERS) {
+      if (marker.open.charCodeAt(0) !== c || (marker.answerStart && !answerStart) || (marker.lineStart && !lineStart)) continue;
+      if (s.startsWith(marker.open, i)) return marker;
+      if (!this.final && s.length - i < marker.open.length && marker.open.startsWith(s.slice(i))) return PARTIAL;
     }
-    return best;
+    return undefined;
   }
 
-  /** Length of the longest end of the held text that may be the start of a marker. */
-  private partialMarkerSuffix(): number {
-    const s = this.pending;
-    for (let i = Math.max(0, s.length - 14); i < s.length; i++) {
-      const tail = s.slice(i);
-      if (MARKERS.some((m) => m.open.startsWith(tail) && (!m.lineStart || this.lineStartAt(i)))) return s.length - i;
-      if (DROPPED.some((t) => t.startsWith(tail))) return s.length - i;
-    }
-    return 0;
+  private addHeld(text: string): void {
+    if (!this.held || text === '') return;
+    this.held.raw += text;
+    this.held.gaps += text.replace(END_TOKEN, '');
+    this.held.lineStart = text.charCodeAt(text.length - 1) === 10;
   }
 
-  private step(marker: Marker): Step {
-    const s = this.pending;
-    const body = s.slice(marker.open.length);
-    switch (marker.format) {
-      case 'hermes': {
-        const t = body.trimStart();
-        if (t.startsWith('<') ? !(t.startsWith('<function=') || '<function='.startsWith(t)) : callJsonPrefix(t, false) === 'no') return REJECT;
-        const end = body.indexOf('</tool_call>');
-        if (end < 0) return this.final ? this.calls(callsFromHermes(body), s.length) : WAIT;
-        return this.calls(callsFromHermes(body.slice(0, end)), marker.open.length + end + '</tool_call>'.length);
-      }
-      case 'xml': {
-        const name = /^[A-Za-z0-9_.-]*/.exec(body)?.[0] ?? '';
-        if (name.length > 64 || (name.length < body.length && body[name.length] !== '>')) return REJECT;
-        // After `<function=name>` come JSON arguments or `<parameter=`; anything else is prose.
-        const inner = body.slice(name.length + 1).trimStart();
-        if (name.length < body.length && inner !== '' && inner[0] !== '{' && !(inner.startsWith('<parameter=') || '<parameter='.startsWith(inner)) && !inner.startsWith('</function>')) return REJECT;
-        const end = s.indexOf('</function>');
-        if (end < 0) return this.final ? REJECT : WAIT;
-        const consumed = end + '</function>'.length;
-        const call = callFromXml(s.slice(0, consumed));
-        return this.calls(call ? [call] : undefined, consumed);
-      }
-      case 'llama':
-        return this.jsonAfter(marker.open.length, false);
-      case 'mistral': {
-        const t = body.trimStart();
-        if (t === '') return this.final ? REJECT : WAIT;
-        if (t[0] === '[' || t[0] === '{') return this.jsonAfter(marker.open.length, true);
-        const name = /^[A-Za-z0-9_.-]*/.exec(t)?.[0] ?? '';
-        const after = t.slice(name.length);
-        if (name.length > 64 || name === '') return REJECT;
-        if (after === '' || ('[ARGS]'.startsWith(after) && after.length < 6)) return this.final ? REJECT : WAIT;
-        if (!after.startsWith('[ARGS]')) return REJECT;
-        const argsAt = s.length - after.length + '[ARGS]'.length;
-        const lead = s.length - s.slice(argsAt).trimStart().length;
-        if (lead === s.length) return this.final ? REJECT : WAIT;
-        const end = jsonValueEnd(s, lead);
-        if (end === INCOMPLETE) return this.final ? REJECT : WAIT;
-        if (end < 0) return REJECT;
-        const call = callFromMistralArgs(s.slice(marker.open.length, end));
-        return this.calls(call ? [call] : undefined, end);
-      }
-      case 'fenced': {
-        const nl = body.indexOf('\n');
-        if (nl < 0) return body.trim() === '' && !this.final ? WAIT : REJECT;
-        if (body.slice(0, nl).trim() !== '') return REJECT;
-        const inner = body.slice(nl + 1);
-        if (callJsonPrefix(inner, true) === 'no') return REJECT;
-        const close = inner.indexOf('```');
-        if (close < 0) return this.final ? REJECT : WAIT;
-        const calls = callsFromJson(inner.slice(0, close), true);
-        return this.calls(calls?.length === 1 ? calls : undefined, marker.open.length + nl + 1 + close + 3);
-      }
-      default: {
-        // A bare JSON object, a call only if it is the whole answer.
-        if (callJsonPrefix(s, false) === 'no') return REJECT;
-        const end = jsonValueEnd(s, 0);
-        if (end === INCOMPLETE) return this.final ? REJECT : WAIT;
-        if (end < 0) return REJECT;
-        let trailer = s.slice(end);
-        for (const token of DROPPED) trailer = trailer.split(token).join('');
-        if (trailer.trim() !== '' && !DROPPED.some((t) => t.startsWith(trailer.trim()))) return REJECT;
-        if (!this.final) return WAIT;
-        return this.calls(callsFromJson(s.slice(0, end), false), s.length);
-      }
-    }
+  /** Prose followed the held calls: they are shown as the text they were. */
+  private releaseHeld(): void {
+    const held = this.held;
+    this.held = undefined;
+    if (held) this.show(held.raw);
   }
 
-  /** A JSON call (or array of them, when allowed) right after the marker. */
-  private jsonAfter(from: number, allowArray: boolean): Step {
-    const s = this.pending;
-    const rest = s.slice(from);
-    const prefix = callJsonPrefix(rest, allowArray);
-    if (prefix === 'no') return REJECT;
-    const lead = s.length - rest.trimStart().length;
-    if (lead === s.length) return this.final ? REJECT : WAIT;
-    const end = jsonValueEnd(s, lead);
-    if (end === INCOMPLETE) return this.final ? REJECT : WAIT;
-    if (end < 0) return REJECT;
-    return this.calls(callsFromJson(s.slice(lead, end), allowArray), end);
+  /** Shows text that was not walked (a candidate, held calls): the code state follows it. */
+  private show(text: string): void {
+    if (!text) return;
+    this.code.feedText(text);
+    if (!this.seenText && text.trim() !== '') this.seenText = true;
+    this.sink.onText(text);
   }
 
-  private calls(calls: RawCall[] | undefined, consumed: number): Step {
-    return calls && calls.length > 0 ? { kind: 'calls', calls, consumed } : REJECT;
-  }
-
-  /** Emits the calls if every one is a valid call of an offered tool; otherwise nothing. */
-  private accept(calls: readonly RawCall[], format: TextCallFormat): boolean {
+  /** The calls if every one is a valid call of an offered tool; otherwise undefined. */
+  private accept(calls: readonly RawCall[], format: TextCallFormat): RecoveredCall[] | undefined {
     const accepted: RecoveredCall[] = [];
     for (const call of calls) {
       const args = this.tools.accept(call);
-      if (args === undefined) return false;
+      if (args === undefined) return undefined;
       accepted.push({ name: call.name, arguments: args, format });
     }
-    for (const call of accepted) this.sink.onCall(call);
-    return true;
-  }
-
-  private emitText(text: string): void {
-    if (!text) return;
-    this.sink.onText(text);
-    this.atLineStart = text.endsWith('\n');
-    if (!this.seenText && text.trim() !== '') this.seenText = true;
+    return accepted;
   }
 }

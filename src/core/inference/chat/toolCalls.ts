@@ -17,6 +17,8 @@ interface PendingCall {
   id: string;
   name: string;
   args: TextBuffer;
+  /** Read from the answer's text, not sent as `tool_calls`. */
+  fromText?: true;
 }
 
 /**
@@ -33,6 +35,8 @@ export class ToolCallStreamAssembler {
    * (by default the position itself). A fragment with a new `id` moves its position to a new call.
    */
   private positions: Map<number, number> | undefined;
+  /** The server's index of a call whose own index a call read from text took, to the index it got instead. */
+  private moved: Map<number, number> | undefined;
 
   add(raw: unknown, position: number): ToolCallDeltaEvent | undefined {
     if (!isRecord(raw)) return undefined;
@@ -40,7 +44,8 @@ export class ToolCallStreamAssembler {
     const id = str(raw.id) || undefined;
     const name = str(fn?.name) || undefined;
     const args = str(fn?.arguments) ?? '';
-    const index = typeof raw.index === 'number' ? raw.index : this.unindexed(position, id);
+    let index = typeof raw.index === 'number' ? raw.index : this.unindexed(position, id);
+    if (this.moved) index = this.nativeIndex(index);
     let call = this.last;
     if (call === undefined || call.index !== index) {
       call = this.calls.get(index);
@@ -59,8 +64,34 @@ export class ToolCallStreamAssembler {
     return event;
   }
 
+  /** A call read from the answer's text: a call of its own, after those so far; a later server call never joins it. */
+  addRecovered(id: string, name: string, args: string): ToolCallDeltaEvent {
+    const index = this.nextIndex();
+    const buffer = new TextBuffer();
+    buffer.append(args);
+    this.calls.set(index, { index, id, name, args: buffer, fromText: true });
+    this.moved ??= new Map();
+    return { type: 'tool_call_delta', index, id, name, arguments: args };
+  }
+
   get size(): number {
     return this.calls.size;
+  }
+
+  private nextIndex(): number {
+    let index = 0;
+    for (const i of this.calls.keys()) if (i >= index) index = i + 1;
+    return index;
+  }
+
+  /** A server call's index, moved past a call read from text that holds it. */
+  private nativeIndex(index: number): number {
+    const moved = this.moved?.get(index);
+    if (moved !== undefined) return moved;
+    if (!this.calls.get(index)?.fromText) return index;
+    const next = this.nextIndex();
+    this.moved?.set(index, next);
+    return next;
   }
 
   /**
@@ -85,8 +116,8 @@ export class ToolCallStreamAssembler {
     return index;
   }
 
-  /** Calls in index order. A call the server sent without an id gets `call_<index>`. */
-  result(): Array<{ index: number; call: ToolCall }> {
+  /** Calls in index order. A call the server sent without an id gets `call_<index>`; `fromText`: read from the answer's text. */
+  result(): Array<{ index: number; call: ToolCall; fromText?: true }> {
     return [...this.calls.entries()]
       .sort(([a], [b]) => a - b)
       .map(([index, c]) => ({
@@ -96,6 +127,7 @@ export class ToolCallStreamAssembler {
           type: 'function' as const,
           function: { name: c.name, arguments: c.args.toString() },
         },
+        ...(c.fromText ? { fromText: true as const } : {}),
       }));
   }
 }

@@ -108,6 +108,8 @@ export interface ChatResult {
   /** True when a `<think>` block was never closed: the answer, if any, was cut inside it. */
   thinkingOpen?: boolean;
   toolCalls: ToolCall[];
+  /** The ids of the calls in `toolCalls` read from the answer's text (never auto-approved); absent: none. */
+  recoveredCallIds?: readonly string[];
   /** `stop`, `tool_calls`, `length`... undefined if the server never said. */
   finishReason: string | undefined;
   usage: Usage | undefined;

@@ -78,6 +78,14 @@ export function effortBody(modelId: string, effort: ReasoningEffort | undefined,
   }
 }
 
+/**
+ * Whether `modelId` writes the harmony format (gpt-oss): only for such a model are harmony's
+ * channel and end markers read in its answer (any other answer, only when it starts with one).
+ */
+export function usesHarmonyFormat(modelId: string): boolean {
+  return reasoningFamily(modelId)?.family === 'gpt-oss';
+}
+
 /** Whether `modelId` keeps its reasoning between tool rounds (the contract's default: no). */
 export function keepsReasoningBetweenRounds(modelId: string, marked?: boolean): boolean {
   return reasoningFamily(modelId, marked)?.keepReasoningBetweenRounds ?? false;
