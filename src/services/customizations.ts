@@ -8,6 +8,7 @@ import {
   parseAgentFile,
   parsePromptFile,
   parseSkill,
+  ParseCache,
   promptNameOf,
   SKILL_FILE,
   SKILL_FOLDERS,
@@ -26,7 +27,8 @@ import { stratusConfiguration } from '../platform/settings';
  * `.github/chatmodes`) and skills (`.github/skills`, `.claude/skills`). Workspace files are read
  * through the confined reader and only when the trust gate allows workspace context: in
  * Restricted Mode none is read (`untrusted` says so); the user's own prompt files still are.
- * Nothing is cached: the files are small and read when a command or turn needs them.
+ * Files are read when a command or turn needs them; their parses are kept per file version (the
+ * same text is not parsed again: every trusted turn with tools reads all skills).
  */
 
 /** A user setting's local path (`~` expanded); undefined when unset or relative. */
@@ -68,6 +70,10 @@ function decode(bytes: Uint8Array): string {
 }
 
 export class CustomizationFiles {
+  private readonly promptParses = new ParseCache<PromptFile>();
+  private readonly agentParses = new ParseCache<AgentFile>();
+  private readonly skillParses = new ParseCache<Skill | undefined>();
+
   constructor(
     private readonly logger: Logger,
     private readonly trust: Pick<WorkspaceTrustGate, 'allows'>,
@@ -87,7 +93,7 @@ export class CustomizationFiles {
         for (const name of await this.fileNames(dir, (n) => promptNameOf(n) !== undefined)) {
           const uri = vscode.Uri.joinPath(dir, name);
           const text = await this.readWorkspace(uri);
-          if (text !== undefined) items.push({ uri, folder, file: parsePromptFile(text, name) });
+          if (text !== undefined) items.push({ uri, folder, file: this.promptFile(uri, text, name) });
         }
       }
     }
@@ -107,7 +113,7 @@ export class CustomizationFiles {
     const folder = vscode.workspace.getWorkspaceFolder(uri);
     if (!folder || !this.trusted) return undefined;
     const text = await this.readWorkspace(uri);
-    return text === undefined ? undefined : { uri, folder, file: parsePromptFile(text, name) };
+    return text === undefined ? undefined : { uri, folder, file: this.promptFile(uri, text, name) };
   }
 
   async agents(): Promise<Listed<AgentFile>> {
@@ -119,7 +125,7 @@ export class CustomizationFiles {
           for (const name of await this.fileNames(dir, (n) => agentNameOf(n) !== undefined && AGENT_SUFFIXES.some((s) => n.toLowerCase().endsWith(s)))) {
             const uri = vscode.Uri.joinPath(dir, name);
             const text = await this.readWorkspace(uri);
-            if (text !== undefined) items.push({ uri, folder, file: parseAgentFile(text, name) });
+            if (text !== undefined) items.push({ uri, folder, file: this.agentParses.get(`${uri.toString()}\0${name}`, text, (t) => parseAgentFile(t, name)) });
           }
         }
       }
@@ -139,7 +145,7 @@ export class CustomizationFiles {
           const uri = vscode.Uri.joinPath(dir, SKILL_FILE);
           const text = await this.readWorkspace(uri);
           if (text === undefined) continue;
-          const { skill } = parseSkill(text, name);
+          const skill = this.skillParses.get(`${uri.toString()}\0${name}`, text, (t) => parseSkill(t, name).skill);
           if (skill) items.push({ uri, dir, folder, file: skill });
         }
       }
@@ -198,13 +204,18 @@ export class CustomizationFiles {
         const path = join(folder, name);
         const info = await stat(path);
         if (!info.isFile() || info.size > MAX_CUSTOMIZATION_BYTES) continue;
-        out.push({ uri: vscode.Uri.file(path), folder: undefined, file: parsePromptFile(await readFile(path, 'utf8'), name) });
+        const uri = vscode.Uri.file(path);
+        out.push({ uri, folder: undefined, file: this.promptFile(uri, await readFile(path, 'utf8'), name) });
       }
       return out;
     } catch (error) {
       this.logger.warn(`Cannot read the prompt files of stratus.agent.promptFilesFolder (${folder})`, error);
       return [];
     }
+  }
+
+  private promptFile(uri: vscode.Uri, text: string, name: string): PromptFile {
+    return this.promptParses.get(`${uri.toString()}\0${name}`, text, (t) => parsePromptFile(t, name));
   }
 
   private async entries(dir: vscode.Uri): Promise<[string, vscode.FileType][]> {

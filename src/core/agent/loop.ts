@@ -2,6 +2,7 @@ import { abortable } from '../abortable';
 import { CancelledError, isStratusError } from '../errors';
 import type { ChatMessage, ChatRequest, ChatResult, ToolDefinition } from '../inference/chat/types';
 import { estimateUsage } from '../usage/metering';
+import { withoutReasoning } from './turnReasoning';
 import type { AgentOptions, AgentOutcome, AgentStatus, AgentTool, ToolInvocation, ToolOutcome } from './types';
 import { CallValidator, type PreparedCall } from './validate';
 
@@ -68,7 +69,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentOutcome> {
   };
   const finish = (status: AgentStatus, extra: Partial<Pick<AgentOutcome, 'text' | 'finishReason' | 'message' | 'error'>> = {}): AgentOutcome => ({
     status,
-    messages: added,
+    messages: withoutReasoning(added),
     text: extra.text ?? '',
     finishReason: extra.finishReason,
     rounds,

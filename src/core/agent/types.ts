@@ -77,7 +77,10 @@ export type AgentStatus =
 
 export interface AgentOutcome {
   readonly status: AgentStatus;
-  /** The turn's new messages (assistant with tool_calls, tool results, final answer), in order. */
+  /**
+   * The turn's new messages (assistant with tool_calls, tool results, final answer), in order;
+   * without the reasoning kept between its rounds (it stays within this turn: withoutReasoning).
+   */
   readonly messages: ChatMessage[];
   /** The final answer text (empty unless `answered`, or the partial text when cancelled). */
   readonly text: string;

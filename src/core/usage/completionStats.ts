@@ -1,7 +1,6 @@
-import { costByKind } from './cost';
+import { CONTRACT_EUR_PER_UNIT, totalCost, type EurPerUnit } from './cost';
 import { emptyCounters, type Counters } from './ledger';
 import type { UsageEvent } from './events';
-import { COST_KINDS } from './rates';
 import { MAX_EVENT_COUNT } from './validate';
 
 /**
@@ -99,19 +98,23 @@ export interface CompletionFigures {
   nextEdit: { sent: number; tokens: number; costEur: number };
 }
 
-/** EUR of `input` prompt and `output` generated tokens at the table's rates (reasoning costs as output). */
-function costOf(input: number, output: number): number {
+/**
+ * EUR of one feature's `input` prompt tokens (`cached` of them from the prompt cache) and `output`
+ * generated tokens (reasoning costs as output): priced by `totalCost`, as the month's total is, so
+ * the features' costs add up to it.
+ */
+function costOf(input: number, cached: number, output: number, rates: EurPerUnit): number {
   const billed = emptyCounters();
   billed.input = input;
+  billed.cachedInput = cached;
   billed.output = output;
-  const byKind = costByKind(billed);
-  return COST_KINDS.reduce((sum, k) => sum + byKind[k], 0);
+  return totalCost(billed, rates);
 }
 
-/** The inline part of a window's counters, billed at the table's rates. */
-export function completionFigures(c: Readonly<Counters>): CompletionFigures {
+/** The inline part of a window's counters, billed at `rates` (the total's: the user's cached-input rate included). */
+export function completionFigures(c: Readonly<Counters>, rates: EurPerUnit = CONTRACT_EUR_PER_UNIT): CompletionFigures {
   // Generated tokens at the output rate (reasoning has the same rate in the table).
-  const costEur = costOf(c.inlineInput, c.inlineOutput);
+  const costEur = costOf(c.inlineInput, c.inlineCached, c.inlineOutput, rates);
   const tokens = c.inlineInput + c.inlineOutput;
   return {
     requests: c.inlineAsked,
@@ -125,7 +128,7 @@ export function completionFigures(c: Readonly<Counters>): CompletionFigures {
     tokensPerAcceptedChar: c.inlineAcceptedChars > 0 ? tokens / c.inlineAcceptedChars : undefined,
     costEur,
     eurPerAcceptedLine: c.inlineAcceptedLines > 0 ? costEur / c.inlineAcceptedLines : undefined,
-    nextEdit: { sent: c.nextEditRequests, tokens: c.nextEditInput + c.nextEditOutput, costEur: costOf(c.nextEditInput, c.nextEditOutput) },
+    nextEdit: { sent: c.nextEditRequests, tokens: c.nextEditInput + c.nextEditOutput, costEur: costOf(c.nextEditInput, c.nextEditCached, c.nextEditOutput, rates) },
   };
 }
 

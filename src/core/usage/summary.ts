@@ -215,7 +215,7 @@ export function summarize(ledger: Ledger, settings: UsageSettings, now: number):
     },
     charts: { hours: { t: hoursT, output: hoursOut, input: hoursIn }, days: { t: daysT, eur: daysEur, output: daysOut } },
     estimatedRequests: month.estimated,
-    completion: { hour: completionFigures(hour), day: completionFigures(day), month: completionFigures(month) },
+    completion: { hour: completionFigures(hour, rates), day: completionFigures(day, rates), month: completionFigures(month, rates) },
     promptCache: promptCache(month),
   };
 }

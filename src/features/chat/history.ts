@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ChatMessage } from '../../core/inference/chat/types';
 import { splitThinking } from '../../core/inference/chat/think';
 import type { TodoItem } from '../../core/agent/todoList';
+import { withoutReasoning } from '../../core/agent/turnReasoning';
 
 /**
  * Why an answer is incomplete: the stream was cut (reset, stalled, ended early), another error
@@ -12,7 +13,7 @@ export type Incompleteness = 'reset' | 'stalled' | 'ended' | 'error' | 'cancelle
 /** What a Stratus answer keeps in its result metadata so later turns can be rebuilt exactly. */
 export interface TurnMetadata {
   readonly model?: string;
-  /** Assistant and tool messages of the turn, in order (tool rounds included), thinking removed. */
+  /** Assistant and tool messages of the turn, in order (tool rounds included), thinking and `reasoning_content` removed. */
   readonly messages?: readonly ChatMessage[];
   readonly finishReason?: string;
   /** Set when `messages` hold only the part of the answer that arrived. */
@@ -48,7 +49,8 @@ export function historyMessages(context: vscode.ChatContext, participantId: stri
       const asked = out[out.length - 1];
       if (typeof metadata?.prompt === 'string' && asked?.role === 'user') out[out.length - 1] = { role: 'user', content: metadata.prompt };
       if (metadata?.messages && metadata.messages.length > 0) {
-        out.push(...metadata.messages);
+        // A turn stored before its reasoning was dropped (an older session) must not send it again.
+        out.push(...withoutReasoning(metadata.messages));
         continue;
       }
       const text = turn.response

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { agentNameOf, parseAgentFile, parsePromptFile, parseSkill, promptNameOf, resolveToolNames, SKILL_FILE, type CustomizationProblem } from '../../core/agent/customization';
+import { agentNameOf, parseAgentFile, ParseCache, parsePromptFile, parseSkill, promptNameOf, resolveToolNames, SKILL_FILE, type CustomizationProblem } from '../../core/agent/customization';
 import { escapeMarkdown } from '../../core/markdown';
 import { DisposableStore } from '../../platform/disposables';
 import { MAX_CUSTOMIZATION_BYTES } from '../../services/customizations';
@@ -79,23 +79,37 @@ export function frontMatterNote(stream: vscode.ChatResponseStream, problems: rea
     : vscode.l10n.t('This custom agent has {0} front-matter error(s) (shown in the file), e.g. line {1}: {2}', errors.length, line, text)}_\n\n`);
 }
 
+/** A document's parse, kept per version of its text (diagnostics run on every open and save). */
+interface DocumentParse {
+  readonly problems: readonly CustomizationProblem[];
+  readonly tools?: readonly string[] | undefined;
+  readonly toolsLine?: number;
+}
+const documentParses = new ParseCache<DocumentParse | undefined>();
+
 /** The problems of a document, by its name; undefined when it is not a customization file. */
 export function problemsOf(document: vscode.TextDocument): CustomizationProblem[] | undefined {
-  const name = document.uri.path.split('/').pop() ?? '';
   const text = document.getText();
   // The reader refuses such a file; checking it would only cost time (a parse per open and save).
   if (Buffer.byteLength(text, 'utf8') > MAX_CUSTOMIZATION_BYTES && isCustomization(document.uri.path)) return [{ kind: 'tooLarge', maxBytes: MAX_CUSTOMIZATION_BYTES, line: 0, severity: 'warning' }];
+  const parse = documentParses.get(document.uri.toString(), text, (t) => parseDocument(document.uri.path, t));
+  // The tools offered can change between two checks of one version: only the parse is kept.
+  return parse && [...parse.problems, ...(parse.toolsLine === undefined ? [] : toolProblems(parse.tools, parse.toolsLine))];
+}
+
+function parseDocument(path: string, text: string): DocumentParse | undefined {
+  const name = path.split('/').pop() ?? '';
   if (promptNameOf(name) !== undefined) {
     const prompt = parsePromptFile(text, name);
-    return [...prompt.problems, ...toolProblems(prompt.tools, toolsLine(text))];
+    return { problems: prompt.problems, tools: prompt.tools, toolsLine: toolsLine(text) };
   }
   if (agentNameOf(name) !== undefined) {
     const agent = parseAgentFile(text, name);
-    return [...agent.problems, ...toolProblems(agent.tools, toolsLine(text))];
+    return { problems: agent.problems, tools: agent.tools, toolsLine: toolsLine(text) };
   }
-  if (isSkillFile(document.uri.path)) {
-    const folder = document.uri.path.split('/').slice(-2)[0] ?? '';
-    return parseSkill(text, folder).problems;
+  if (isSkillFile(path)) {
+    const folder = path.split('/').slice(-2)[0] ?? '';
+    return { problems: parseSkill(text, folder).problems };
   }
   return undefined;
 }

@@ -120,6 +120,21 @@ describe('inline completion statistics (usage)', () => {
     assert.equal(ledger.total(-Infinity, Infinity).requests, 0);
   });
 
+  it('ghost text and next edit cost their cached prompt tokens at the cached rate: with nothing else used, they add up to the month total (issue 40)', () => {
+    const ledger = new Ledger(ZONE);
+    // Mostly cached prompts, as ghost text and next edit send them (the same prefix, keystroke after keystroke).
+    ledger.add({ kind: 'completion', at: NOW, model: 'code-model', promptTokens: 1_000_000, completionTokens: 20_000, reasoningTokens: 0, cachedTokens: 900_000, estimated: false });
+    ledger.add({ kind: 'nextEdit', at: NOW, model: 'code-model', promptTokens: 800_000, completionTokens: 30_000, reasoningTokens: 0, cachedTokens: 700_000, estimated: false });
+    for (const cachedInputEurPerMillion of [0.18, undefined]) {
+      const s = summarize(ledger, { ...DEFAULT_USAGE_SETTINGS, cachedInputEurPerMillion }, NOW);
+      const features = s.completion.month.costEur + s.completion.month.nextEdit.costEur;
+      assert.ok(Math.abs(features - s.month.costEur) < 1e-9, `rate ${cachedInputEurPerMillion}: ghost text ${s.completion.month.costEur} + next edit ${s.completion.month.nextEdit.costEur} = ${features}, month ${s.month.costEur}`);
+    }
+    const cheap = summarize(ledger, { ...DEFAULT_USAGE_SETTINGS, cachedInputEurPerMillion: 0.18 }, NOW);
+    const eur = 100_000 * RATES.input.eurPerUnit + 900_000 * 0.18e-6 + 20_000 * RATES.output.eurPerUnit;
+    assert.ok(Math.abs(cheap.completion.month.costEur - eur) < 1e-12, String(cheap.completion.month.costEur));
+  });
+
   it('counts next edit requests (kind nextEdit) apart from inline ones, billed and capped like them, in the Completion figures and /usage', () => {
     const ledger = new Ledger(ZONE);
     ledger.add(completion(NOW, 1_000, 100));

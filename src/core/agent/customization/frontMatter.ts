@@ -9,6 +9,8 @@
  * (`tools` gives no tool rather than all). Lines are 0-based (as VS Code ranges).
  */
 
+import { dashItem, FlowCloser, keyValue, scanFlow, stripComment } from './textScan';
+
 export type FrontMatterItem = string | Readonly<Record<string, string>>;
 export type FrontMatterValue = string | readonly FrontMatterItem[];
 
@@ -52,7 +54,8 @@ export interface ParsedFrontMatter {
   readonly problems: readonly CustomizationProblem[];
 }
 
-const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_.-]{0,63})\s*:(?:\s+(.*)|\s*)$/;
+/** A top-level key: at most 64 characters. */
+const MAX_KEY = 64;
 const BLOCK_SCALAR = /^[|>][+-]?$/;
 
 type Scalar = { ok: true; value: string } | { ok: false; problem: 'unclosedQuote' | 'unsupported' };
@@ -71,7 +74,7 @@ export function parseScalar(raw: string): Scalar {
     return { ok: true, value: (match[1] ?? '').replace(/''/g, "'") };
   }
   if (/^[&*!{]/.test(value)) return { ok: false, problem: 'unsupported' };
-  return { ok: true, value: value.replace(/\s+#.*$/, '') };
+  return { ok: true, value: stripComment(value) };
 }
 
 /**
@@ -79,22 +82,11 @@ export function parseScalar(raw: string): Scalar {
  * other than a ` # comment` follows it; -1 when it does not close in `raw`.
  */
 function flowListEnd(raw: string): { end: number; trailing: boolean } {
-  let quote: string | undefined;
-  for (let k = 1; k < raw.length; k++) {
-    const c = raw[k];
-    if (quote) {
-      if (c === '\\' && quote === '"') k++;
-      else if (c === quote) quote = undefined;
-    } else if (c === '"' || c === "'") {
-      quote = c;
-    } else if (c === '[') {
-      return { end: k, trailing: true }; // a nested list: not read
-    } else if (c === ']') {
-      const rest = raw.slice(k + 1);
-      return { end: k, trailing: !(rest.trim() === '' || /^\s+#/.test(rest)) };
-    }
-  }
-  return { end: -1, trailing: false };
+  const { end } = scanFlow(raw, 1, '');
+  if (end < 0) return { end: -1, trailing: false };
+  if (raw[end] === '[') return { end, trailing: true }; // a nested list: not read
+  const rest = raw.slice(end + 1);
+  return { end, trailing: !(rest.trim() === '' || /^\s+#/.test(rest)) };
 }
 
 /** `[a, "b, c", 'd']` as its items (commas inside quotes kept). */
@@ -149,16 +141,16 @@ function parseBlockList(lines: readonly string[], first: number, c: Collector): 
     const indent = /^\s*/.exec(line)?.[0].length ?? 0;
     if (skipDeeperThan !== undefined && indent > skipDeeperThan) return;
     skipDeeperThan = undefined;
-    const dash = /^\s*-(?:\s+(.*)|\s*)$/.exec(line);
-    if (dash) {
-      const rest = (dash[1] ?? '').trim();
+    const dash = dashItem(line);
+    if (dash !== undefined) {
+      const rest = dash.trim();
       map = undefined;
-      const pair = /^([A-Za-z_][A-Za-z0-9_.-]*)\s*:(?:\s+(.*)|\s*)$/.exec(rest);
+      const pair = keyValue(rest);
       if (rest === '' || (pair && !rest.startsWith('"') && !rest.startsWith("'"))) {
         map = {};
         items.push(map);
-        if (pair && nestedBlockScalar(pair[2] ?? '', rest, at, c)) skipDeeperThan = indent;
-        else if (pair) addPair(map, pair[1] ?? '', pair[2] ?? '', at, c);
+        if (pair && nestedBlockScalar(pair.raw, rest, at, c)) skipDeeperThan = indent;
+        else if (pair) addPair(map, pair.key, pair.raw, at, c);
         return;
       }
       if (nestedBlockScalar(rest, rest, at, c)) {
@@ -170,9 +162,9 @@ function parseBlockList(lines: readonly string[], first: number, c: Collector): 
       else problem(c, scalar.problem === 'unclosedQuote' ? { kind: 'unclosedQuote', line: at, severity: 'error' } : { kind: 'unsupported', text: rest, line: at, severity: 'error' });
       return;
     }
-    const pair = /^\s+([A-Za-z_][A-Za-z0-9_.-]*)\s*:(?:\s+(.*)|\s*)$/.exec(line);
-    if (pair && map && nestedBlockScalar(pair[2] ?? '', line.trim(), at, c)) skipDeeperThan = indent;
-    else if (pair && map) addPair(map, pair[1] ?? '', pair[2] ?? '', at, c);
+    const pair = keyValue(line, { indented: true });
+    if (pair && map && nestedBlockScalar(pair.raw, line.trim(), at, c)) skipDeeperThan = indent;
+    else if (pair && map) addPair(map, pair.key, pair.raw, at, c);
     else problem(c, { kind: 'syntax', text: line.trim(), line: at, severity: 'error' });
   });
   return items;
@@ -180,7 +172,7 @@ function parseBlockList(lines: readonly string[], first: number, c: Collector): 
 
 /** A `|` or `>` inside a list (its text is not read): reported, so the value is missing rather than `|`. */
 function nestedBlockScalar(raw: string, text: string, line: number, c: Collector): boolean {
-  if (!BLOCK_SCALAR.test(raw.replace(/\s+#.*$/, '').trim())) return false;
+  if (!BLOCK_SCALAR.test(stripComment(raw).trim())) return false;
   problem(c, { kind: 'unsupported', text, line, severity: 'error' });
   return true;
 }
@@ -199,7 +191,9 @@ function addPair(map: Record<string, string>, key: string, raw: string, line: nu
 function blockScalar(style: string, lines: readonly string[]): string {
   const content = lines.slice();
   while (content.length > 0 && (content[content.length - 1] ?? '').trim() === '') content.pop();
-  const indent = Math.min(...content.filter((l) => l.trim() !== '').map((l) => /^\s*/.exec(l)?.[0].length ?? 0));
+  // A loop, not Math.min(...lines): a spread of 200,000 lines overflows the stack.
+  let indent = Number.POSITIVE_INFINITY;
+  for (const l of content) if (l.trim() !== '') indent = Math.min(indent, /^\s*/.exec(l)?.[0].length ?? 0);
   const stripped = content.map((l) => l.slice(Number.isFinite(indent) ? indent : 0));
   return style.startsWith('|') ? stripped.join('\n') : stripped.map((l) => l.trim()).join(' ').replace(/\s+/g, ' ').trim();
 }
@@ -214,11 +208,12 @@ export function parseCustomizationFrontMatter(text: string): ParsedFrontMatter {
   const close = lines.findIndex((l, i) => i > 0 && l.trim() === '---');
   if (close < 0) {
     // None of it is read; a key written in it (`tools`) fails closed rather than meaning "all".
-    for (const l of lines.slice(1)) unreadable.add(KEY_LINE.exec(l)?.[1] ?? '');
+    for (const l of lines.slice(1)) unreadable.add(keyValue(l, { maxKey: MAX_KEY })?.key ?? '');
     unreadable.delete('');
     return { present: true, entries, unreadable, body: source, bodyLine: 0, problems: [{ kind: 'unclosed', line: 0, severity: 'error' }] };
   }
   const c: Collector = { problems: [] };
+  let closer: FlowCloser | undefined;
   let i = 1;
   while (i < close) {
     const line = lines[i] ?? '';
@@ -231,27 +226,27 @@ export function parseCustomizationFrontMatter(text: string): ParsedFrontMatter {
       i++;
       continue;
     }
-    const match = KEY_LINE.exec(line);
+    const match = keyValue(line, { maxKey: MAX_KEY });
     if (!match) {
       problem(c, { kind: 'syntax', text: line.trim(), line: i, severity: 'error' });
       i++;
       continue;
     }
-    const key = match[1] ?? '';
-    const raw = (match[2] ?? '').trim();
+    const key = match.key;
+    const raw = match.raw.trim();
     const keyLine = i;
     const empty = raw === '' || raw.startsWith('#');
     let flow = raw.startsWith('[') ? raw : undefined;
     let end = i + 1;
-    if (flow !== undefined && flowListEnd(flow).end < 0) {
-      // A flow list spread over lines: up to the line that closes it.
-      for (let j = i + 1, joined = flow; j < close; j++) {
-        joined = `${joined} ${(lines[j] ?? '').trim()}`;
-        if (flowListEnd(joined).end >= 0) {
-          flow = joined;
-          end = j + 1;
-          break;
-        }
+    const firstLine = flow === undefined ? undefined : scanFlow(flow, 1, '');
+    if (flow !== undefined && firstLine !== undefined && firstLine.end < 0) {
+      // A flow list spread over lines: up to the line that closes it (the lines joined by spaces),
+      // found by one scan of each line however many unclosed lists start above it.
+      closer ??= new FlowCloser(lines, close);
+      const last = closer.closingLine(i + 1, firstLine.quote);
+      if (last >= 0) {
+        flow = [flow, ...lines.slice(i + 1, last + 1).map((l) => l.trim())].join(' ');
+        end = last + 1;
       }
     }
     const multiLineFlow = end > i + 1;

@@ -6,3 +6,4 @@ export { parseSkill, skillsSection, skillFileSegments, SKILL_FILE, SKILL_FOLDERS
 export { promptInputs, unknownVariables, inputArguments, resolveVariables, CONTEXT_VARIABLES, type ContextVariable, type PromptInput, type VariableValues } from './variables';
 export { fileLinks, type FileLink } from './links';
 export { resolveToolNames, TOOL_ALIASES } from './toolAliases';
+export { ParseCache } from './parseCache';

@@ -23,6 +23,9 @@ export function estimateMessageTokens(message: ChatMessage): number {
     }
   }
   if (message.role === 'assistant') {
+    // The reasoning kept between tool rounds (gpt-oss) is sent as it is: ~61k tokens of it were
+    // counted as nothing by fitting, compaction and the cost cap's ceiling (issue 40).
+    if (typeof message.reasoning_content === 'string') tokens += estimateTextTokens(message.reasoning_content);
     for (const call of message.tool_calls ?? []) {
       tokens += MESSAGE_OVERHEAD_TOKENS + estimateTextTokens(call.function.name + call.function.arguments);
     }
