@@ -13,6 +13,7 @@ import { OutputTokenMeter, TIER_1 } from './inference/meter';
 import type { ConsolePathsMode } from './console/productionPaths';
 import type { ConsoleRateLimits, SandboxOptions, SandboxProfile, Tier } from './types';
 import { PromptCache } from './inference/promptCache';
+import { BatchStore, type BatchAvailability } from './inference/batches';
 
 export interface ResolvedOptions {
   host: string;
@@ -30,6 +31,8 @@ export interface ResolvedOptions {
   consolePaths: ConsolePathsMode;
   timers: SandboxTimers | undefined;
   gateway: GatewaySpec | null;
+  batchAvailable: BatchAvailability;
+  batchStepMs: number;
 }
 
 export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
@@ -49,6 +52,8 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     consolePaths: options.consolePaths ?? 'all',
     timers: options.timers,
     gateway: options.gateway ?? null,
+    batchAvailable: options.batch ?? 'available',
+    batchStepMs: options.batchStepMs ?? 60_000,
   };
 }
 
@@ -75,6 +80,8 @@ export class SandboxState {
   /** Which console resource paths are served (console/productionPaths.ts); reset restores the option. */
   consolePaths: ConsolePathsMode;
   readonly gateway: GatewayMode;
+  /** Files and batches of the Batch API (inference/batches.ts). */
+  readonly batches: BatchStore;
   /** Set while closing, so sockets destroyed by close() are not reported as client aborts. */
   closing = false;
   private counter = 0;
@@ -90,6 +97,7 @@ export class SandboxState {
     this.activities = new ActivityEngine(this.clock, options.activityStepMs, options.profile);
     this.limiter = new ConsoleRateLimiter(this.clock, options.consoleRateLimits);
     this.gateway = new GatewayMode(options.gateway);
+    this.batches = new BatchStore(this, { available: options.batchAvailable, stepMs: options.batchStepMs });
   }
 
   /** A per-request sequence number (response ids). */
@@ -111,5 +119,6 @@ export class SandboxState {
     this.completions.clear();
     this.promptCache.clear();
     this.gateway.reset();
+    this.batches.reset();
   }
 }
