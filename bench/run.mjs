@@ -476,3 +476,11 @@ process.once('beforeExit', () => {
   if (env.BENCH_SKIP_DOCUMENTS) return;
   runAfter((env.BENCH_SKIP_CONSOLE ? 0 : 1) + (env.BENCH_SKIP_SEARCH ? 0 : 1) + (env.BENCH_SKIP_AGENT ? 0 : 1) + (env.BENCH_SKIP_COMPLETION ? 0 : 1) + (env.BENCH_SKIP_LOAD ? 0 : 1) + (env.BENCH_SKIP_EDIT ? 0 : 1), () => import('./documents.mjs').then((m) => m.runDocumentsBench()));
 });
+
+// The batch benchmark (bench/batch.mjs: a 50,000-request job built as JSONL and its results read
+// back, heap growth and the batch/standard price; ~10 s) runs after the documents one, in the same
+// `npm run bench`; BENCH_SKIP_BATCH=1 leaves it out.
+process.once('beforeExit', () => {
+  if (env.BENCH_SKIP_BATCH) return;
+  runAfter((env.BENCH_SKIP_CONSOLE ? 0 : 1) + (env.BENCH_SKIP_SEARCH ? 0 : 1) + (env.BENCH_SKIP_AGENT ? 0 : 1) + (env.BENCH_SKIP_COMPLETION ? 0 : 1) + (env.BENCH_SKIP_LOAD ? 0 : 1) + (env.BENCH_SKIP_EDIT ? 0 : 1) + (env.BENCH_SKIP_DOCUMENTS ? 0 : 1), () => import('./batch.mjs').then((m) => m.runBatchBench()));
+});

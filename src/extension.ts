@@ -17,6 +17,9 @@ import { SecretStore } from './platform/secrets';
 import { readSettings } from './platform/settings';
 import type { Deps } from './features/deps';
 import * as account from './features/account/register';
+import * as batch from './features/batch/register';
+import { BatchJobService } from './services/batchJobs';
+import { tmpdir } from 'node:os';
 import * as chat from './features/chat/register';
 import * as plan from './features/plan/register';
 import * as commitMessage from './features/commitMessage/register';
@@ -74,6 +77,8 @@ export interface StratusApi {
   readonly documents?: documents.DocumentsTestApi;
   /** Network Activity recorder and view: in ExtensionMode.Test only. */
   readonly network?: networkActivity.NetworkTestApi;
+  /** Batch jobs and Run Prompt over Files: in ExtensionMode.Test only. */
+  readonly batch?: batch.BatchTestApi;
 }
 
 /** Composition root: build dependencies once, then hand them to each feature. */
@@ -139,8 +144,12 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
   store.add(commitMessage.register(deps));
   store.add(quickFix.register(deps));
   store.add(review.register(deps));
-  const explorer = resources.register(deps, { testMode });
+  // Batch jobs: ids kept in global storage and followed from activation (nothing is sent when there is none).
+  const batchJobs = store.add(new BatchJobService(context.globalState, deps.inference, logger, { tmpDir: tmpdir }));
+  const explorer = resources.register(deps, { testMode, batches: batchJobs });
   store.add(explorer.disposable);
+  const batchFeature = batch.register(deps, { service: batchJobs, testMode });
+  store.add(batchFeature.disposable);
   const usageFeature = usage.register(deps, context.extensionUri, usageRuntime);
   store.add(usageFeature.disposable);
   const networkFeature = networkActivity.register(traffic);
@@ -168,6 +177,7 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
     nextEdit: nextEditFeature.testApi,
     onboarding: onboardingFeature.testApi,
     network: networkFeature.testApi,
+    batch: batchFeature.testApi,
   };
 }
 

@@ -37,4 +37,8 @@ export const Commands = {
   /** Plan mode's buttons: start an agent turn with the plan, save it as a Markdown file. */
   implementPlan: 'stratus.plan.implement',
   savePlan: 'stratus.plan.save',
+  /** Bulk work through the Batch API (features/batch). */
+  batchRunPromptOverFiles: 'stratus.batch.runPromptOverFiles',
+  batchOpenResults: 'stratus.batch.openResults',
+  batchCancel: 'stratus.batch.cancel',
 } as const;

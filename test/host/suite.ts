@@ -47,3 +47,4 @@ import './tls.test';
 import './gateway.test';
 import './modelOverrides.test';
 import './modelFamilies.test';
+import './batch.test';

@@ -2,6 +2,7 @@
  * tsx test/sandbox/cli.ts [--port N] [--host H] [--profile contract|production]
  *                         [--vms N] [--activity-step-ms N] [--jwt-lifetime S] [--chunk-delay-ms N]
  *                         [--production-lists ranged|plain] [--console-paths all|production] [--gateway-header NAME=VALUE]
+ *                         [--batch available|not_found|forbidden] [--batch-step-ms N]
  * First stdout line: one JSON object {"inference", "console", "apiKey", "patId", "patSecret"};
  * then human-readable help. Stops cleanly on SIGINT/SIGTERM.
  */
@@ -10,7 +11,7 @@ import { startSandbox } from './index';
 import type { SandboxOptions } from './types';
 
 function usage(message: string): never {
-  process.stderr.write(`${message}\nusage: tsx test/sandbox/cli.ts [--port N] [--host H] [--profile contract|production] [--vms N] [--activity-step-ms N] [--jwt-lifetime S] [--chunk-delay-ms N] [--production-lists ranged|plain] [--console-paths all|production] [--gateway-header NAME=VALUE]\n`);
+  process.stderr.write(`${message}\nusage: tsx test/sandbox/cli.ts [--port N] [--host H] [--profile contract|production] [--vms N] [--activity-step-ms N] [--jwt-lifetime S] [--chunk-delay-ms N] [--production-lists ranged|plain] [--console-paths all|production] [--gateway-header NAME=VALUE] [--batch available|not_found|forbidden] [--batch-step-ms N]\n`);
   process.exit(2);
 }
 
@@ -72,6 +73,15 @@ function parseArgs(argv: string[]): SandboxOptions {
         options.gateway = { header, value: rest.join('=') };
         break;
       }
+      case '--batch': {
+        const mode = value();
+        if (mode !== 'available' && mode !== 'not_found' && mode !== 'forbidden') usage('--batch must be available, not_found or forbidden');
+        options.batch = mode;
+        break;
+      }
+      case '--batch-step-ms':
+        options.batchStepMs = int();
+        break;
       case '--help':
       case '-h':
         process.stdout.write(`${helpText(options.profile ?? 'contract', 'http://127.0.0.1:<port>')}\n`);

@@ -12,6 +12,11 @@ INFERENCE API (Authorization: Bearer <apiKey>)  base ${base}/v1
   POST /v1/embeddings              input: string | string[] (token ids -> 400); encoding_format float|base64
   POST /v1/rerank, /v2/rerank      {model, query, documents, top_n?, return_documents?}
   POST /v1/audio/transcriptions    multipart: file (wav/mp3/m4a by content), model?, language?, task?, initial_prompt?, response_format=json only
+  POST /v1/files                   multipart: purpose=batch, file=<name>.jsonl -> {id: "file-..."}
+  POST /v1/batches                 {input_file_id, endpoint, completion_window: "24h"}; GET /v1/batches?limit=N
+  GET  /v1/batches/{id}            validating -> in_progress (2 steps) -> finalizing -> completed, one step = batchStepMs
+                                   of the sandbox clock; bad lines: failed + errors; refused bodies: per-line errors
+  POST /v1/batches/{id}/cancel     GET /v1/files/{id}/content: results JSONL, not in input order, deleted after 7 days
   Models: gpt-oss:120b (chat, tools), qwen3:30b (chat, tools, reasoning), qwen3-coder:30b (chat, tools, 1M context),
           qwen3-vl:8b (vision),
           mistral-small3.2:24b (vision, tools), smollm2:135m (chat, 512-token context),
@@ -79,6 +84,8 @@ CONTROL (${base}/__sandbox, JSON bodies, no auth)
   POST /__sandbox/consume              {outputTokens}
   POST /__sandbox/clock                {advanceMs}
   POST /__sandbox/recorded-strings     {maxChars}   (longest string kept in recorded bodies; default 200)
+  POST /__sandbox/batches              {available?: "available"|"not_found"|"forbidden", hold?: bool, stepMs?: N}
+                                       (404/403 on every batch route; held batches expire after 24 h)
   POST /__sandbox/gateway              {header, value} | {off: true}   (gateway mode: API requests without the header get 401, a wrong value 403)
   POST /__sandbox/console-rate-limits  {perModule, auth} | {enabled: false}
   POST /__sandbox/console-paths        {mode: "all" | "production"}  production: only the production console paths (contract paths 404)

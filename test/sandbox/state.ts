@@ -13,6 +13,7 @@ import { OutputTokenMeter, TIER_1 } from './inference/meter';
 import type { ConsolePathsMode, UnroutedConsoleAnswer } from './console/productionPaths';
 import type { ConsoleRateLimits, SandboxOptions, SandboxProfile, Tier } from './types';
 import { PromptCache } from './inference/promptCache';
+import { BatchStore, type BatchAvailability } from './inference/batches';
 
 export interface ResolvedOptions {
   host: string;
@@ -31,6 +32,8 @@ export interface ResolvedOptions {
   unroutedConsolePaths: UnroutedConsoleAnswer;
   timers: SandboxTimers | undefined;
   gateway: GatewaySpec | null;
+  batchAvailable: BatchAvailability;
+  batchStepMs: number;
 }
 
 export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
@@ -51,6 +54,8 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     unroutedConsolePaths: options.unroutedConsolePaths ?? 'notFound',
     timers: options.timers,
     gateway: options.gateway ?? null,
+    batchAvailable: options.batch ?? 'available',
+    batchStepMs: options.batchStepMs ?? 60_000,
   };
 }
 
@@ -79,6 +84,8 @@ export class SandboxState {
   /** What a console path no route serves answers; reset restores the option. */
   unroutedConsolePaths: UnroutedConsoleAnswer;
   readonly gateway: GatewayMode;
+  /** Files and batches of the Batch API (inference/batches.ts). */
+  readonly batches: BatchStore;
   /** Set while closing, so sockets destroyed by close() are not reported as client aborts. */
   closing = false;
   private counter = 0;
@@ -95,6 +102,7 @@ export class SandboxState {
     this.activities = new ActivityEngine(this.clock, options.activityStepMs, options.profile);
     this.limiter = new ConsoleRateLimiter(this.clock, options.consoleRateLimits);
     this.gateway = new GatewayMode(options.gateway);
+    this.batches = new BatchStore(this, { available: options.batchAvailable, stepMs: options.batchStepMs });
   }
 
   /** A per-request sequence number (response ids). */
@@ -117,5 +125,6 @@ export class SandboxState {
     this.completions.clear();
     this.promptCache.clear();
     this.gateway.reset();
+    this.batches.reset();
   }
 }

@@ -2,6 +2,7 @@
 import type { ConsolePathsMode, UnroutedConsoleAnswer } from './console/productionPaths';
 import type { SandboxTimers } from './core/clock';
 import type { GatewaySpec } from './core/gateway';
+import type { BatchAvailability, BatchModeSpec } from './inference/batches';
 
 export type SandboxProfile = 'contract' | 'production';
 
@@ -57,6 +58,13 @@ export interface SandboxOptions {
   timers?: SandboxTimers;
   /** Gateway mode (core/gateway.ts): every API request needs this header; default off. */
   gateway?: GatewaySpec;
+  /**
+   * The Batch API (inference/batches.ts): `available` (default), or every batch route answers 404
+   * (`not_found`) or 403 (`forbidden`), as for an account the provider has not enabled yet.
+   */
+  batch?: BatchAvailability;
+  /** Duration of one batch step (validating, two of in_progress, finalizing), default 60 000. */
+  batchStepMs?: number;
 }
 
 export interface SandboxCredentials {
@@ -212,6 +220,7 @@ export interface ControlSnapshot {
   counts: { vms: number; users: number; networks: number; roles: number; activities: number };
   requestsLogged: number;
   gateway: GatewaySpec | null;
+  batches: { available: BatchAvailability; hold: boolean; stepMs: number; count: number };
 }
 
 /**
@@ -259,6 +268,8 @@ export interface SandboxControl {
   snapshot(): ControlSnapshot;
   /** Gateway mode on (the header and value every API request needs) or off (null). */
   setGateway(spec: GatewaySpec | null): void;
+  /** The Batch API's mode: availability (404/403), batches held in progress, step duration. */
+  setBatches(spec: BatchModeSpec): void;
 }
 
 export interface Sandbox {

@@ -3,7 +3,9 @@ import type { Activity, ConcernedItem } from '../../core/console/types';
 import type { Logger } from '../../core/log';
 import { escapeMarkdown, inlineCode } from '../../core/markdown';
 import { presentError } from '../../core/presentError';
+import type { BatchJobService } from '../../services/batchJobs';
 import type { ConsoleConnection } from '../../services/consoleConnection';
+import { batchTreeItem, type BatchNode } from './batchNodes';
 import { Commands } from '../commands';
 
 interface Entry {
@@ -14,7 +16,7 @@ interface Entry {
   seenAt: number;
 }
 
-export type ActivityNode = { type: 'activity'; id: string } | { type: 'item'; activityId: string; item: ConcernedItem } | { type: 'message'; text: string; detail?: string };
+export type ActivityNode = { type: 'activity'; id: string } | { type: 'item'; activityId: string; item: ConcernedItem } | { type: 'message'; text: string; detail?: string } | BatchNode;
 
 const MAX_ENTRIES = 200;
 
@@ -29,10 +31,17 @@ export class ActivitiesTree implements vscode.TreeDataProvider<ActivityNode>, vs
   private load: { controller: AbortController; promise: Promise<void> } | undefined;
   private generation = 0;
 
+  private readonly batchNodes = new Map<string, BatchNode>();
+  private readonly batchSubscription: vscode.Disposable | undefined;
+
   constructor(
     private readonly connection: ConsoleConnection,
     private readonly logger: Logger,
-  ) {}
+    /** Batch jobs (services/batchJobs.ts), listed first whether or not the console is signed in. */
+    private readonly batches?: BatchJobService,
+  ) {
+    this.batchSubscription = batches?.onDidChange(() => this.changed.fire(undefined));
+  }
 
   get(id: string): Activity | undefined {
     return this.entries.get(id)?.activity;
@@ -128,12 +137,22 @@ export class ActivitiesTree implements vscode.TreeDataProvider<ActivityNode>, vs
       return (this.entries.get(node.id)?.activity.concernedItems ?? []).map((item) => ({ type: 'item', activityId: node.id, item }));
     }
     if (node) return [];
-    if (this.connection.state.kind !== 'signedIn') return [];
+    const jobs: ActivityNode[] = (this.batches?.jobs() ?? []).map((job) => this.batchNode(job.id));
+    if (this.connection.state.kind !== 'signedIn') return jobs;
     if (!this.loaded) await this.loadServerList();
     const sorted = [...this.entries.values()].sort((a, b) => Number(b.local) - Number(a.local) || time(b) - time(a));
-    const nodes: ActivityNode[] = sorted.map((e) => this.node(e.activity.id));
+    const nodes: ActivityNode[] = [...jobs, ...sorted.map((e) => this.node(e.activity.id))];
     if (this.error) nodes.push({ type: 'message', text: vscode.l10n.t("Could not list the tenant's activities"), detail: this.error });
     return nodes;
+  }
+
+  private batchNode(jobId: string): BatchNode {
+    let node = this.batchNodes.get(jobId);
+    if (!node) {
+      node = { type: 'batch', jobId };
+      this.batchNodes.set(jobId, node);
+    }
+    return node;
   }
 
   private node(id: string): ActivityNode & { type: 'activity' } {
@@ -146,6 +165,10 @@ export class ActivitiesTree implements vscode.TreeDataProvider<ActivityNode>, vs
   }
 
   getTreeItem(node: ActivityNode): vscode.TreeItem {
+    if (node.type === 'batch') {
+      const job = this.batches?.job(node.jobId);
+      return job ? batchTreeItem(job) : new vscode.TreeItem(node.jobId);
+    }
     if (node.type === 'message') {
       const item = new vscode.TreeItem(node.text);
       item.description = node.detail;
@@ -185,6 +208,7 @@ export class ActivitiesTree implements vscode.TreeDataProvider<ActivityNode>, vs
 
   dispose(): void {
     this.abortLoad();
+    this.batchSubscription?.dispose();
     this.changed.dispose();
   }
 }

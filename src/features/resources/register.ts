@@ -3,6 +3,7 @@ import type { ResourceKind } from '../../core/console/catalog/kindSpecs';
 import type { ResourceItem } from '../../core/console/types';
 import { presentError } from '../../core/presentError';
 import { DisposableStore } from '../../platform/disposables';
+import type { BatchJobService } from '../../services/batchJobs';
 import { showPresentedError } from '../../platform/errorNotification';
 import { onFirstVisible } from '../../platform/firstVisible';
 import { Commands } from '../commands';
@@ -24,6 +25,8 @@ export const ACTIVITIES_VIEW_ID = 'stratus.activities';
 export interface ResourcesOptions {
   /** The extension runs in ExtensionMode.Test: command arguments may skip confirmations and input flows. */
   readonly testMode: boolean;
+  /** Batch jobs shown in the Activities view (services/batchJobs.ts). */
+  readonly batches?: BatchJobService;
 }
 
 /** The Cloud and Activities views, their commands, and the details documents. */
@@ -37,7 +40,7 @@ export function register(deps: Deps, options: ResourcesOptions): { disposable: v
       if (messages.view) messages.view.message = progress.done ? undefined : `Searching ${kind.label.plural.toLowerCase()} for "${filter}": ${progress.checked.toLocaleString('en-US')} checked…`;
     },
   }));
-  const activities = store.add(new ActivitiesTree(connection, deps.logger));
+  const activities = store.add(new ActivitiesTree(connection, deps.logger, options.batches));
   const view = store.add(vscode.window.createTreeView(RESOURCES_VIEW_ID, { treeDataProvider: resources, showCollapseAll: true }));
   messages.view = view;
   // A collapsed collection stops loading; its next expand asks again.

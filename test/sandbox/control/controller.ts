@@ -1,6 +1,7 @@
 import type { SandboxState } from '../state';
 import type { GatewaySpec } from '../core/gateway';
 import { UNROUTED_CONSOLE_ANSWERS } from '../console/productionPaths';
+import type { BatchModeSpec } from '../inference/batches';
 import type {
   BodyFaultSpec,
   BurstSpec,
@@ -207,7 +208,19 @@ export function createControl(state: SandboxState): SandboxControl {
         counts: { vms: state.store.vms.size, users: state.store.users.size, networks: state.store.networks.size, roles: state.store.roles.size, activities: a.size },
         requestsLogged: state.log.size,
         gateway: state.gateway.snapshot(),
+        batches: { available: state.batches.available, hold: state.batches.hold, stepMs: state.batches.stepMs, count: state.batches.batches.size },
       };
+    },
+    setBatches(spec: BatchModeSpec): void {
+      if (spec.available !== undefined) {
+        if (!['available', 'not_found', 'forbidden'].includes(spec.available)) throw new ControlError('available must be "available", "not_found" or "forbidden"');
+        state.batches.available = spec.available;
+      }
+      if (spec.hold !== undefined) {
+        if (typeof spec.hold !== 'boolean') throw new ControlError('hold must be a boolean');
+        state.batches.hold = spec.hold;
+      }
+      if (spec.stepMs !== undefined) state.batches.stepMs = positiveNumber(spec.stepMs, 'stepMs');
     },
     setGateway(spec: GatewaySpec | null): void {
       try {

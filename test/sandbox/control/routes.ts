@@ -5,6 +5,7 @@ import type { SandboxState } from '../state';
 import type { BodyFaultKind, BurstSpec, BurstStatus, ConsoleRateLimits, SandboxControl, StreamFaultKind } from '../types';
 import { ControlError } from './controller';
 import type { UnroutedConsoleAnswer } from '../console/productionPaths';
+import type { BatchAvailability } from '../inference/batches';
 
 /**
  * HTTP twin of SandboxControl under /__sandbox (JSON bodies, no auth: a loopback test fixture).
@@ -115,6 +116,12 @@ const POST_OPS: Record<string, Op> = {
   '/console-paths': (c, b) => c.setConsolePaths(required(str(b, 'mode'), 'mode') as 'all' | 'production'),
   '/console-unrouted': (c, b) => c.setUnroutedConsolePaths(required(str(b, 'answer'), 'answer') as UnroutedConsoleAnswer),
   '/gateway': (c, b) => c.setGateway(bool(b, 'off') === true ? null : { header: required(str(b, 'header'), 'header'), value: required(str(b, 'value'), 'value') }),
+  '/batches': (c, b) => {
+    const available = str(b, 'available');
+    const hold = bool(b, 'hold');
+    const stepMs = num(b, 'stepMs');
+    c.setBatches({ ...(available !== undefined ? { available: available as BatchAvailability } : {}), ...(hold !== undefined ? { hold } : {}), ...(stepMs !== undefined ? { stepMs } : {}) });
+  },
   '/console-rate-limits': (c, b) => {
     if (bool(b, 'enabled') === false) return c.setConsoleRateLimits(false);
     const limits: ConsoleRateLimits = { perModule: num(b, 'perModule') ?? 25, auth: num(b, 'auth') ?? 5 };

@@ -2,7 +2,7 @@ import { sendJson, parseJsonBody, type Headers, type RequestContext } from '../c
 import { shortHash } from '../core/ids';
 import type { SandboxState } from '../state';
 import { parseChatRequest, type ChatRequest } from './chatRequest';
-import { invalid, isInferenceError, rateLimited, sendInferenceError } from './errors';
+import { invalid, isInferenceError, rateLimited, sendInferenceError, type InferenceError } from './errors';
 import { familyReply } from './familyModels';
 import { ocrReply } from './ocr';
 import { completionTokens, reasoningTokensOf, scriptReply, type ScriptedReply } from './script';
@@ -88,6 +88,21 @@ function* streamEvents(state: SandboxState, id: string, created: number, request
     yield JSON.stringify(body);
   }
   yield '[DONE]';
+}
+
+/**
+ * The whole (not streamed) answer to one chat body, or its error: a batch line
+ * (inference/batches.ts). Batch work does not count against the hourly output-token budget.
+ */
+export function chatAnswer(state: SandboxState, body: unknown): Record<string, unknown> | InferenceError {
+  const request = parseChatRequest(body);
+  if (isInferenceError(request)) return request;
+  const seed = shortHash(JSON.stringify([request.model.id, request.messages, request.tools, request.toolChoice]), 32);
+  const id = `chatcmpl-${shortHash(`${state.nextSeq()}:${seed}`, 29)}`;
+  const ocr = request.model.kind === 'ocr' ? ocrReply(state, request) : undefined;
+  if (ocr?.kind === 'fault') return ocr.error;
+  const reply = ocr?.reply ?? familyReply(request, scriptReply(request, seed));
+  return completionBody(state, id, state.clock.nowSeconds(), request, reply, usageOf(state, request, reply));
 }
 
 /** POST /v1/chat/completions and POST /v1/completions (identical bodies and responses). */

@@ -63,6 +63,16 @@ function parse(body: unknown): Parsed | InferenceError {
 export function handleEmbeddings(state: SandboxState, ctx: RequestContext, headers: Headers): void {
   const parsed = parseRequest(ctx, headers, parse);
   if (!parsed) return;
+  sendJson(ctx, 200, embeddingsBody(state, parsed), headers);
+}
+
+/** The answer to one embeddings body, or its error (a batch line: inference/batches.ts). */
+export function embeddingsAnswer(state: SandboxState, body: unknown): Record<string, unknown> | InferenceError {
+  const parsed = parse(body);
+  return 'status' in parsed ? parsed : embeddingsBody(state, parsed);
+}
+
+function embeddingsBody(state: SandboxState, parsed: Parsed): Record<string, unknown> {
   const dimensions = parsed.model.dimensions ?? 256;
   const data = parsed.inputs.map((text, index) => {
     const vector = embed(text, dimensions);
@@ -74,5 +84,5 @@ export function handleEmbeddings(state: SandboxState, ctx: RequestContext, heade
     response.id = `embd-${state.nextSeq()}`;
     response.created = state.clock.nowSeconds();
   }
-  sendJson(ctx, 200, response, headers);
+  return response;
 }

@@ -1,6 +1,7 @@
 import { sendJson, type RequestContext } from '../core/http';
 import { DEMO_API_KEY } from '../credentials';
 import type { SandboxState } from '../state';
+import { handleBatches, isBatchPath } from './batches';
 import { handleChat } from './chat';
 import { handleEmbeddings } from './embeddings';
 import { AUTHENTICATION_ERROR, invalid, modelNotFound, sendInferenceError } from './errors';
@@ -39,6 +40,10 @@ export async function handleInference(state: SandboxState, ctx: RequestContext):
     const model = findModel(id);
     if (!model) return sendInferenceError(ctx, modelNotFound(id), headers);
     sendJson(ctx, 200, modelRecord(model, state.profile), headers);
+    return;
+  }
+  if (isBatchPath(path)) {
+    handleBatches(state, ctx, headers);
     return;
   }
   if (!POST_ROUTES.has(path)) {

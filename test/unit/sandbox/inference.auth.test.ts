@@ -39,7 +39,7 @@ describe('sandbox inference: bearer auth', () => {
 
   it('unknown routes under /v1 answer 404 once authenticated, wrong methods 405', async () => {
     const headers = { authorization: `Bearer ${sb().credentials.apiKey}` };
-    const missing = await call(`${sb().inferenceUrl}/batches`, { headers });
+    const missing = await call(`${sb().inferenceUrl}/assistants`, { headers });
     assert.equal(missing.status, 404);
     assert.equal((missing.json as ErrorEnvelope).error.type, 'invalid_request_error');
     const wrong = await call(`${sb().inferenceUrl}/chat/completions`, { headers });

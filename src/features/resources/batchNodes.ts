@@ -1,0 +1,53 @@
+import * as vscode from 'vscode';
+import { escapeMarkdown, inlineCode } from '../../core/markdown';
+import { formatEur } from '../../core/usage/format';
+import { jobEnded, type BatchJobRecord } from '../../services/batchJobs';
+import { Commands } from '../commands';
+
+/** A batch job of the batch service (services/batchJobs.ts), as the Activities view shows it. */
+export type BatchNode = { type: 'batch'; jobId: string };
+
+/** The state word of a job: the least advanced part's status, or why it ended. */
+export function jobState(job: BatchJobRecord): string {
+  if (job.error) return job.error.reason;
+  const order = ['validating', 'in_progress', 'finalizing', 'cancelling', 'completed', 'cancelled', 'expired', 'failed'];
+  return job.parts.map((p) => p.status as string).sort((a, b) => order.indexOf(a) - order.indexOf(b))[0] ?? 'validating';
+}
+
+function age(ms: number, now: number): string {
+  const minutes = Math.max(0, Math.round((now - ms) / 60_000));
+  if (minutes < 60) return vscode.l10n.t('{0} min ago', minutes);
+  const hours = Math.round(minutes / 60);
+  return hours < 48 ? vscode.l10n.t('{0} h ago', hours) : vscode.l10n.t('{0} days ago', Math.round(hours / 24));
+}
+
+export function batchTreeItem(job: BatchJobRecord, now = Date.now()): vscode.TreeItem {
+  const total = job.parts.reduce((n, p) => n + p.total, 0);
+  const done = job.parts.reduce((n, p) => n + p.completed + p.failed, 0);
+  const failed = job.parts.reduce((n, p) => n + p.failed, 0);
+  const state = jobState(job);
+  const item = new vscode.TreeItem(vscode.l10n.t('Batch: {0}', job.title));
+  item.id = `batch/${job.id}`;
+  item.description = `${state} · ${done}/${total}${failed > 0 ? ` · ${vscode.l10n.t('{0} failed', failed)}` : ''} · ${age(job.createdAt, now)}`;
+  const ended = jobEnded(job);
+  item.iconPath = !ended ? new vscode.ThemeIcon('sync~spin') : state === 'completed' ? new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed')) : new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
+  const expires = job.parts.map((p) => p.expiresAt).filter((t): t is number => t !== undefined).sort((a, b) => a - b)[0];
+  item.tooltip = new vscode.MarkdownString(
+    [
+      `**${escapeMarkdown(job.title)}**`,
+      '',
+      `- ${vscode.l10n.t('State: {0}', escapeMarkdown(state))}`,
+      `- ${vscode.l10n.t('Requests: {0} of {1} done, {2} failed', done, total, failed)}`,
+      `- ${vscode.l10n.t('Price: at most {0} as a batch ({1} now)', formatEur(job.estimate.batchEur), formatEur(job.estimate.standardEur))}`,
+      `- ${vscode.l10n.t('Not counted against the hourly cap')}`,
+      expires !== undefined ? `- ${vscode.l10n.t('Results kept until {0}', new Date(expires).toLocaleString())}` : '',
+      job.error ? `- ${escapeMarkdown(job.error.message)}` : '',
+      ...job.parts.map((p) => `- ${inlineCode(p.id)}`),
+    ]
+      .filter(Boolean)
+      .join('\n'),
+  );
+  item.contextValue = `stratus.batchJob;${ended ? 'ended' : 'running'};${state === 'completed' && !job.error ? 'results' : ''}`;
+  if (state === 'completed' && !job.error) item.command = { command: Commands.batchOpenResults, title: vscode.l10n.t('Review Results'), arguments: [job.id] };
+  return item;
+}

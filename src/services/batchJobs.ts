@@ -1,0 +1,271 @@
+import * as vscode from 'vscode';
+import type { Logger } from '../core/log';
+import {
+  BatchError,
+  cancelBatch,
+  completedOrThrow,
+  FINAL_STATUSES,
+  matchResults,
+  openResults,
+  readResults,
+  submitBatchJob,
+  waitForBatch,
+  type Batch,
+  type BatchRequest,
+  type BatchResult,
+  type BatchStatus,
+  type ResultsSummary,
+} from '../core/inference/batch';
+import type { JobCostEstimate } from '../core/usage/batchCost';
+import type { InferenceConnection } from './inferenceConnection';
+
+/** One file of a job: what was sent, so a file changed since is never overwritten. */
+export interface BatchJobItem {
+  customId: string;
+  /** The file's URI (string). */
+  uri: string;
+  /** Workspace-relative path, for display. */
+  label: string;
+  /** sha256 of the text sent. */
+  sentHash: string;
+}
+
+export interface BatchJobPart {
+  id: string;
+  status: BatchStatus;
+  total: number;
+  completed: number;
+  failed: number;
+  outputFileId: string | undefined;
+  /** Unix ms; when the provider deletes the results. */
+  expiresAt: number | undefined;
+}
+
+/** A job as kept in global storage (resumed after a reload). */
+export interface BatchJobRecord {
+  id: string;
+  title: string;
+  /** Unix ms. */
+  createdAt: number;
+  model: string;
+  items: BatchJobItem[];
+  parts: BatchJobPart[];
+  estimate: JobCostEstimate;
+  /** Why the job cannot give results (BatchError reason, or `send` when it could not be sent). */
+  error: { reason: string; message: string } | undefined;
+  /** Results reviewed (accepted or rejected). */
+  reviewed: boolean;
+}
+
+const STORAGE_KEY = 'stratus.batch.jobs';
+const MAX_JOBS = 50;
+
+export interface BatchJobOptions {
+  /** Where job files are written before upload. */
+  tmpDir: () => string;
+  /** First wait between polls (default 30 s) and the longest (default 10 min). */
+  pollInitialMs?: number;
+  pollMaxMs?: number;
+}
+
+/**
+ * The batch jobs of this machine (ids in global storage): sent, followed until they end (every
+ * window resumes them on activation), cancelled, their results read and matched. The Activities
+ * view and the batch feature read it; `onDidFinish` tells when a job ends.
+ */
+export class BatchJobService implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly finished = new vscode.EventEmitter<BatchJobRecord>();
+  readonly onDidChange = this.changed.event;
+  readonly onDidFinish = this.finished.event;
+  private readonly following = new Map<string, AbortController>();
+  private readonly wakers = new Set<() => void>();
+  private disposed = false;
+
+  constructor(
+    private readonly memento: vscode.Memento,
+    private readonly inference: InferenceConnection,
+    private readonly logger: Logger,
+    private readonly options: BatchJobOptions,
+  ) {}
+
+  jobs(): readonly BatchJobRecord[] {
+    const stored = this.memento.get<unknown>(STORAGE_KEY);
+    return Array.isArray(stored) ? (stored.filter(isRecordShape) as BatchJobRecord[]) : [];
+  }
+
+  job(id: string): BatchJobRecord | undefined {
+    return this.jobs().find((j) => j.id === id);
+  }
+
+  /** Follows every job that has not ended (on activation: nothing is sent when there is none). */
+  resume(): void {
+    for (const job of this.jobs()) if (!jobEnded(job)) this.follow(job.id);
+  }
+
+  /** Reads every followed batch now instead of at its next poll. */
+  pollNow(): void {
+    for (const wake of [...this.wakers]) wake();
+  }
+
+  /** Sends a job as one or more batches; the record is stored before polling starts. */
+  async submit(job: { title: string; model: string; items: BatchJobItem[]; requests: Iterable<BatchRequest>; estimate: JobCostEstimate }, signal?: AbortSignal): Promise<BatchJobRecord> {
+    const transport = this.inference.client().transport;
+    const result = await submitBatchJob(transport, job.requests, { endpoint: '/v1/chat/completions', tmpDir: this.options.tmpDir(), name: 'stratus', signal, metadata: { source: 'stratus' } });
+    const record: BatchJobRecord = {
+      id: `job-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
+      title: job.title,
+      createdAt: Date.now(),
+      model: job.model,
+      items: job.items,
+      parts: result.parts.map((p) => partOf(p.batch)),
+      estimate: job.estimate,
+      error: undefined,
+      reviewed: false,
+    };
+    if (result.error !== undefined) {
+      // Nothing created: the caller reports the error. Some parts created: the job is kept, with why the rest was not sent.
+      if (result.parts.length === 0) throw result.error;
+      record.error = { reason: 'send', message: result.error instanceof Error ? result.error.message : String(result.error) };
+    }
+    await this.save([record, ...this.jobs()]);
+    this.follow(record.id);
+    return record;
+  }
+
+  async cancel(jobId: string): Promise<void> {
+    const job = this.job(jobId);
+    if (!job) return;
+    const transport = this.inference.client().transport;
+    for (const part of job.parts) {
+      if (FINAL_STATUSES.has(part.status)) continue;
+      const batch = await cancelBatch(transport, part.id);
+      await this.updatePart(jobId, batch);
+    }
+    this.pollNow();
+  }
+
+  async markReviewed(jobId: string): Promise<void> {
+    await this.save(this.jobs().map((j) => (j.id === jobId ? { ...j, reviewed: true } : j)));
+  }
+
+  async remove(jobId: string): Promise<void> {
+    this.following.get(jobId)?.abort();
+    await this.save(this.jobs().filter((j) => j.id !== jobId));
+  }
+
+  /**
+   * Reads the results of every part (any order), matched to the job's items; each first answer is
+   * handed to `onResult`. A part that did not complete is a BatchError (nothing is applied).
+   */
+  async results(jobId: string, onResult: (result: BatchResult) => void, signal?: AbortSignal): Promise<ResultsSummary> {
+    const job = this.job(jobId);
+    if (!job) throw new BatchError('This batch job is no longer known', 'results_deleted');
+    const transport = this.inference.client().transport;
+    const ids = job.items.map((i) => i.customId);
+    // Every part must have completed before anything is read: nothing is applied half-way.
+    const files = job.parts.map((p) => completedOrThrow(toBatch(p)).outputFileId).filter((id): id is string => id !== undefined);
+    const all = async function* (): AsyncGenerator<BatchResult | { malformed: number }> {
+      for (const file of files) yield* readResults(await openResults(transport, file, { signal }));
+    };
+    return matchResults(ids, all(), onResult);
+  }
+
+  private follow(jobId: string): void {
+    if (this.following.has(jobId) || this.disposed) return;
+    const controller = new AbortController();
+    this.following.set(jobId, controller);
+    void (async () => {
+      const job = this.job(jobId);
+      for (const part of job?.parts ?? []) {
+        if (FINAL_STATUSES.has(part.status)) continue;
+        try {
+          const final = await waitForBatch(this.inference.client().transport, part.id, {
+            signal: controller.signal,
+            initialDelayMs: this.options.pollInitialMs ?? 30_000,
+            maxDelayMs: this.options.pollMaxMs ?? 600_000,
+            sleep: (ms, signal) => this.sleep(ms, signal),
+            onUpdate: (batch) => void this.updatePart(jobId, batch),
+          });
+          await this.updatePart(jobId, final);
+          // The provider's reasons (validation errors, expiry, cancel) are kept with the job.
+          completedOrThrow(final);
+        } catch (error) {
+          if (controller.signal.aborted) return;
+          this.logger.warn(`Batch ${part.id} did not complete: ${error instanceof Error ? error.message : String(error)}`);
+          await this.setError(jobId, error);
+          break;
+        }
+      }
+      if (controller.signal.aborted) return;
+      const ended = this.job(jobId);
+      if (ended && !ended.error) {
+        try {
+          for (const part of ended.parts) completedOrThrow(toBatch(part));
+        } catch (error) {
+          await this.setError(jobId, error);
+        }
+      }
+      const final = this.job(jobId);
+      if (final && !this.disposed) this.finished.fire(final);
+    })().finally(() => {
+      if (this.following.get(jobId) === controller) this.following.delete(jobId);
+    });
+  }
+
+  /** Waits `ms`, or until pollNow() or the signal. */
+  private sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.wakers.delete(done);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wakers.add(done);
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  private async updatePart(jobId: string, batch: Batch): Promise<void> {
+    await this.save(this.jobs().map((j) => (j.id === jobId ? { ...j, parts: j.parts.map((p) => (p.id === batch.id ? partOf(batch) : p)) } : j)));
+  }
+
+  private async setError(jobId: string, error: unknown): Promise<void> {
+    const reason = error instanceof BatchError ? error.reason : 'failed';
+    const message = error instanceof Error ? error.message : String(error);
+    await this.save(this.jobs().map((j) => (j.id === jobId ? { ...j, error: { reason, message } } : j)));
+  }
+
+  private async save(jobs: BatchJobRecord[]): Promise<void> {
+    await this.memento.update(STORAGE_KEY, jobs.slice(0, MAX_JOBS));
+    if (!this.disposed) this.changed.fire();
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    for (const c of this.following.values()) c.abort();
+    this.following.clear();
+    this.pollNow();
+    this.changed.dispose();
+    this.finished.dispose();
+  }
+}
+
+/** A job has ended when every part is final (or it could not be followed). */
+export function jobEnded(job: BatchJobRecord): boolean {
+  return job.error !== undefined || job.parts.every((p) => FINAL_STATUSES.has(p.status));
+}
+
+function partOf(batch: Batch): BatchJobPart {
+  return { id: batch.id, status: batch.status, total: batch.requestCounts.total, completed: batch.requestCounts.completed, failed: batch.requestCounts.failed, outputFileId: batch.outputFileId, expiresAt: batch.expiresAt };
+}
+
+function toBatch(part: BatchJobPart): Batch {
+  return { id: part.id, status: part.status, endpoint: '', inputFileId: '', outputFileId: part.outputFileId, errorFileId: undefined, createdAt: 0, completedAt: undefined, expiresAt: part.expiresAt, requestCounts: { total: part.total, completed: part.completed, failed: part.failed }, errors: [] };
+}
+
+function isRecordShape(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && typeof (value as { id?: unknown }).id === 'string' && Array.isArray((value as { parts?: unknown }).parts) && Array.isArray((value as { items?: unknown }).items);
+}

@@ -1,0 +1,144 @@
+import * as assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { RunOutcome } from '../../src/features/batch/register';
+import { silentLogger } from '../../src/core/log';
+import { BatchJobService, type BatchJobRecord } from '../../src/services/batchJobs';
+import { stratus } from './extension';
+import { testDeps } from './fakes';
+import { control, eventually, requests, sandbox } from './sandbox';
+
+/** One step of the sandbox's batches (its default batchStepMs): four steps from validating to completed. */
+const STEP_MS = 60_000;
+
+class MemoryMemento implements vscode.Memento {
+  private readonly values = new Map<string, unknown>();
+  keys(): readonly string[] {
+    return [...this.values.keys()];
+  }
+  get<T>(key: string, fallback?: T): T | undefined {
+    return (this.values.has(key) ? this.values.get(key) : fallback) as T | undefined;
+  }
+  update(key: string, value: unknown): Thenable<void> {
+    this.values.set(key, value);
+    return Promise.resolve();
+  }
+}
+
+describe('batch: Run Prompt over Files as a batch (issue 42)', function () {
+  this.timeout(60_000);
+  let root: string;
+
+  before(async () => {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'the host opens a workspace folder');
+    root = folder.uri.fsPath;
+    await vscode.commands.executeCommand('stratus.setApiKey', sandbox().apiKey);
+  });
+
+  afterEach(async () => {
+    await control('/batches', { available: 'available', hold: false });
+  });
+
+  // Other suites see the workspace and the Activities view as they were.
+  after(async () => {
+    const { api } = await stratus();
+    for (const job of api.batch?.service.jobs() ?? []) await api.batch?.service.remove(job.id);
+    for (const dir of ['batch-host', 'batch-resume', 'batch-404']) rmSync(join(root, dir), { recursive: true, force: true });
+  });
+
+  function write(relative: string, text: string): void {
+    const path = join(root, relative);
+    mkdirSync(join(path, '..'), { recursive: true });
+    writeFileSync(path, text);
+  }
+
+  /** Moves the sandbox clock past completion and makes every follower read now, until `probe` holds. */
+  async function complete(service: BatchJobService, jobId: string): Promise<BatchJobRecord> {
+    await control('/clock', { advanceMs: 4 * STEP_MS + 1000 });
+    return eventually(async () => {
+      service.pollNow();
+      const job = service.job(jobId);
+      return job && job.parts.every((p) => p.status === 'completed') ? job : undefined;
+    }, 'the batch to complete on the sandbox clock');
+  }
+
+  it('sends the job as one batch, shows it in the Activities view, completes by the sandbox clock, and applies the reviewed files; a file changed since it was sent is reported, not overwritten', async () => {
+    const { api } = await stratus();
+    assert.ok(api.batch, 'the batch test API');
+    write('batch-host/one.ts', 'export const one = 1;\n');
+    write('batch-host/two.ts', 'export const two = 2;\n');
+    write('batch-host/three.ts', 'export const three = 3;\n');
+    const postsBefore = (await requests('/v1/batches')).filter((r) => r.method === 'POST').length;
+    const sent = (await vscode.commands.executeCommand('stratus.batch.runPromptOverFiles', { instruction: 'Add a header comment', glob: 'batch-host/*.ts', mode: 'batch' })) as RunOutcome;
+    assert.equal(sent.kind, 'sent', JSON.stringify(sent));
+    assert.ok(sent.kind === 'sent' && sent.files === 3);
+    assert.equal((await requests('/v1/batches')).filter((r) => r.method === 'POST').length, postsBefore + 1, 'one batch created, once');
+
+    // The Activities entry: state, progress and the price, whether or not the console is signed in.
+    const roots = await api.views.activities.getChildren();
+    const node = (roots ?? []).find((n) => (n as { type?: string; jobId?: string }).jobId === sent.jobId);
+    assert.ok(node, 'the batch is listed in the Activities view');
+    const item = await api.views.activities.getTreeItem(node);
+    assert.match(String(item.description), /validating · 0\/3/);
+    assert.match(String(item.contextValue), /^stratus\.batchJob;running;/);
+
+    // A file edited after it was sent must not be overwritten by its (older) result.
+    write('batch-host/two.ts', 'export const two = 22; // edited meanwhile\n');
+    const job = await complete(api.batch.service, sent.jobId);
+    assert.equal(job.parts[0]?.completed, 3);
+    const done = await api.views.activities.getTreeItem(node);
+    assert.match(String(done.description), /completed · 3\/3/);
+    assert.match(String(done.contextValue), /;ended;results$/);
+    assert.match((done.tooltip as vscode.MarkdownString).value, /Results kept until/);
+
+    const reviewed = await api.batch.openResults(sent.jobId, 'all');
+    assert.equal(reviewed.kind, 'reviewed', JSON.stringify(reviewed));
+    assert.ok(reviewed.kind === 'reviewed');
+    assert.deepEqual(reviewed.review.applied.sort(), ['batch-host/one.ts', 'batch-host/three.ts']);
+    assert.deepEqual(reviewed.review.changedSinceSent, ['batch-host/two.ts']);
+    assert.match(readFileSync(join(root, 'batch-host/one.ts'), 'utf8'), /^Echo \(/, 'the sandbox model answer was written');
+    assert.equal(readFileSync(join(root, 'batch-host/two.ts'), 'utf8'), 'export const two = 22; // edited meanwhile\n');
+    assert.equal(api.batch.service.job(sent.jobId)?.reviewed, true);
+  });
+
+  it('a job kept in global storage is resumed after a reload and followed to its end', async () => {
+    const { api } = await stratus();
+    assert.ok(api.batch);
+    write('batch-resume/a.md', '# a\n');
+    const sent = await api.batch.run({ instruction: 'Fix typos', glob: 'batch-resume/*.md', mode: 'batch' });
+    assert.equal(sent.kind, 'sent', JSON.stringify(sent));
+    assert.ok(sent.kind === 'sent');
+    // A second service over the same stored ids: what a reloaded window builds at activation.
+    const memento = new MemoryMemento();
+    await memento.update('stratus.batch.jobs', api.batch.service.jobs().filter((j) => j.id === sent.jobId));
+    const { deps, disposables } = testDeps('Stratus batch resume test', sandbox().apiKey);
+    const reloaded = new BatchJobService(memento, deps.inference, silentLogger, { tmpDir: tmpdir });
+    try {
+      const finished = new Promise<BatchJobRecord>((resolve) => reloaded.onDidFinish(resolve));
+      reloaded.resume();
+      await complete(reloaded, sent.jobId);
+      const job = await finished;
+      assert.equal(job.id, sent.jobId);
+      assert.equal(job.error, undefined);
+    } finally {
+      reloaded.dispose();
+      for (const d of disposables) d.dispose();
+    }
+  });
+
+  it('an account without the Batch API (404): a clear error, nothing kept, nothing applied', async () => {
+    const { api } = await stratus();
+    assert.ok(api.batch);
+    write('batch-404/x.ts', 'export const x = 1;\n');
+    await control('/batches', { available: 'not_found' });
+    const count = api.batch.service.jobs().length;
+    const outcome = await api.batch.run({ instruction: 'Add a header comment', glob: 'batch-404/*.ts', mode: 'batch' });
+    assert.equal(outcome.kind, 'error');
+    assert.ok(outcome.kind === 'error' && outcome.reason === 'unavailable', JSON.stringify(outcome));
+    assert.equal(api.batch.service.jobs().length, count, 'no job kept');
+    assert.equal(readFileSync(join(root, 'batch-404/x.ts'), 'utf8'), 'export const x = 1;\n');
+  });
+});
