@@ -16,26 +16,19 @@
 //   metric searchQuality.<corpus>.bm25.*       the same for the baseline
 //   ratio stratus/bm25.mrr.<corpus>
 // Targets (issue 34): recall@10 >= 0.90, MRR >= 0.70, identifierTop3 >= 0.90, recall@50 >= 0.97.
-// It reports; it is not a test. BENCH_QUALITY_VERBOSE=1 prints each question's first answer rank.
+// It reports; it is not a test. BENCH_QUALITY_VERBOSE=1 prints each question's first answer rank;
+// BENCH_QUALITY_CORPORA=a,b measures only those corpora.
 // Results: test-results/bench-search-quality.json.
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { installCorpus } from './corpusInstall.mjs';
 import { bundleForNode, f2, fx, log, root, runMain, table } from './lib.mjs';
 
 const corporaDir = join(root, 'bench', 'corpora');
 const VERBOSE = process.env.BENCH_QUALITY_VERBOSE === '1';
 const TARGETS = { recallAt10: 0.9, mrr: 0.7, identifierTop3: 0.9, recallAt50: 0.97 };
-
-/** Installs a corpus from its lock into its own folder, once. */
-function install(name, corpus) {
-  const dir = join(corporaDir, name);
-  if (existsSync(join(dir, corpus.root, 'package.json'))) return;
-  log(`installing corpus ${name} (npm ci --ignore-scripts in bench/corpora/${name}) ...`);
-  execFileSync('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'inherit' });
-}
 
 /** The files the engine would index (the same excludes, no binaries, none over the size cap). */
 function listFiles(base, exclude, maxBytes, dir = '') {
@@ -118,12 +111,15 @@ async function main() {
   try {
     const bundle = await bundleForNode(join(outDir, 'stratus-search.cjs'), { contents: "export * from './src/core/search/index.ts';" });
     const search = await import(pathToFileURL(bundle).href);
-    const names = readdirSync(corporaDir).filter((n) => existsSync(join(corporaDir, n, 'questions.json'))).sort();
+    const only = process.env.BENCH_QUALITY_CORPORA?.split(',').filter(Boolean);
+    const names = readdirSync(corporaDir)
+      .filter((n) => existsSync(join(corporaDir, n, 'questions.json')) && (!only || only.includes(n)))
+      .sort();
     const results = {};
     const summary = [];
     for (const name of names) {
       const corpus = JSON.parse(readFileSync(join(corporaDir, name, 'questions.json'), 'utf8'));
-      install(name, corpus);
+      installCorpus(join(corporaDir, name), corpus);
       const base = join(corporaDir, name, corpus.root);
       const settings = { ...search.DEFAULT_SEARCH_SETTINGS, excludeGlobs: corpus.exclude, useGitignore: false, rerank: { ...search.DEFAULT_SEARCH_SETTINGS.rerank, enabled: false } };
       const engine = new search.SearchEngine({ fs: new search.NodeFileSystem(base), storage: new search.MemoryIndexStorage(), logger: silent, settings: () => settings });
