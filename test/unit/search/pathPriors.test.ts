@@ -2,7 +2,7 @@
 // documents are demoted, never dropped; a query that names tests lifts the test demotion.
 import * as assert from 'node:assert/strict';
 import { chunkText, LexicalIndex } from '../../../src/core/search';
-import { applyPathPriors, demotedPaths, pathPrior, PRIORS, wantsTests } from '../../../src/core/search/lexical/pathPriors';
+import { applyPathPriors, demotedPaths, pathPrior, PRIORS, sourceOfBuildOutput, wantsTests } from '../../../src/core/search/lexical/pathPriors';
 import { engineFor, paths, TempWorkspace } from './helpers';
 
 const CODE = 'export function parseImportAttributes(parser) {\n  const attributes = parser.readAttributes();\n  return attributes;\n}\n';
@@ -79,5 +79,32 @@ describe('search: path priors', () => {
     assert.equal(index.search('parse import attributes', 5)[0]?.path, 'src/parser/importAttributes.ts');
     assert.equal(index.search('parse import attributes fixture', 5)[0]?.path, 'test/fixtures/parser/import-attributes/input.ts');
     assert.equal(index.search('parse import attributes', 5).length, 3, 'demoted, not dropped');
+  });
+
+  it('demotes build output (lib/, dist/, out/: .js, .d.ts, source maps) when the index holds the TypeScript source it was compiled from, and only then (issue 41)', () => {
+    const files = new Set(['core/src/common/uri.ts', 'core/src/browser/about-dialog.tsx', 'src/index.ts']);
+    const has = (p: string): boolean => files.has(p);
+    assert.equal(sourceOfBuildOutput('core/lib/common/uri.js', has), 'core/src/common/uri.ts');
+    assert.equal(sourceOfBuildOutput('core/lib/common/uri.d.ts', has), 'core/src/common/uri.ts');
+    assert.equal(sourceOfBuildOutput('core/lib/common/uri.js.map', has), 'core/src/common/uri.ts');
+    assert.equal(sourceOfBuildOutput('core/lib/browser/about-dialog.js', has), 'core/src/browser/about-dialog.tsx');
+    assert.equal(sourceOfBuildOutput('dist/index.mjs', has), 'src/index.ts');
+    assert.equal(sourceOfBuildOutput('lib/linter/linter.js', has), undefined, "eslint's lib/ is its source: no twin, no demotion");
+    assert.equal(sourceOfBuildOutput('core/src/common/uri.ts', has), undefined);
+    assert.equal(pathPrior('core/lib/common/uri.js', false, undefined, false, has), PRIORS.buildOutput);
+    assert.equal(pathPrior('lib/linter/linter.js', false, undefined, false, has), 1);
+  });
+
+  it('ranks a TypeScript source above its compiled lib/ twins in the index, which stay found', () => {
+    const index = new LexicalIndex();
+    const source = 'export class ImportAttributesParser {\n  parseImportAttributes(parser: Parser): Attributes {\n    return parser.readAttributes();\n  }\n}\n';
+    const compiled = `"use strict";\nclass ImportAttributesParser {\n  parseImportAttributes(parser) {\n    const attributes = parser.readAttributes();\n    return attributes;\n  }\n}\nexports.ImportAttributesParser = ImportAttributesParser;\n`;
+    const declarations = 'export declare class ImportAttributesParser {\n  parseImportAttributes(parser: Parser): Attributes;\n}\n';
+    index.setFile('pkg/lib/importAttributes.js', { mtime: 1, size: 1 }, chunkText('pkg/lib/importAttributes.js', compiled));
+    index.setFile('pkg/lib/importAttributes.d.ts', { mtime: 1, size: 1 }, chunkText('pkg/lib/importAttributes.d.ts', declarations));
+    index.setFile('pkg/src/importAttributes.ts', { mtime: 1, size: 1 }, chunkText('pkg/src/importAttributes.ts', source));
+    const hits = index.search('ImportAttributesParser parse import attributes', 5).map((h) => h.path);
+    assert.equal(hits[0], 'pkg/src/importAttributes.ts');
+    assert.equal(hits.length, 3, 'demoted, not dropped');
   });
 });

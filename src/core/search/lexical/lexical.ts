@@ -319,7 +319,7 @@ export class LexicalIndex {
       const meta = this.chunk(id);
       if (meta) hits.push({ id, score, path: meta.path, startLine: meta.startLine, endLine: meta.endLine, preview: meta.preview, hash: meta.hash });
     }
-    return applyPathPriors(query, hits, limit, demoted, generatedAmong(hits, this.lists(GENERATED_TERM), TF_BITS));
+    return applyPathPriors(query, hits, limit, demoted, generatedAmong(hits, this.lists(GENERATED_TERM), TF_BITS), (path) => this.files.has(path));
   }
 
   /** The index as one segment file in memory (a merge of everything, see segmentMerge.ts). */
