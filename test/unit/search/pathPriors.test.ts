@@ -2,7 +2,7 @@
 // documents are demoted, never dropped; a query that names tests lifts the test demotion.
 import * as assert from 'node:assert/strict';
 import { chunkText, LexicalIndex } from '../../../src/core/search';
-import { applyPathPriors, demotedPaths, pathPrior, PRIORS, sourceOfBuildOutput, wantsTests } from '../../../src/core/search/lexical/pathPriors';
+import { applyPathPriors, demotedPaths, pathPrior, PRIORS, sourceOfBuildOutput, vendoredPackageName, wantsTests } from '../../../src/core/search/lexical/pathPriors';
 import { engineFor, paths, TempWorkspace } from './helpers';
 
 const CODE = 'export function parseImportAttributes(parser) {\n  const attributes = parser.readAttributes();\n  return attributes;\n}\n';
@@ -106,5 +106,24 @@ describe('search: path priors', () => {
     const hits = index.search('ImportAttributesParser parse import attributes', 5).map((h) => h.path);
     assert.equal(hits[0], 'pkg/src/importAttributes.ts');
     assert.equal(hits.length, 3, 'demoted, not dropped');
+  });
+
+  it('does not demote a vendored package the query names (grpc, bbolt, go-runc, a scoped npm package), and still demotes the others (issue 41)', () => {
+    assert.equal(vendoredPackageName('vendor/google.golang.org/grpc/clientconn.go'), 'grpc');
+    assert.equal(vendoredPackageName('vendor/github.com/containerd/go-runc/runc.go'), 'go-runc');
+    assert.equal(vendoredPackageName('vendor/go.etcd.io/bbolt/db.go'), 'bbolt');
+    assert.equal(vendoredPackageName('node_modules/@theia/core/lib/common/uri.js'), 'core');
+    assert.equal(vendoredPackageName('node_modules/ws/lib/websocket.js'), 'ws');
+    assert.equal(vendoredPackageName('third_party/zlib/inflate.c'), 'zlib');
+    assert.equal(vendoredPackageName('src/server/vendor.ts'), undefined);
+    const hits = [
+      { path: 'client.go', score: 10 },
+      { path: 'vendor/google.golang.org/grpc/clientconn.go', score: 9 },
+      { path: 'vendor/github.com/containerd/go-runc/runc.go', score: 8 },
+    ];
+    assert.deepEqual(applyPathPriors('where is a grpc client connection opened', hits, 3).map((h) => h.path), ['client.go', 'vendor/google.golang.org/grpc/clientconn.go', 'vendor/github.com/containerd/go-runc/runc.go']);
+    assert.deepEqual(applyPathPriors('go-runc create a container', hits, 3).map((h) => h.path), ['client.go', 'vendor/github.com/containerd/go-runc/runc.go', 'vendor/google.golang.org/grpc/clientconn.go']);
+    assert.deepEqual(applyPathPriors('where is a client connection opened', hits, 3).map((h) => h.path)[0], 'client.go');
+    assert.equal(applyPathPriors('runc create', hits, 3)[1]?.score, 9 * PRIORS.vendored, 'one word of two does not name go-runc');
   });
 });

@@ -1,5 +1,6 @@
 import ignore from 'ignore';
 import { globToGitignore } from '../../workspace/ignoreRules';
+import { forEachTerm } from '../text/identifiers';
 
 /**
  * Path priors (issue 34): in real repositories test fixtures, vendored copies, generated code,
@@ -8,6 +9,8 @@ import { globToGitignore } from '../../workspace/ignoreRules';
  * query that names tests (`test`, `spec`, `fixture`, `mock`, `snapshot`) lifts the test demotion.
  * The user's own globs (`stratus.search.demoteGlobs`) demote like a fixture. A generated header
  * (text/generatedHeader.ts) is read when the file is indexed and kept as a term of its chunks.
+ * A vendored package the query names (`grpc`, `bbolt`, `go-runc`) is not demoted: the question
+ * is about it (issue 41).
  * Build output beside its sources (issue 41: a monorepo's `lib/*.js`, `*.d.ts` and source maps
  * compiled from `src/*.ts`) repeats every name of the source: it is demoted like generated code
  * when the index holds the source it was compiled from, and only then (eslint's `lib/*.js` is the
@@ -22,6 +25,34 @@ const TEST_PATH = /(?:^|\/)(?:__tests__|__mocks__|tests?|specs?|e2e|fixtures?|__
 const SNAPSHOT_PATH = /(?:^|\/)__snapshots__\/|\.snap$/;
 const VENDORED_PATH = /(?:^|\/)(?:vendor|third[_-]party|node_modules|bower_components|external)(?:\/|$)/i;
 const GENERATED_PATH = /\.pb\.go$|_pb2(?:_grpc)?\.py$|\.pb\.(?:cc|h)$|\.min\.(?:js|css|mjs)$|\.g\.(?:ts|dart|cs)$|\.generated\.[^/]+$|(?:^|\/)(?:generated|__generated__|gen)\//i;
+/** A vendored path's first folders: `vendor/<host>/<owner>/<repo>`, `node_modules/@scope/name`, `third_party/zlib`. */
+const VENDORED_PACKAGE = /(?:^|\/)(?:vendor|third[_-]party|node_modules|bower_components|external)\/((?:@[^/]+\/)?[^/]+)(?:\/([^/]+))?(?:\/([^/]+))?/i;
+/** Hosts whose paths name an owner before the repository (Go's module paths). */
+const OWNER_HOSTS = new Set(['github.com', 'gitlab.com', 'bitbucket.org']);
+
+/** The name of the vendored package a path is in (`vendor/github.com/containerd/go-runc/runc.go` -> `go-runc`), if any. */
+export function vendoredPackageName(path: string): string | undefined {
+  const m = VENDORED_PACKAGE.exec(path);
+  const first = m?.[1];
+  if (!m || !first) return undefined;
+  if (first.startsWith('@')) return first.slice(first.indexOf('/') + 1);
+  if (!first.includes('.')) return first;
+  return OWNER_HOSTS.has(first.toLowerCase()) ? m[3] : m[2];
+}
+
+/** Whether every word of a vendored package's name is among the query's terms. */
+function namesPackage(queryTerms: ReadonlySet<string>, path: string): boolean {
+  const name = vendoredPackageName(path);
+  if (!name) return false;
+  let all = true;
+  let any = false;
+  forEachTerm(name, (t) => {
+    any = true;
+    if (!queryTerms.has(t)) all = false;
+  });
+  return any && all;
+}
+
 /** Compiled output in a build folder: the folder before it, and the path inside it without the extension. */
 const BUILD_OUTPUT_PATH = /^((?:[^/]+\/)*?)(?:lib|dist|out|build|esm|cjs)\/((?:[^/]+\/)*[^/]+?)\.(?:d\.[mc]?ts|[mc]?js)(?:\.map)?$/;
 const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts'];
@@ -68,8 +99,8 @@ export function wantsTests(query: string): boolean {
 }
 
 /** The factor a hit in `path` is scored by (1: ordinary code). */
-export function pathPrior(path: string, testsWanted: boolean, demoted?: DemotedPaths, generatedHeader = false, hasFile?: HasFile): number {
-  if (VENDORED_PATH.test(path)) return PRIORS.vendored;
+export function pathPrior(path: string, testsWanted: boolean, demoted?: DemotedPaths, generatedHeader = false, hasFile?: HasFile, queryTerms?: ReadonlySet<string>): number {
+  if (VENDORED_PATH.test(path) && !(queryTerms && namesPackage(queryTerms, path))) return PRIORS.vendored;
   if (demoted?.(path)) return PRIORS.userGlob;
   if (generatedHeader || GENERATED_PATH.test(path)) return PRIORS.generated;
   if (hasFile && sourceOfBuildOutput(path, hasFile) !== undefined) return PRIORS.buildOutput;
@@ -86,10 +117,12 @@ export function pathPrior(path: string, testsWanted: boolean, demoted?: DemotedP
  */
 export function applyPathPriors<T extends { path: string; score: number; id?: number }>(query: string, hits: readonly T[], limit: number, demoted?: DemotedPaths, generated?: ReadonlySet<number>, hasFile?: HasFile): T[] {
   const testsWanted = wantsTests(query);
+  const terms = new Set<string>();
+  forEachTerm(query, (t) => terms.add(t));
   const priorOf = new Map<string, number>();
   const scored = hits.map((h, i) => {
     let prior = priorOf.get(h.path);
-    if (prior === undefined) priorOf.set(h.path, (prior = pathPrior(h.path, testsWanted, demoted, h.id !== undefined && generated?.has(h.id) === true, hasFile)));
+    if (prior === undefined) priorOf.set(h.path, (prior = pathPrior(h.path, testsWanted, demoted, h.id !== undefined && generated?.has(h.id) === true, hasFile, terms)));
     return { hit: prior === 1 ? h : { ...h, score: h.score * prior }, i };
   });
   scored.sort((a, b) => b.hit.score - a.hit.score || a.i - b.i);
