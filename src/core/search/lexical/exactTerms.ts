@@ -2,6 +2,7 @@ import { declarationsIn, exactQueryTerms, fileNameTermOf, nameBucket } from '../
 import { forEachTerm, isStopWord } from '../text/identifiers';
 import type { ChunkSpan } from '../text/chunkScan';
 import { GENERATED_TERM, hasGeneratedHeader } from '../text/generatedHeader';
+import { declaredPairTerms } from './declaredPairs';
 
 export { GENERATED_TERM };
 
@@ -64,12 +65,20 @@ export interface QueryTerm {
 /**
  * A query's terms: the parts of its words (weight 1), then their exact names, which only boost a
  * chunk the parts found: an exact-name term is a bucket shared by a few names (declarations.ts),
- * and a chunk that holds none of the query's words is no answer, whatever its bucket.
+ * and a chunk that holds none of the query's words is no answer, whatever its bucket; then the
+ * names made of two adjacent words (declaredPairs.ts), boosting the same way. Each term once, at
+ * its highest weight.
  */
 export function queryTerms(query: string): QueryTerm[] {
-  const parts = new Set<string>();
-  forEachTerm(query, (t) => parts.add(t));
-  const out: QueryTerm[] = [...parts].map((term) => ({ term, weight: 1, boostOnly: false }));
-  if (out.length > 0) for (const [term, weight] of exactQueryTerms(query, isStopWord)) out.push({ term, weight, boostOnly: true });
-  return out;
+  const out = new Map<string, QueryTerm>();
+  forEachTerm(query, (term) => out.set(term, { term, weight: 1, boostOnly: false }));
+  if (out.size === 0) return [];
+  const add = (q: QueryTerm): void => {
+    const before = out.get(q.term);
+    if (!before) out.set(q.term, q);
+    else if (before.weight < q.weight) out.set(q.term, { term: q.term, weight: q.weight, boostOnly: before.boostOnly && q.boostOnly });
+  };
+  for (const [term, weight] of exactQueryTerms(query, isStopWord)) add({ term, weight, boostOnly: true });
+  for (const [term, weight] of declaredPairTerms(query)) add({ term, weight, boostOnly: true });
+  return [...out.values()];
 }
