@@ -3,7 +3,10 @@
 // answer that only the vectors found, when it was not their first.
 import * as assert from 'node:assert/strict';
 import type { SearchInference } from '../../../src/core/search';
+import { DEFAULT_SEARCH_SETTINGS } from '../../../src/core/search';
 import { engineFor, paths, TempWorkspace } from './helpers';
+
+const noRerank = { ...DEFAULT_SEARCH_SETTINGS.rerank, enabled: false };
 
 /** A stand-in embedding, no model: each text's vector is chosen by a word it holds. */
 function standIn(vectorOf: (text: string) => number[]): SearchInference {
@@ -34,7 +37,7 @@ describe('search: the hybrid stage', () => {
       if (text.includes('alphaOnly')) return [0, 1, 0];
       return [0, 0, 1];
     };
-    const rig = engineFor(ws.root, { settings: { candidates: 2, embeddingModel: 'stand-in', rerank: { enabled: false } }, inference: standIn(vectorOf) });
+    const rig = engineFor(ws.root, { settings: { candidates: 2, embeddingModel: 'stand-in', rerank: noRerank }, inference: standIn(vectorOf) });
     await rig.engine.open();
     assert.deepEqual(paths(rig.engine.lexical('alpha beta')), ['src/alpha.ts', 'src/alphaToo.ts'], 'the lexical candidates alone miss the answer');
     const local = await rig.engine.local('alpha beta');
@@ -45,7 +48,7 @@ describe('search: the hybrid stage', () => {
   });
 
   it('without an embedding model, the lexical candidates as they are', async () => {
-    const rig = engineFor(ws.root, { settings: { candidates: 2, rerank: { enabled: false } } });
+    const rig = engineFor(ws.root, { settings: { candidates: 2, rerank: noRerank } });
     await rig.engine.open();
     assert.deepEqual(paths((await rig.engine.local('alpha beta')).hits), ['src/alpha.ts', 'src/alphaToo.ts']);
     rig.engine.dispose();
