@@ -1,9 +1,13 @@
-// The retrieval-quality bench (issue 34): does the local order (no embeddings, no reranker) find
-// the code a developer asks for, in real codebases nobody here wrote? Each corpus is an npm
-// package that ships its sources (bench/corpora/<name>/package.json + lock: rxjs's TypeScript
-// src/, eslint's JavaScript lib/, jsdom's lib/ where 231 webidl2js-generated wrappers repeat the
-// names of the real *-impl.js files: the generated code competing with the real one), installed by this bench with `npm ci --ignore-scripts` into its
-// own gitignored node_modules (never the repository's). Questions were written by reading the code
+// The retrieval-quality bench (issues 34, 41): does the local order (no embeddings, no reranker)
+// find the code a developer asks for, in real codebases nobody here wrote? Each corpus ships its
+// sources: npm packages (bench/corpora/<name>/package.json + lock: rxjs's TypeScript src/,
+// eslint's JavaScript lib/, jsdom's lib/ where 231 webidl2js-generated wrappers repeat the names
+// of the real *-impl.js files, Eclipse Theia's monorepo packages with the compiled lib/ beside
+// src/) installed by this bench with `npm ci --ignore-scripts` into its own gitignored
+// node_modules (never the repository's), and Debian's Go sources (containerd with its
+// dependencies under vendor/, at the exact versions in its questions.json; corpusInstall.mjs).
+// The corpora of issue 41 (theia, containerd) came with their questions before any tuning.
+// Questions were written by reading the code
 // (bench/corpora/<name>/questions.json): a third bare identifiers, a third natural language, a
 // third mixed, each with the file(s) that answer it.
 //
@@ -18,7 +22,7 @@
 //                                                 candidates rerank is handed with an embedding model set
 //   metric searchQuality.<corpus>.bm25.*       the same for the baseline
 //   ratio stratus/bm25.mrr.<corpus>
-// Targets (issue 34): recall@10 >= 0.90, MRR >= 0.70, identifierTop3 >= 0.90, recall@50 >= 0.97.
+// Targets (issues 34, 41): recall@10 >= 0.90, MRR >= 0.70, identifierTop3 >= 0.90, recall@50 >= 0.97.
 // It reports; it is not a test. BENCH_QUALITY_VERBOSE=1 prints each question's first answer rank;
 // BENCH_QUALITY_CORPORA=a,b measures only those corpora.
 // Results: test-results/bench-search-quality.json.
