@@ -126,4 +126,18 @@ describe('search: path priors', () => {
     assert.deepEqual(applyPathPriors('where is a client connection opened', hits, 3).map((h) => h.path)[0], 'client.go');
     assert.equal(applyPathPriors('runc create', hits, 3)[1]?.score, 9 * PRIORS.vendored, 'one word of two does not name go-runc');
   });
+
+  it('does not demote the vendored chunk that declares the compound identifier asked for, where it lives (issue 41)', () => {
+    const index = new LexicalIndex();
+    const declared = 'package transport\n\nfunc newHTTP2Client(ctx context.Context, addr TargetInfo) (*http2Client, error) {\n\treturn dial(ctx, addr)\n}\n';
+    const line = '\thttpClient := newHTTPClient(newClient(http.Client{})) // a new http client\n';
+    const mention = (i: number): string => `package docker\n\nfunc resolve${i}() {\n${line.repeat(8)}}\n`;
+    index.setFile('vendor/google.golang.org/grpc/internal/transport/http2_client.go', { mtime: 1, size: 1 }, chunkText('vendor/google.golang.org/grpc/internal/transport/http2_client.go', declared));
+    for (let i = 0; i < 4; i++) index.setFile(`remotes/docker/resolver${i}.go`, { mtime: 1, size: 1 }, chunkText(`remotes/docker/resolver${i}.go`, mention(i)));
+    index.setFile('vendor/github.com/other/lib/client.go', { mtime: 1, size: 1 }, chunkText('vendor/github.com/other/lib/client.go', mention(9)));
+    for (let i = 0; i < 40; i++) index.setFile(`pkg/other${i}.go`, { mtime: 1, size: 1 }, chunkText(`pkg/other${i}.go`, `package other\nfunc f${i}() { return ${i} }\n`));
+    const hits = index.search('newHTTP2Client', 10).map((h) => h.path);
+    assert.equal(hits[0], 'vendor/google.golang.org/grpc/internal/transport/http2_client.go', hits.join(', '));
+    assert.equal(hits[hits.length - 1], 'vendor/github.com/other/lib/client.go', 'a vendored file that only mentions the parts stays demoted');
+  });
 });

@@ -1,4 +1,4 @@
-import { declarationsIn, exactQueryTerms, fileNameTermOf, nameBucket } from '../text/declarations';
+import { declarationsIn, EXACT_WEIGHT_COMPOUND, exactQueryTerms, fileNameTermOf, nameBucket } from '../text/declarations';
 import { forEachTerm, isStopWord } from '../text/identifiers';
 import type { ChunkSpan } from '../text/chunkScan';
 import { GENERATED_TERM, hasGeneratedHeader } from '../text/generatedHeader';
@@ -40,7 +40,7 @@ export function pathTermsOf(path: string, text = ''): string[] {
   return [...out];
 }
 
-/** The ids of `hits` found in the generated mark's posting lists (a scan: the lists need not be sorted). */
+/** The ids of `hits` found in the generated mark's (or another term's) posting lists (a scan: the lists need not be sorted). */
 export function generatedAmong(hits: ReadonlyArray<{ id: number }>, lists: ReadonlyArray<ArrayLike<number> | undefined>, tfBits: number): Set<number> {
   const out = new Set<number>();
   if (hits.length === 0) return out;
@@ -51,6 +51,18 @@ export function generatedAmong(hits: ReadonlyArray<{ id: number }>, lists: Reado
       const id = (list[i] ?? 0) >>> tfBits;
       if (wanted.has(id)) out.add(id);
     }
+  }
+  return out;
+}
+
+/**
+ * The ids of `hits` that declare a compound identifier the query asks for (`newHTTP2Client`): a
+ * scan of those declaration terms' lists (path priors do not demote such a hit as vendored).
+ */
+export function declaringAmong(hits: ReadonlyArray<{ id: number }>, query: string, lists: (term: string) => ReadonlyArray<ArrayLike<number> | undefined>, tfBits: number): Set<number> {
+  const out = new Set<number>();
+  for (const [term, weight] of exactQueryTerms(query, isStopWord)) {
+    if (weight === EXACT_WEIGHT_COMPOUND && term.startsWith('=')) for (const id of generatedAmong(hits, lists(term), tfBits)) out.add(id);
   }
   return out;
 }

@@ -10,7 +10,8 @@ import { forEachTerm } from '../text/identifiers';
  * The user's own globs (`stratus.search.demoteGlobs`) demote like a fixture. A generated header
  * (text/generatedHeader.ts) is read when the file is indexed and kept as a term of its chunks.
  * A vendored package the query names (`grpc`, `bbolt`, `go-runc`) is not demoted: the question
- * is about it (issue 41).
+ * is about it; nor is a vendored chunk that declares the compound identifier asked for
+ * (`newHTTP2Client`), when that is where it lives (issue 41).
  * Build output beside its sources (issue 41: a monorepo's `lib/*.js`, `*.d.ts` and source maps
  * compiled from `src/*.ts`) repeats every name of the source: it is demoted like generated code
  * when the index holds the source it was compiled from, and only then (eslint's `lib/*.js` is the
@@ -99,8 +100,8 @@ export function wantsTests(query: string): boolean {
 }
 
 /** The factor a hit in `path` is scored by (1: ordinary code). */
-export function pathPrior(path: string, testsWanted: boolean, demoted?: DemotedPaths, generatedHeader = false, hasFile?: HasFile, queryTerms?: ReadonlySet<string>): number {
-  if (VENDORED_PATH.test(path) && !(queryTerms && namesPackage(queryTerms, path))) return PRIORS.vendored;
+export function pathPrior(path: string, testsWanted: boolean, demoted?: DemotedPaths, generatedHeader = false, hasFile?: HasFile, queryTerms?: ReadonlySet<string>, declaresAsked = false): number {
+  if (VENDORED_PATH.test(path) && !declaresAsked && !(queryTerms && namesPackage(queryTerms, path))) return PRIORS.vendored;
   if (demoted?.(path)) return PRIORS.userGlob;
   if (generatedHeader || GENERATED_PATH.test(path)) return PRIORS.generated;
   if (hasFile && sourceOfBuildOutput(path, hasFile) !== undefined) return PRIORS.buildOutput;
@@ -113,16 +114,21 @@ export function pathPrior(path: string, testsWanted: boolean, demoted?: DemotedP
 /**
  * The best `limit` hits once each score is multiplied by its path's prior (ties keep their order);
  * `generated`: the ids of hits in files whose header says they are generated (decided at index time);
- * `hasFile`: whether the index holds a path (build output is demoted when its source is there).
+ * `hasFile`: whether the index holds a path (build output is demoted when its source is there);
+ * `declaring`: the ids of hits that declare a compound identifier the query asks for.
  */
-export function applyPathPriors<T extends { path: string; score: number; id?: number }>(query: string, hits: readonly T[], limit: number, demoted?: DemotedPaths, generated?: ReadonlySet<number>, hasFile?: HasFile): T[] {
+export function applyPathPriors<T extends { path: string; score: number; id?: number }>(query: string, hits: readonly T[], limit: number, demoted?: DemotedPaths, generated?: ReadonlySet<number>, hasFile?: HasFile, declaring?: ReadonlySet<number>): T[] {
   const testsWanted = wantsTests(query);
   const terms = new Set<string>();
   forEachTerm(query, (t) => terms.add(t));
   const priorOf = new Map<string, number>();
   const scored = hits.map((h, i) => {
-    let prior = priorOf.get(h.path);
-    if (prior === undefined) priorOf.set(h.path, (prior = pathPrior(h.path, testsWanted, demoted, h.id !== undefined && generated?.has(h.id) === true, hasFile, terms)));
+    const declares = h.id !== undefined && declaring?.has(h.id) === true;
+    let prior = declares ? undefined : priorOf.get(h.path);
+    if (prior === undefined) {
+      prior = pathPrior(h.path, testsWanted, demoted, h.id !== undefined && generated?.has(h.id) === true, hasFile, terms, declares);
+      if (!declares) priorOf.set(h.path, prior);
+    }
     return { hit: prior === 1 ? h : { ...h, score: h.score * prior }, i };
   });
   scored.sort((a, b) => b.hit.score - a.hit.score || a.i - b.i);
