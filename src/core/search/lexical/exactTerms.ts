@@ -1,7 +1,8 @@
-import { declarationsIn, exactQueryTerms, fileNameTermOf, nameBucket } from '../text/declarations';
+import { declarationsIn, EXACT_WEIGHT_COMPOUND, exactQueryTerms, fileNameTermOf, nameBucket } from '../text/declarations';
 import { forEachTerm, isStopWord } from '../text/identifiers';
 import type { ChunkSpan } from '../text/chunkScan';
 import { GENERATED_TERM, hasGeneratedHeader } from '../text/generatedHeader';
+import { declaredPairTerms } from './declaredPairs';
 
 export { GENERATED_TERM };
 
@@ -39,7 +40,7 @@ export function pathTermsOf(path: string, text = ''): string[] {
   return [...out];
 }
 
-/** The ids of `hits` found in the generated mark's posting lists (a scan: the lists need not be sorted). */
+/** The ids of `hits` found in the generated mark's (or another term's) posting lists (a scan: the lists need not be sorted). */
 export function generatedAmong(hits: ReadonlyArray<{ id: number }>, lists: ReadonlyArray<ArrayLike<number> | undefined>, tfBits: number): Set<number> {
   const out = new Set<number>();
   if (hits.length === 0) return out;
@@ -54,6 +55,18 @@ export function generatedAmong(hits: ReadonlyArray<{ id: number }>, lists: Reado
   return out;
 }
 
+/**
+ * The ids of `hits` that declare a compound identifier the query asks for (`newHTTP2Client`): a
+ * scan of those declaration terms' lists (path priors do not demote such a hit as vendored).
+ */
+export function declaringAmong(hits: ReadonlyArray<{ id: number }>, query: string, lists: (term: string) => ReadonlyArray<ArrayLike<number> | undefined>, tfBits: number): Set<number> {
+  const out = new Set<number>();
+  for (const [term, weight] of exactQueryTerms(query, isStopWord)) {
+    if (weight === EXACT_WEIGHT_COMPOUND && term.startsWith('=')) for (const id of generatedAmong(hits, lists(term), tfBits)) out.add(id);
+  }
+  return out;
+}
+
 /** A query term: its weight, and whether it only adds to chunks its other terms found. */
 export interface QueryTerm {
   term: string;
@@ -64,12 +77,20 @@ export interface QueryTerm {
 /**
  * A query's terms: the parts of its words (weight 1), then their exact names, which only boost a
  * chunk the parts found: an exact-name term is a bucket shared by a few names (declarations.ts),
- * and a chunk that holds none of the query's words is no answer, whatever its bucket.
+ * and a chunk that holds none of the query's words is no answer, whatever its bucket; then the
+ * names made of two adjacent words (declaredPairs.ts), boosting the same way. Each term once, at
+ * its highest weight.
  */
 export function queryTerms(query: string): QueryTerm[] {
-  const parts = new Set<string>();
-  forEachTerm(query, (t) => parts.add(t));
-  const out: QueryTerm[] = [...parts].map((term) => ({ term, weight: 1, boostOnly: false }));
-  if (out.length > 0) for (const [term, weight] of exactQueryTerms(query, isStopWord)) out.push({ term, weight, boostOnly: true });
-  return out;
+  const out = new Map<string, QueryTerm>();
+  forEachTerm(query, (term) => out.set(term, { term, weight: 1, boostOnly: false }));
+  if (out.size === 0) return [];
+  const add = (q: QueryTerm): void => {
+    const before = out.get(q.term);
+    if (!before) out.set(q.term, q);
+    else if (before.weight < q.weight) out.set(q.term, { term: q.term, weight: q.weight, boostOnly: before.boostOnly && q.boostOnly });
+  };
+  for (const [term, weight] of exactQueryTerms(query, isStopWord)) add({ term, weight, boostOnly: true });
+  for (const [term, weight] of declaredPairTerms(query)) add({ term, weight, boostOnly: true });
+  return [...out.values()];
 }

@@ -1,6 +1,6 @@
 import type { Chunk } from '../text/chunker';
 import { BytesFile, type FileStat, type RandomAccessFile } from '../shared/files';
-import { declarationBucketsBySpan, GENERATED_TERM, generatedAmong, pathTermsOf, queryTerms } from './exactTerms';
+import { declarationBucketsBySpan, declaringAmong, GENERATED_TERM, generatedAmong, pathTermsOf, queryTerms } from './exactTerms';
 import { applyPathPriors, PRIOR_POOL, type DemotedPaths } from './pathPriors';
 import { previewOf, scanSpan, type ChunkSpan } from '../text/chunkScan';
 import { TF_BITS, TF_MAX, type ChunkMeta, type FileRecord, type LexicalHit, type LaidOutPartial, type LoadFailure, type PartialIndex } from '../shared/indexTypes';
@@ -319,7 +319,7 @@ export class LexicalIndex {
       const meta = this.chunk(id);
       if (meta) hits.push({ id, score, path: meta.path, startLine: meta.startLine, endLine: meta.endLine, preview: meta.preview, hash: meta.hash });
     }
-    return applyPathPriors(query, hits, limit, demoted, generatedAmong(hits, this.lists(GENERATED_TERM), TF_BITS));
+    return applyPathPriors(query, hits, limit, demoted, generatedAmong(hits, this.lists(GENERATED_TERM), TF_BITS), (path) => this.files.has(path), declaringAmong(hits, query, (t) => this.lists(t), TF_BITS));
   }
 
   /** The index as one segment file in memory (a merge of everything, see segmentMerge.ts). */

@@ -56,7 +56,11 @@ export class Ranker {
     return rerankStage(query, local, { settings: this.options.settings(), inference, setTimer: this.options.setTimer, documentsFor: (hits) => this.documentsFor(hits) }, options.signal);
   }
 
-  /** The local stage: lexical candidates, fused with embeddings when a model is configured. */
+  /**
+   * The local stage: lexical candidates (`candidates` of them), fused with as many embedding
+   * candidates when a model is configured: their union, in reciprocal rank fusion order, up to
+   * twice `candidates`, all handed to rerank.
+   */
   async local(query: string, signal?: AbortSignal): Promise<LocalCandidates> {
     const settings = this.options.settings();
     const notes: SearchNote[] = [];
@@ -72,7 +76,9 @@ export class Ranker {
         notes.push({ kind: 'embeddings_failed', error });
       }
     }
-    return { hits: local.slice(0, settings.candidates).map((h, i) => toHit(h, i)), notes };
+    // With embeddings, the union of both lists goes on whole (issue 41): cut to `candidates`, the
+    // fused order dropped whatever only one list found low, often the answer only one of them saw.
+    return { hits: local.map((h, i) => toHit(h, i)), notes };
   }
 
   /** The text of each hit's line range, read from the file (the preview when unreadable). */

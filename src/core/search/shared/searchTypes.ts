@@ -19,7 +19,7 @@ export interface SearchSettings {
   /** The user's globs of files ranked lower, like fixtures (`stratus.search.demoteGlobs`); indexed all the same. */
   demoteGlobs: readonly string[];
   chunk: ChunkOptions;
-  /** Candidates sent to rerank (K). */
+  /** Lexical candidates sent to rerank (K); with embeddings, K embedding candidates join them (their union, up to 2K). */
   candidates: number;
   /** Results shown. */
   results: number;
