@@ -1,6 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { checkPathId } from '../core/console/catalog/routes';
+import { isStratusError } from '../core/errors';
+import { ToolRefusal } from './failures';
 import { compactActivity, compactResource, detailedResource } from './records';
 import { clientOf, findResource, guarded, jsonResult, kindOf, safeId, type ToolKit } from './toolKit';
 
@@ -131,7 +133,12 @@ export function registerReadTools(server: McpServer, kit: ToolKit, kindIds: read
     (args, extra) =>
       guarded(kit, () => ({ what: `Reading activity ${args.id.slice(0, 80)}` }), async () => {
         const client = clientOf(kit);
-        const activity = await client.activities.get(checkPathId(args.id), { signal: extra.signal });
+        const id = checkPathId(args.id);
+        const activity = await client.activities.get(id, { signal: extra.signal }).catch((error: unknown) => {
+          // The console shows a new activity a moment after the write that started it (field-notes.md).
+          if (isStratusError(error) && error.kind === 'not_found') throw new ToolRefusal(`Activity ${id} was not found (404). A just-started activity can take a few seconds to appear: call get_activity again shortly; otherwise check the id with list_activities.`);
+          throw error;
+        });
         return jsonResult(kit, compactActivity(activity, kit.redact));
       }),
   );
