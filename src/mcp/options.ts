@@ -141,8 +141,8 @@ export function parseOptions(argv: readonly string[], env: Readonly<Record<strin
         help = true;
         break;
       default:
-        // The flag's name only, cut: an argument is never echoed whole (it could be a secret pasted by mistake).
-        problems.push(`Unknown argument "${flag.slice(0, 40)}" (see --help).`);
+        // A flag's name only (cut), never a value: an argument could be a secret pasted by mistake.
+        problems.push(/^--?[A-Za-z][\w-]{0,40}$/.test(flag) ? `Unknown flag "${flag}" (see --help).` : `Unexpected argument #${i + 1} (not shown; see --help).`);
     }
   }
   const rawTier = nonEmpty(env[ENV.tier]);
