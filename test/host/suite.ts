@@ -46,3 +46,4 @@ import './tls.test';
 import './gateway.test';
 import './modelOverrides.test';
 import './modelFamilies.test';
+import './mcp.test';
