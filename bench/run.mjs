@@ -475,3 +475,11 @@ process.once('beforeExit', () => {
   if (env.BENCH_SKIP_DOCUMENTS) return;
   runAfter((env.BENCH_SKIP_CONSOLE ? 0 : 1) + (env.BENCH_SKIP_SEARCH ? 0 : 1) + (env.BENCH_SKIP_AGENT ? 0 : 1) + (env.BENCH_SKIP_COMPLETION ? 0 : 1) + (env.BENCH_SKIP_LOAD ? 0 : 1) + (env.BENCH_SKIP_EDIT ? 0 : 1), () => import('./documents.mjs').then((m) => m.runDocumentsBench()));
 });
+
+// The MCP server benchmark (bench/mcp.mjs: `metric mcp.startMs`, `metric mcp.listP95Ms`,
+// `ratio mcp/core.listResources`; ~20 s) runs after the documents one, in the same `npm run bench`;
+// BENCH_SKIP_MCP=1 leaves it out.
+process.once('beforeExit', () => {
+  if (env.BENCH_SKIP_MCP) return;
+  runAfter((env.BENCH_SKIP_CONSOLE ? 0 : 1) + (env.BENCH_SKIP_SEARCH ? 0 : 1) + (env.BENCH_SKIP_AGENT ? 0 : 1) + (env.BENCH_SKIP_COMPLETION ? 0 : 1) + (env.BENCH_SKIP_LOAD ? 0 : 1) + (env.BENCH_SKIP_EDIT ? 0 : 1) + (env.BENCH_SKIP_DOCUMENTS ? 0 : 1), () => import('./mcp.mjs').then((m) => m.runMcpBench()));
+});

@@ -67,7 +67,7 @@ export function registerReadTools(server: McpServer, kit: ToolKit, kindIds: read
         const page = await client.list(kind.id, { limit, offset: args.offset ?? 0, ...(args.name ? { name: args.name } : {}), signal: extra.signal });
         return jsonResult(kit, {
           kind: kind.id,
-          items: page.items.slice(0, limit).map((item) => compactResource(client.catalog, kind.id, item, kit.redact)),
+          items: page.items.slice(0, limit).map((item) => compactResource(client.catalog, kind.id, item)),
           ...(page.total !== undefined ? { total: page.total } : {}),
           ...(page.nextOffset !== undefined ? { nextOffset: page.nextOffset } : {}),
           ...(page.partial ? { partial: true } : {}),
@@ -115,7 +115,7 @@ export function registerReadTools(server: McpServer, kit: ToolKit, kindIds: read
         const limit = args.limit ?? 20;
         const page = await client.activities.list({ limit, offset: args.offset ?? 0, signal: extra.signal });
         return jsonResult(kit, {
-          items: page.items.slice(0, limit).map((a) => compactActivity(a, kit.redact)),
+          items: page.items.slice(0, limit).map((a) => compactActivity(a)),
           ...(page.total !== undefined ? { total: page.total } : {}),
           ...(page.nextOffset !== undefined ? { nextOffset: page.nextOffset } : {}),
         });
@@ -139,7 +139,7 @@ export function registerReadTools(server: McpServer, kit: ToolKit, kindIds: read
           if (isStratusError(error) && error.kind === 'not_found') throw new ToolRefusal(`Activity ${id} was not found (404). A just-started activity can take a few seconds to appear: call get_activity again shortly; otherwise check the id with list_activities.`);
           throw error;
         });
-        return jsonResult(kit, compactActivity(activity, kit.redact));
+        return jsonResult(kit, compactActivity(activity));
       }),
   );
 }

@@ -1,4 +1,4 @@
-import type { ResourceCatalog } from '../core/console/catalog/resourceCatalog';
+import { formatField, type ResourceCatalog } from '../core/console/catalog/resourceCatalog';
 import { redactFields } from '../core/console/itemBrief';
 import type { Activity, ResourceItem } from '../core/console/types';
 
@@ -21,10 +21,10 @@ export function redactRecord(value: unknown, redactText: (text: string) => strin
   return JSON.parse(redactText(JSON.stringify(byKey) ?? 'null')) as unknown;
 }
 
-/** A short text, redacted by value: a name or a state can hold anything the console sent. */
-function shortText(value: unknown, redactText: (text: string) => string, max = 200): string | undefined {
+/** A short text: a name or a state can be as long as the console made it. */
+function shortText(value: unknown, max = 200): string | undefined {
   if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return undefined;
-  const text = redactText(String(value));
+  const text = String(value);
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
@@ -35,27 +35,30 @@ export interface CompactResource {
   summary?: string;
 }
 
-/** A listed resource: id, name, its state field (a VM's power state) and the one-line description. */
-export function compactResource(catalog: ResourceCatalog, kindId: string, item: ResourceItem, redactText: (text: string) => string): CompactResource {
-  const kind = catalog.kind(kindId);
-  const p = catalog.present(kindId, item);
-  const statePath = kind.presentation.iconRule?.path;
-  const state = statePath ? shortText(valueAt(item.raw, statePath), redactText) : undefined;
+/**
+ * A listed resource: id, name, its state field (a VM's power state) and the one-line description.
+ * Texts are cut here; the answer as a whole is redacted by value once (jsonResult), which covers them.
+ */
+export function compactResource(catalog: ResourceCatalog, kindId: string, item: ResourceItem): CompactResource {
+  const spec = catalog.kind(kindId).presentation;
+  const statePath = spec.iconRule?.path;
+  const state = statePath ? shortText(valueAt(item.raw, statePath)) : undefined;
+  const summary = spec.description.map((field) => formatField(item.raw, field)).filter((v): v is string => v !== undefined).join(' · ');
   return {
-    id: redactText(item.id),
-    name: shortText(item.name, redactText) ?? '',
+    id: item.id,
+    name: shortText(item.name) ?? '',
     ...(state !== undefined ? { state } : {}),
-    ...(p.description ? { summary: shortText(p.description, redactText) ?? '' } : {}),
+    ...(summary ? { summary: shortText(summary) ?? '' } : {}),
   };
 }
 
 /** One resource in detail: the compact form, its labelled fields, the actions possible now and, on request, the whole record. */
 export function detailedResource(catalog: ResourceCatalog, kindId: string, item: ResourceItem, full: boolean, redactText: (text: string) => string): Record<string, unknown> {
   const fields: Record<string, string> = {};
-  for (const d of catalog.present(kindId, item).details) fields[d.label] = shortText(d.value, redactText) ?? '';
+  for (const d of catalog.present(kindId, item).details) fields[d.label] = shortText(d.value) ?? '';
   return {
     kind: kindId,
-    ...compactResource(catalog, kindId, item, redactText),
+    ...compactResource(catalog, kindId, item),
     fields,
     actionsNow: catalog.actionsFor(kindId, item).map((a) => a.id),
     ...(full ? { record: redactRecord(item.raw, redactText) } : {}),
@@ -74,9 +77,10 @@ export interface CompactActivity {
   concerns: Array<{ type: string; id: string }>;
 }
 
-export function compactActivity(activity: Activity, redactText: (text: string) => string): CompactActivity {
+/** An activity's id, type, state and what it concerns (redacted by value with the answer, jsonResult). */
+export function compactActivity(activity: Activity): CompactActivity {
   const s = activity.state;
-  const text = (v: unknown): string => shortText(v, redactText) ?? '';
+  const text = (v: unknown): string => shortText(v) ?? '';
   return {
     id: text(activity.id),
     type: text(activity.type),

@@ -88,7 +88,7 @@ async function runWrite(server: McpServer, kit: ToolKit, call: WriteCall, extra:
   return jsonResult(kit, {
     activityId,
     state: 'completed',
-    activity: compactActivity(done, kit.redact),
+    activity: compactActivity(done),
     ...(resource ? { resource } : action.method === 'DELETE' ? { deleted: target?.id } : afterId ? { resourceId: afterId, note: 'The resource could not be read back; call get_resource.' } : {}),
   });
 }
