@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type CallToolResult, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import * as esbuild from 'esbuild';
+import { mcpCfWorkerValidator } from '../../../scripts/mcpBundle.mjs';
 import type { Sandbox } from '../../sandbox/index';
 
 /** The server bundled once per run, as scripts/build.mjs bundles dist/mcp.js. */
@@ -14,7 +15,7 @@ export async function buildServer(): Promise<string> {
   if (bundled) return bundled.file;
   const dir = mkdtempSync(join(tmpdir(), 'stratus-mcp-'));
   const file = join(dir, 'mcp.js');
-  await esbuild.build({ entryPoints: ['src/mcp/main.ts'], outfile: file, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'error' });
+  await esbuild.build({ entryPoints: ['src/mcp/main.ts'], outfile: file, bundle: true, platform: 'node', format: 'cjs', target: 'node20', plugins: [mcpCfWorkerValidator], logLevel: 'error' });
   bundled = { dir, file };
   return file;
 }
