@@ -23,7 +23,12 @@ async function main(): Promise<void> {
   process.on('unhandledRejection', (error) => say(`unexpected error (${error instanceof Error ? error.name : typeof error}); the server goes on.`));
   if (mcp.setupProblem) say(mcp.setupProblem);
   const transport = new StdioServerTransport();
+  // Once: closing the server closes the transport, whose onclose is this again (an endless
+  // recursion that overflowed the stack on every shutdown).
+  let stopping = false;
   const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
     void mcp.close().finally(() => process.exit(0));
   };
   transport.onclose = stop;

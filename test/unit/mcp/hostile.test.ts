@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { Fixtures } from '../console/helpers';
+import { buildServer, removeBuiltServer, startSession, type Session } from './helpers';
+
+/*
+ * A hostile reviewer's rows: what a model, a host or a console can send that the happy paths do
+ * not (secrets held as values in a record, oversized arguments, garbage elicitation answers), and
+ * the process itself (its shutdown).
+ */
+
+describe('mcp server: hostile input and answers', function () {
+  this.timeout(60_000);
+  const fx = new Fixtures();
+  const sessions: Session[] = [];
+  const open = async (...args: Parameters<typeof startSession>): Promise<Session> => {
+    const s = await startSession(...args);
+    sessions.push(s);
+    return s;
+  };
+  afterEach(async () => {
+    for (const s of sessions.splice(0)) await s.close();
+    await fx.closeAll();
+  });
+  after(() => removeBuiltServer());
+
+  it('ends cleanly when the host closes stdin: exit code 0, nothing on stderr but its own lines', async () => {
+    const file = await buildServer();
+    const child = spawn(process.execPath, [file], { env: { PATH: process.env.PATH ?? '' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`);
+    while (!stdout.includes('"id":1')) await new Promise((r) => setTimeout(r, 10));
+    child.stdin.end();
+    assert.equal(await exited, 0, stderr);
+    for (const line of stderr.split('\n').filter(Boolean)) assert.match(line, /^stratus-mcp: /, stderr);
+    for (const line of stdout.split('\n').filter(Boolean)) assert.equal((JSON.parse(line) as { jsonrpc: string }).jsonrpc, '2.0');
+  });
+});
