@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { Fixtures } from '../console/helpers';
-import { buildServer, removeBuiltServer, startSession, type Session } from './helpers';
+import { AUTH_PATH, fakeJwt, Fixtures, json, jwtClaims } from '../console/helpers';
+import { buildServer, removeBuiltServer, startSession, text, type Session } from './helpers';
 
 /*
  * A hostile reviewer's rows: what a model, a host or a console can send that the happy paths do
@@ -23,6 +23,30 @@ describe('mcp server: hostile input and answers', function () {
     await fx.closeAll();
   });
   after(() => removeBuiltServer());
+
+  const env = (url: string): Record<string, string> => ({ STRATUS_CONSOLE_BASE_URL: url, STRATUS_PAT_ID: 'pat-id-hostile', STRATUS_PAT_SECRET: 'pat-secret-hostile-not-real' });
+  const vm = { id: 'vm-1', name: 'box', powerState: 'running' };
+  const consoleStub = (record: Record<string, unknown> = vm) =>
+    fx.stub((req, res) => {
+      if (req.path === AUTH_PATH) res.end(fakeJwt(jwtClaims()));
+      else if (req.method !== 'GET') {
+        res.writeHead(202, { location: '/api/activity/v1/activities/act-1' });
+        res.end();
+      } else json(res, 200, req.path.endsWith('/vm-1') ? record : { items: [record], total: 1 });
+    });
+
+  it('an elicitation answered with garbage is no confirmation: refused without a retry hint, nothing sent', async () => {
+    const garbage = [{ action: 'accept', content: { confirm: 'yes' } }, { action: 'maybe' }, { action: 'accept', content: { confirm: 1 } }];
+    for (const answer of garbage) {
+      const stub = await consoleStub();
+      const s = await open({ env: env(stub.url), args: ['--allow-writes'], elicit: () => answer as never });
+      const refused = await s.call('delete_resource', { kind: 'virtualMachines', id: 'vm-1' });
+      assert.equal(refused.isError, true);
+      assert.match(text(refused), /confirmation .*not understood.*nothing was done/i, `${JSON.stringify(answer)}: ${text(refused)}`);
+      assert.doesNotMatch(text(refused), /retry/i);
+      assert.equal(stub.requests.filter((r) => r.method === 'DELETE').length, 0);
+    }
+  });
 
   it('ends cleanly when the host closes stdin: exit code 0, nothing on stderr but its own lines', async () => {
     const file = await buildServer();
