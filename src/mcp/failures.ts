@@ -31,12 +31,24 @@ function oneLine(text: string): string {
   return text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
 }
 
+/** A model- or console-given part of a line (an unknown input name, a server's message), cut. */
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/** The longest line a failure is: what happened and what to do fit; an echoed argument does not grow it. */
+export const MAX_FAILURE_CHARS = 800;
+
 function stop(text: string): string {
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
-/** The one line of a failure. */
+/** The one line of a failure, at most MAX_FAILURE_CHARS long. */
 export function failureText(error: unknown, context: FailureContext): string {
+  return cut(failureLine(error, context), MAX_FAILURE_CHARS - 1);
+}
+
+function failureLine(error: unknown, context: FailureContext): string {
   if (error instanceof ToolRefusal) return oneLine(error.message);
   const activity = context.activityId ? ` The write was accepted as activity ${context.activityId}` : '';
   if (error instanceof ActivityFailedError) {
@@ -67,7 +79,8 @@ export function failureText(error: unknown, context: FailureContext): string {
     case 'outcome_unknown':
       return `${context.what}: the request reached the console but no answer came (the connection broke or timed out), so it is unknown whether the change was made. It was NOT sent again. Call list_activities (or read the resource) to see whether it happened before trying again.`;
     case 'validation':
-      return oneLine(`${context.what} refused before sending: ${stop(error.message)} Fix the argument "${error.param}" and call again.`);
+      // The message and the parameter can repeat the caller's input (unknown names): cut, so the advice stays in the line.
+      return oneLine(`${context.what} refused before sending: ${stop(cut(error.message, 300))} Fix the argument "${cut(error.param, 60)}" and call again.`);
     case 'cancelled':
       return `${context.what} was cancelled.${activity ? `${activity}; it goes on on the server (get_activity).` : ''}`;
     default: {

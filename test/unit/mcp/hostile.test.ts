@@ -35,6 +35,18 @@ describe('mcp server: hostile input and answers', function () {
       } else json(res, 200, req.path.endsWith('/vm-1') ? record : { items: [record], total: 1 });
     });
 
+  it('an input of oversized unknown names is refused in one short line, nothing sent', async () => {
+    const stub = await consoleStub();
+    const s = await open({ env: env(stub.url), args: ['--allow-writes'] });
+    const many = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`field${i}`, 1]));
+    for (const input of [{ ['k'.repeat(50_000)]: 1 }, many]) {
+      const refused = await s.call('create_resource', { kind: 'virtualMachines', input });
+      assert.equal(refused.isError, true);
+      assert.ok(text(refused).length <= 1_000, `${text(refused).length} characters`);
+    }
+    assert.deepEqual(stub.requests.filter((r) => r.method !== 'GET' && r.path !== AUTH_PATH), []);
+  });
+
   it('an elicitation answered with garbage is no confirmation: refused without a retry hint, nothing sent', async () => {
     const garbage = [{ action: 'accept', content: { confirm: 'yes' } }, { action: 'maybe' }, { action: 'accept', content: { confirm: 1 } }];
     for (const answer of garbage) {
