@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ToolRefusal } from './failures';
-import type { ToolKit } from './toolKit';
+import { plainText, type ToolKit } from './toolKit';
 
 /**
  * A destructive call (delete, power off) goes ahead only when the user says so through MCP
@@ -44,7 +44,7 @@ function askOnce(server: McpServer, kit: ToolKit, question: string, signal: Abor
   return server.server.elicitInput(
     {
       mode: 'form',
-      message: kit.redact(question),
+      message: plainText(kit, question),
       requestedSchema: {
         type: 'object',
         properties: { confirm: { type: 'boolean', title: 'Yes, do it', description: 'Confirm this change to the cloud resource.' } },

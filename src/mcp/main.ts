@@ -1,4 +1,5 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { redactSecretValues } from '../core/console/secretValues';
 import { parseOptions, USAGE_TEXT } from './options';
 import { createStratusMcp } from './server';
 
@@ -16,7 +17,7 @@ async function main(): Promise<void> {
   }
   const mcp = createStratusMcp(options);
   const say = (line: string): void => {
-    process.stderr.write(`stratus-mcp: ${mcp.redactor.redact(line).replace(/[\r\n]+/g, ' ')}\n`);
+    process.stderr.write(`stratus-mcp: ${mcp.redactor.redact(redactSecretValues(line)).replace(/[\r\n]+/g, ' ')}\n`);
   };
   // A crash in one call never ends the server: the call gets its tool error, the rest goes on.
   process.on('uncaughtException', (error) => say(`unexpected error (${error.name}); the server goes on.`));

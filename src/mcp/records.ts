@@ -4,8 +4,8 @@ import type { Activity, ResourceItem } from '../core/console/types';
 
 /*
  * What the tools return: compact shapes (ids, names, states) that fit a model's context, and the
- * whole record only on request, always redacted. Redaction is one function (redactRecord), so the
- * redactor it calls can be switched in one place.
+ * whole record only on request, always redacted: by key here (redactRecord), by value in
+ * jsonResult (toolKit.ts), which every answer passes, compact fields included.
  */
 
 /** Cuts of a whole record: strings, list lengths, depth (a model's context, not a dump). */

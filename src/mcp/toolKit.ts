@@ -3,6 +3,7 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import type { ConsoleClient } from '../core/console';
 import type { ResourceKind } from '../core/console/catalog/kindSpecs';
 import { checkPathId } from '../core/console/catalog/routes';
+import { redactSecretValues } from '../core/console/secretValues';
 import type { ListPage, ResourceItem } from '../core/console/types';
 import { isStratusError } from '../core/errors';
 import { failureText, ToolRefusal, type FailureContext } from './failures';
@@ -21,14 +22,24 @@ export interface ToolKit {
 
 export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-/** A JSON result: compact JSON text (what every host shows a model), redacted by value. */
+/**
+ * A JSON result: compact JSON text (what every host shows a model), redacted by value: every
+ * string in it of secret-shaped values (private keys, JWTs, `PASSWORD=...`, URL signatures),
+ * whatever its field is called, then the whole text of this process's known secrets.
+ */
 export function jsonResult(kit: ToolKit, value: unknown): CallToolResult {
-  return { content: [{ type: 'text', text: kit.redact(JSON.stringify(value)) }] };
+  const text = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? redactSecretValues(v) : v));
+  return { content: [{ type: 'text', text: kit.redact(text) }] };
+}
+
+/** A plain text leaving the server (an error, a progress message, a question to the user), redacted by value. */
+export function plainText(kit: ToolKit, text: string): string {
+  return kit.redact(redactSecretValues(text));
 }
 
 /** A tool error with one line: what happened and what to do. */
 export function errorResult(kit: ToolKit, text: string): CallToolResult {
-  return { content: [{ type: 'text', text: kit.redact(text) }], isError: true };
+  return { content: [{ type: 'text', text: plainText(kit, text) }], isError: true };
 }
 
 /**

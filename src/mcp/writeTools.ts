@@ -10,7 +10,7 @@ import type { FailureContext } from './failures';
 import { ToolRefusal } from './failures';
 import { idSchema, kindSchema } from './readTools';
 import { compactActivity, detailedResource } from './records';
-import { clientOf, findResource, guarded, jsonResult, kindOf, safeId, type Extra, type ToolKit } from './toolKit';
+import { clientOf, findResource, guarded, jsonResult, kindOf, plainText, safeId, type Extra, type ToolKit } from './toolKit';
 
 interface WriteCall {
   readonly kind: string;
@@ -68,7 +68,7 @@ async function runWrite(server: McpServer, kit: ToolKit, call: WriteCall, extra:
   const report = (message: string): void => {
     if (progressToken === undefined) return;
     step += 1;
-    extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: step, message: kit.redact(message) } }).catch(() => undefined);
+    extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: step, message: plainText(kit, message) } }).catch(() => undefined);
   };
   report(`${verb}: activity ${activityId} waiting`);
   const done = await client.activities.follow(activityId, {

@@ -14,9 +14,10 @@ import type { Activity, ResourceItem } from './types';
  * A field named like a credential: its value is never sent. Tested on the name in snake case
  * (`accessKey`, `access-key` and `ACCESS_KEY` all read `access_key`), so a word is found at its edges:
  * `key` as the last word (`accessKey`, `storage_key`, but not `keyName` or `monkey`; a public key is
- * no secret), `pwd`, `dsn`, kubeconfigs, VM user data and cloud-init scripts, connection strings.
+ * no secret), `pwd`, `dsn`, signatures (`X-Amz-Signature`, a SAS's `sig`), kubeconfigs, VM user data
+ * and cloud-init scripts, connection strings.
  */
-const SECRET_NAME = /pass(word|wd|phrase)?|(^|_)pwd(_|$)|secret|token|(api|access|auth|private|ssh|master|account|storage|signing|encryption)_?key$|(^|_)key$|credential|authori[sz]ation|cookie|kube_?config|user_?data|cloud_?(init|config)|conn(ection)?_?str(ing)?|(^|_)dsn$|^pin$|^otp$/;
+const SECRET_NAME = /pass(word|wd|phrase)?|(^|_)pwd(_|$)|secret|token|(api|access|auth|private|ssh|master|account|storage|signing|encryption)_?key$|(^|_)key$|credential|authori[sz]ation|cookie|signature|(^|_)sig$|kube_?config|user_?data|cloud_?(init|config)|conn(ection)?_?str(ing)?|(^|_)dsn$|^pin$|^otp$/;
 const PUBLIC_KEY = /(^|_)public_?key$/;
 
 function snakeCase(name: string): string {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { AUTH_PATH, fakeJwt, Fixtures, json, jwtClaims } from '../console/helpers';
+import { SecretSet } from '../faults/secrets';
 import { buildServer, removeBuiltServer, startSession, text, type Session } from './helpers';
 
 /*
@@ -34,6 +35,40 @@ describe('mcp server: hostile input and answers', function () {
         res.end();
       } else json(res, 200, req.path.endsWith('/vm-1') ? record : { items: [record], total: 1 });
     });
+
+  it('a record whose innocently named fields hold secrets as values: PEM keys, K=V strings, JWTs, URL credentials, presigned signatures are redacted', async () => {
+    const secrets = new SecretSet();
+    const pem = 'MIIEpAIBAAKCAQEA0pemBodyNotARealKey0123456789abcdefghij';
+    const jwtSig = 'jwtSignatureNotReal0123456789abcdef';
+    const jwt = `eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJib2IifQ.${jwtSig}`;
+    const values = { pem, env: 'envPasswordNotReal-42', url: 'urlPasswordNotReal-7', amz: 'amzSignatureNotReal0123', amzCred: 'AKIAEXAMPLENOTREAL', sas: 'sasSignatureNotReal0123', conn: 'connPasswordNotReal-9', quoted: 'quoted secret not real' };
+    for (const [name, value] of Object.entries(values)) secrets.add(name, value);
+    secrets.add('jwt', jwt);
+    secrets.add('jwt signature', jwtSig);
+    const record = {
+      ...vm,
+      description: `boot key:\n-----BEGIN OPENSSH PRIVATE KEY-----\n${pem}\n-----END OPENSSH PRIVATE KEY-----\nend`,
+      bootNotes: `-----BEGIN RSA PRIVATE KEY-----\n${pem}`, // cut: no END line
+      environment: [`DB_PASSWORD=${values.env}`, 'LOG_LEVEL=debug', `API_TOKEN="${values.quoted}"`],
+      callback: `https://bob:${values.url}@hooks.example/x`,
+      lastSession: jwt,
+      download: `https://bucket.s3.example/o?X-Amz-Credential=${values.amzCred}&X-Amz-Signature=${values.amz}&x=1`,
+      share: `https://acct.blob.example/c?sv=2020-01-01&sig=${values.sas}`,
+      odbc: `Server=db;User Id=app;Password=${values.conn};`,
+    };
+    const stub = await consoleStub(record);
+    const s = await open({ env: env(stub.url) });
+    const full = await s.call('get_resource', { kind: 'virtualMachines', id: 'vm-1', full: true });
+    const body = text(full);
+    assert.equal(full.isError, undefined, body);
+    assert.deepEqual(secrets.find(s.printed()), [], body);
+    // What is no secret stays readable.
+    assert.match(body, /LOG_LEVEL=debug/);
+    assert.match(body, /"DB_PASSWORD=\[REDACTED\]"/);
+    assert.match(body, /boot key:\\n\[REDACTED\]\\nend/);
+    assert.match(body, /hooks\.example\/x/);
+    assert.match(body, /x=1/);
+  });
 
   it('an input of oversized unknown names is refused in one short line, nothing sent', async () => {
     const stub = await consoleStub();
