@@ -43,6 +43,20 @@ module.exports = {
       from: { path: '^src/services/' },
       to: { path: ['^src/features/', '^src/extension\\.ts$'] },
     },
+    {
+      name: 'mcp-server-on-core',
+      severity: 'error',
+      comment: 'src/mcp (the console MCP server, run by Node alone as dist/mcp.js) may import only src/core: no vscode, platform, services, features or the composition root.',
+      from: { path: '^src/mcp/' },
+      to: { path: ['^src/platform/', '^src/services/', '^src/features/', '^src/webview/', '^src/extension\\.ts$', '^vscode$'] },
+    },
+    {
+      name: 'mcp-server-apart',
+      severity: 'error',
+      comment: 'src/mcp is its own bundle (dist/mcp.js), started as a child process: the extension never imports it (what both need lives in src/core).',
+      from: { pathNot: '^src/mcp/' },
+      to: { path: '^src/mcp/' },
+    },
     ...searchStageRules,
     {
       name: 'search-stages-below-the-door',

@@ -53,6 +53,17 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/mcp/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['vscode'], message: 'src/mcp runs in plain Node (dist/mcp.js): no vscode.' },
+          { group: ['**/platform', '**/platform/**', '**/services', '**/services/**', '**/features', '**/features/**', '**/extension'], message: 'src/mcp may import only src/core.' },
+        ],
+      }],
+    },
+  },
+  {
     files: ['src/platform/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', {

@@ -32,7 +32,9 @@ const WORKLOADS = ['content', 'tools'];
 const CHILD_TIMEOUT_MS = 120_000;
 const BUILD_TIMEOUT_MS = 180_000;
 const HOST_TIMEOUT_MS = 240_000;
-const VSIX_LIMIT = 1024 * 1024;
+// 1.25 MiB: the extension (~1 MB packed with pdf.js) plus the console's MCP server, dist/mcp.js (the
+// MCP SDK and zod, ~120 KB packed), a file of its own that only an MCP host starts (never the extension host).
+const VSIX_LIMIT = 1.25 * 1024 * 1024;
 
 const failures = [];
 let tmp;
@@ -383,7 +385,7 @@ async function main() {
   target('warm first-delta overhead within 0.5 ms of raw', Number.isFinite(ov) ? ov <= 0.5 : undefined, `${f2(ov)} ms`);
   target('activation <= 30 ms', host.activationMs !== undefined ? host.activationMs <= 30 : undefined, host.activationMs !== undefined ? `${f1(host.activationMs)} ms` : host.skipped ? 'skipped' : 'not measured');
   target('no undici in the .vsix (the engine is the extension host\'s fetch)', ab.noUndici, `${ab.bytes ?? '?'} bytes`);
-  target('vsix <= 1 MB (1,048,576 bytes)', artefacts.vsix?.bytes !== undefined ? artefacts.vsix.bytes <= VSIX_LIMIT : undefined, artefacts.vsix?.bytes !== undefined ? `${artefacts.vsix.bytes} bytes` : 'not measured');
+  target('vsix <= 1.25 MB (1,310,720 bytes)', artefacts.vsix?.bytes !== undefined ? artefacts.vsix.bytes <= VSIX_LIMIT : undefined, artefacts.vsix?.bytes !== undefined ? `${artefacts.vsix.bytes} bytes` : 'not measured');
   log('\ntargets:');
   for (const t of targets) log(`  ${pad(t.status, 12)} ${t.name}: ${t.detail}`);
   failOnTargets(targets);
@@ -483,4 +485,12 @@ process.once('beforeExit', () => {
 process.once('beforeExit', () => {
   if (env.BENCH_SKIP_BATCH) return;
   runAfter((env.BENCH_SKIP_CONSOLE ? 0 : 1) + (env.BENCH_SKIP_SEARCH ? 0 : 1) + (env.BENCH_SKIP_AGENT ? 0 : 1) + (env.BENCH_SKIP_COMPLETION ? 0 : 1) + (env.BENCH_SKIP_LOAD ? 0 : 1) + (env.BENCH_SKIP_EDIT ? 0 : 1) + (env.BENCH_SKIP_DOCUMENTS ? 0 : 1), () => import('./batch.mjs').then((m) => m.runBatchBench()));
+});
+
+// The MCP server benchmark (bench/mcp.mjs: `metric mcp.startMs`, `metric mcp.listP95Ms`,
+// `ratio mcp/core.listResources`; ~20 s) runs after the batch one, in the same `npm run bench`;
+// BENCH_SKIP_MCP=1 leaves it out.
+process.once('beforeExit', () => {
+  if (env.BENCH_SKIP_MCP) return;
+  runAfter((env.BENCH_SKIP_CONSOLE ? 0 : 1) + (env.BENCH_SKIP_SEARCH ? 0 : 1) + (env.BENCH_SKIP_AGENT ? 0 : 1) + (env.BENCH_SKIP_COMPLETION ? 0 : 1) + (env.BENCH_SKIP_LOAD ? 0 : 1) + (env.BENCH_SKIP_EDIT ? 0 : 1) + (env.BENCH_SKIP_DOCUMENTS ? 0 : 1) + (env.BENCH_SKIP_BATCH ? 0 : 1), () => import('./mcp.mjs').then((m) => m.runMcpBench()));
 });

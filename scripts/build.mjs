@@ -2,6 +2,7 @@
 // Flags: --production (minify, no dev entries), --watch.
 import * as esbuild from 'esbuild';
 import { existsSync, rmSync } from 'node:fs';
+import { mcpCfWorkerValidator } from './mcpBundle.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -65,6 +66,9 @@ const builds = [
 ];
 // pdf.js for the documents feature: its own file, required on first use (src/features/documents/pdfjs.ts).
 builds.push({ ...common, entryPoints: { pdfjs: 'src/core/documents/pdfjsEntry.ts' }, outdir: 'dist', platform: 'node', format: 'cjs', target: 'node20', minify: true, sourcemap: false, metafile: true, plugins: [pdfjsOwnNavigator] });
+// The console as an MCP server (src/mcp/main.ts): its own file, run by Node alone (`node dist/mcp.js`),
+// by VS Code's MCP support (src/features/mcp) or by any other agent's host; no `vscode` in it.
+builds.push({ ...common, entryPoints: { mcp: 'src/mcp/main.ts' }, outdir: 'dist', platform: 'node', format: 'cjs', target: 'node20', plugins: [noUndici, mcpCfWorkerValidator], minify: production, sourcemap: production ? 'external' : 'inline', metafile: true });
 // The document view's page.
 builds.push({ ...common, entryPoints: { documents: 'src/webview/documents/main.ts' }, outdir: 'dist/webview', platform: 'browser', format: 'iife', target: 'es2022', minify: production, sourcemap: production ? false : 'inline', metafile: true });
 if (existsSync('media/usage/main.ts')) {
@@ -88,7 +92,7 @@ if (watch) {
   if (out) console.log(`[build] dist/extension.js ${(out.bytes / 1024).toFixed(1)} KB${production ? ' (production)' : ''}`);
   for (const r of results) {
     for (const [file, o] of Object.entries(r.metafile?.outputs ?? {})) {
-      if (file.startsWith('dist/webview/') || file === 'dist/searchWorker.js' || file === 'dist/searchIndexWorker.js' || file === 'dist/pdfjs.js') console.log(`[build] ${file} ${(o.bytes / 1024).toFixed(1)} KB${production ? ' (production)' : ''}`);
+      if (file.startsWith('dist/webview/') || file === 'dist/searchWorker.js' || file === 'dist/searchIndexWorker.js' || file === 'dist/pdfjs.js' || file === 'dist/mcp.js') console.log(`[build] ${file} ${(o.bytes / 1024).toFixed(1)} KB${production ? ' (production)' : ''}`);
     }
   }
 }

@@ -31,6 +31,7 @@ import * as gateway from './features/gateway/register';
 import * as documents from './features/documents/register';
 import { CompletionStats } from './core/usage/completionStats';
 import * as inlineCompletion from './features/inlineCompletion/register';
+import * as mcp from './features/mcp/register';
 import * as models from './features/models/register';
 import * as nextEdit from './features/nextEdit/register';
 import * as networkActivity from './features/network/register';
@@ -79,6 +80,8 @@ export interface StratusApi {
   readonly network?: networkActivity.NetworkTestApi;
   /** Batch jobs and Run Prompt over Files: in ExtensionMode.Test only. */
   readonly batch?: batch.BatchTestApi;
+  /** The console's MCP server provider: in ExtensionMode.Test only. */
+  readonly mcp?: mcp.McpTestApi;
 }
 
 /** Composition root: build dependencies once, then hand them to each feature. */
@@ -154,6 +157,9 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
   store.add(usageFeature.disposable);
   const networkFeature = networkActivity.register(traffic);
   store.add(networkFeature.disposable);
+  // The console's tools as an MCP server for VS Code's MCP hosts (off until the user turns it on).
+  const mcpFeature = mcp.register(deps, { extensionUri: context.extensionUri, globalStorageUri: context.globalStorageUri, version: String(context.extension.packageJSON.version) }, testMode);
+  store.add(mcpFeature.disposable);
   const onboardingFeature = onboarding.register(deps, { globalState: context.globalState, extensionId: context.extension.id, testMode });
   store.add(onboardingFeature.disposable);
 
@@ -178,6 +184,7 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
     onboarding: onboardingFeature.testApi,
     network: networkFeature.testApi,
     batch: batchFeature.testApi,
+    mcp: mcpFeature.testApi,
   };
 }
 

@@ -24,6 +24,7 @@ export const RESTRICTED_MODE_COMMANDS: Readonly<Record<string, { readonly safe: 
   'stratus.signOutOfConsole': { safe: ACCOUNT },
   'stratus.removeApiKey': { safe: ACCOUNT },
   'stratus.setGatewayHeaderSecret': { safe: ACCOUNT },
+  'stratus.mcp.setUpOtherAgents': { safe: 'shows and copies configuration text for other agents (no secret in it); runs nothing, reads nothing from the workspace' },
   'stratus.showLog': { safe: VIEW },
   'stratus.pickModel': { safe: ACCOUNT },
   'stratus.refreshModels': { safe: ACCOUNT },

@@ -37,6 +37,9 @@ export const SETTING_POLICIES: Readonly<Record<string, SettingPolicy>> = {
   'stratus.console.baseUrl': user,
   'stratus.console.headers': user,
   'stratus.console.resourcePaths': user,
+  // The console's MCP server and its writes: the user's own decision, never a repository's (application scope).
+  'stratus.mcp.enabled': user,
+  'stratus.mcp.allowWrites': user,
   'stratus.models.extraBody': user,
   'stratus.models.overrides': user,
   'stratus.models.reasoningEffort': user,

@@ -48,3 +48,4 @@ import './gateway.test';
 import './modelOverrides.test';
 import './modelFamilies.test';
 import './batch.test';
+import './mcp.test';

@@ -48,6 +48,10 @@ const ASSIGNMENT = /(?<![\w.\\-])(\\{0,8}["']|)([A-Za-z_][\w.-]{0,80})\1\s{0,3}[
 const VALUE = /(Bearer|Basic|Token)\s+[^\s"',;&\\]+|"(?:[^"\\\n]|\\.){0,512}"|'[^'\n]{0,512}'|(\\{0,8}["']?)[^\s"'&;,}\])\\]+/y;
 
 function redactValueAt(text: string, at: number): { end: number; replacement: string } | undefined {
+  // Already redacted (a record's field, then the text it is printed in): left as it is, so redacting
+  // twice gives what redacting once gave (the value scan would stop at its `]` and leave one behind).
+  const quoted = text[at] === '"' || text[at] === "'" ? 1 : 0;
+  if (text.startsWith(REDACTED, at + quoted)) return undefined;
   VALUE.lastIndex = at;
   const match = VALUE.exec(text);
   if (!match) return undefined;

@@ -48,7 +48,9 @@ function placeholders(value: unknown, found: string[] = []): string[] {
 /** Settings whose value decides where a secret goes or what a command may run: user settings only. */
 const APPLICATION_SCOPED = ['stratus.inference.baseUrl', 'stratus.console.baseUrl', 'stratus.console.resourcePaths', 'stratus.tools.commandAllowlist', 'stratus.agent.instructionsFile',
   // Gateways and what a request costs (issue 32): a workspace cannot set them.
-  'stratus.inference.headers', 'stratus.console.headers', 'stratus.models.extraBody', 'stratus.models.overrides', 'stratus.models.reasoningEffort'];
+  'stratus.inference.headers', 'stratus.console.headers', 'stratus.models.extraBody', 'stratus.models.overrides', 'stratus.models.reasoningEffort',
+  // The console's MCP server (issue 43): whether it runs, and whether it may write, are the user's choice only.
+  'stratus.mcp.enabled', 'stratus.mcp.allowWrites'];
 
 describe('l10n: manifest strings and settings sections', () => {
   it('every manifest placeholder has an English and a French string, and no string is unused', () => {

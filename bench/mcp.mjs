@@ -1,0 +1,147 @@
+// The MCP server benchmark (issue 43): the console's tools over stdio, as another agent's host runs
+// them. Runs alone (`node bench/mcp.mjs`) or in `npm run bench` (bench/run.mjs; BENCH_SKIP_MCP=1
+// leaves it out). Prints:
+//   metric mcp.startMs            process start to tools listed (median over the starts)
+//   metric mcp.listP95Ms          list_resources (a page of 50 VMs) round trip over stdio, p95
+//   ratio mcp/core.listResources  the MCP round trip against the core client's own list call, medians (goal <= 1.3)
+// The sandbox runs in this process; the server in its child process, and the core client's
+// calls in a child process of their own (bench/mcp.mjs bundles it), so both sides cross a process
+// boundary to reach the sandbox and differ only by what MCP adds (stdio, the SDK, the tool's
+// compaction and redaction). Blocks of each side alternate. Calls are paced (BENCH_MCP_GAP_MS apart, both sides alike) so the client-side rate limiter (25 r/s per
+// module, as the console allows) never makes one wait: the figures are the calls, not the limiter.
+//
+// Environment knobs: BENCH_MCP_STARTS=5, BENCH_MCP_CALLS=100, BENCH_MCP_GAP_MS=60.
+import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { bundleForNode, f1, f2, log, median, run } from './lib.mjs';
+
+/** The core side: the console client's own list call in a process of its own, paced like the MCP calls; prints the timings as JSON. */
+const CORE_CHILD = `
+import { createConsoleClient } from './src/core/console/index';
+const env = process.env;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function main(): Promise<void> {
+  const client = createConsoleClient({ baseUrl: env.STRATUS_CONSOLE_BASE_URL ?? '', pat: { id: async () => env.STRATUS_PAT_ID, secret: async () => env.STRATUS_PAT_SECRET } });
+  const limit = Number(env.BENCH_LIMIT);
+  const gap = Number(env.BENCH_GAP_MS);
+  for (let i = 0; i < 5; i++) { await client.list('virtualMachines', { limit }); await sleep(gap); }
+  const ms: number[] = [];
+  for (let i = 0; i < Number(env.BENCH_CALLS); i++) {
+    await sleep(gap);
+    const t0 = performance.now();
+    const page = await client.list('virtualMachines', { limit });
+    if (page.items.length !== limit) throw new Error('short page');
+    ms.push(performance.now() - t0);
+  }
+  await client.close();
+  process.stdout.write(JSON.stringify(ms) + '\\n');
+}
+void main();
+`;
+
+const env = process.env;
+const int = (v, d, min = 1) => (v !== undefined && v !== '' ? Math.max(min, Math.floor(Number(v))) : d);
+const STARTS = int(env.BENCH_MCP_STARTS, 5);
+const CALLS = int(env.BENCH_MCP_CALLS, 100, 10);
+const GAP_MS = int(env.BENCH_MCP_GAP_MS, 60, 0);
+const GOAL = 1.3;
+const PAGE = { kind: 'virtualMachines', limit: 50 };
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** @param {number[]} xs @param {number} q */
+function quantile(xs, q) {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
+}
+
+export async function runMcpBench() {
+  const tmp = mkdtempSync(join(tmpdir(), 'stratus-bench-mcp-'));
+  /** @type {Array<() => Promise<void>>} */
+  const closers = [];
+  try {
+    const serverFile = await bundleForNode(join(tmp, 'mcp.js'), { entry: 'src/mcp/main.ts' });
+    const helpers = await bundleForNode(join(tmp, 'helpers.cjs'), {
+      contents: "export { startSandbox } from './test/sandbox/index';\n",
+    });
+    const { startSandbox } = createRequire(import.meta.url)(helpers);
+    const sb = await startSandbox({ port: 0, profile: 'contract', vmCount: 200 });
+    closers.push(() => sb.close());
+    const serverEnv = { ...getDefaultEnvironment(), STRATUS_CONSOLE_BASE_URL: sb.consoleUrl, STRATUS_PAT_ID: sb.credentials.patId, STRATUS_PAT_SECRET: sb.credentials.patSecret };
+
+    /** Starts the server and lists its tools; resolves with the client and the time it took. */
+    const start = async () => {
+      const t0 = performance.now();
+      const transport = new StdioClientTransport({ command: process.execPath, args: [serverFile], env: serverEnv, stderr: 'ignore' });
+      const client = new Client({ name: 'stratus-bench', version: '1.0.0' });
+      await client.connect(transport);
+      const { tools } = await client.listTools();
+      const ms = performance.now() - t0;
+      if (tools.length < 6) throw new Error(`the server listed ${tools.length} tools`);
+      return { client, ms };
+    };
+
+    const startMs = [];
+    for (let i = 0; i < STARTS; i++) {
+      const { client, ms } = await start();
+      startMs.push(ms);
+      await client.close();
+    }
+
+    const { client } = await start();
+    closers.push(() => client.close());
+    const coreChild = await bundleForNode(join(tmp, 'coreLists.cjs'), { contents: CORE_CHILD });
+    const BLOCKS = 4;
+    const perBlock = Math.ceil(CALLS / BLOCKS);
+    const mcpMs = [];
+    const coreMs = [];
+    // Warm the server (sign-in, path proof, connection, JIT) before timing.
+    for (let i = 0; i < 5; i++) {
+      await client.callTool({ name: 'list_resources', arguments: PAGE });
+      await sleep(GAP_MS);
+    }
+    for (let block = 0; block < BLOCKS; block++) {
+      for (let i = 0; i < perBlock; i++) {
+        await sleep(GAP_MS);
+        const t0 = performance.now();
+        const result = await client.callTool({ name: 'list_resources', arguments: PAGE });
+        if (result.isError) throw new Error(`list_resources failed: ${JSON.stringify(result.content).slice(0, 200)}`);
+        mcpMs.push(performance.now() - t0);
+      }
+      const out = await run(process.execPath, [coreChild], { timeoutMs: 120_000, env: { ...serverEnv, BENCH_CALLS: String(perBlock), BENCH_GAP_MS: String(GAP_MS), BENCH_LIMIT: String(PAGE.limit) } });
+      if (out.code !== 0) throw new Error(`the core child failed: ${out.stderr.slice(-500)}`);
+      coreMs.push(...JSON.parse(out.stdout.trim().split('\n').pop() ?? '[]'));
+    }
+    const ratio = median(mcpMs) / median(coreMs);
+    let bytes = NaN;
+    try {
+      bytes = statSync(join('dist', 'mcp.js')).size;
+    } catch {
+      // Not built: `npm run build` (or `npm run package`) writes it.
+    }
+    log(`MCP server over stdio (${STARTS} starts, ${CALLS} list calls of ${PAGE.limit} VMs, ${GAP_MS} ms apart; sandbox in process)`);
+    log(`  start to tools listed   median ${f1(median(startMs))} ms`);
+    log(`  list_resources (MCP)    median ${f2(median(mcpMs))} ms, p95 ${f2(quantile(mcpMs, 0.95))} ms`);
+    log(`  core client list        median ${f2(median(coreMs))} ms, p95 ${f2(quantile(coreMs, 0.95))} ms`);
+    log(`  MCP / core              ${f2(ratio)} (goal <= ${GOAL}: ${ratio <= GOAL ? 'PASS' : 'FAIL'})`);
+    if (Number.isFinite(bytes)) log(`  dist/mcp.js             ${(bytes / 1024).toFixed(1)} KB`);
+    log('');
+    log(`ratio mcp/core.listResources ${f2(ratio)}`);
+    log(`metric mcp.startMs ${f1(median(startMs))}`);
+    log(`metric mcp.listP95Ms ${f2(quantile(mcpMs, 0.95))}`);
+  } finally {
+    for (const close of closers.reverse()) await close().catch(() => undefined);
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  runMcpBench().catch((error) => {
+    process.stderr.write(`${error?.stack ?? error}\n`);
+    process.exitCode = 1;
+  });
+}

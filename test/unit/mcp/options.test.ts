@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import { parseOptions } from '../../../src/mcp/options';
+import { redactRecord } from '../../../src/mcp/records';
+
+describe('mcp options and records (pure)', () => {
+  it('is read-only, confirming and https-only by default', () => {
+    const o = parseOptions([], {});
+    assert.deepEqual([o.allowWrites, o.allowDestructiveWithoutConfirmation, o.allowPlainHttp, o.tier, o.problems.length], [false, false, false, 'tier1', 0]);
+  });
+
+  it('reads the flags, the environment and a gateway headers object', () => {
+    const o = parseOptions(['--allow-writes', '--poll-ms=50', '--follow-timeout-minutes', '2', '--timeout-seconds', '5'], {
+      STRATUS_CONSOLE_BASE_URL: ' https://console.example.eu ',
+      STRATUS_PAT_ID: 'id',
+      STRATUS_PAT_SECRET: 'secret',
+      STRATUS_CONSOLE_HEADERS: '{"X-Tenant":"acme","Authorization":"x"}',
+      STRATUS_USAGE_TIER: 'tier3',
+    });
+    assert.equal(o.allowWrites, true);
+    assert.equal(o.pollMs, 50);
+    assert.equal(o.followTimeoutMs, 120_000);
+    assert.equal(o.timeoutMs, 5_000);
+    assert.equal(o.baseUrl, 'https://console.example.eu');
+    assert.deepEqual(o.headers, { 'X-Tenant': 'acme' });
+    assert.equal(o.tier, 'tier3');
+    assert.deepEqual(o.problems, ['STRATUS_CONSOLE_HEADERS: header "Authorization" is refused (reserved).']);
+  });
+
+  it('reports unknown flags and bad values without echoing a value', () => {
+    const o = parseOptions(['--pat-secret=sk-live-0123456789abcdef0123456789', 'sk-live-1123456789abcdef0123456789', '--poll-ms', 'soon'], { STRATUS_CONSOLE_SECRET_HEADERS: '{not json sk-9876543210' });
+    assert.equal(o.problems.length, 4);
+    assert.doesNotMatch(o.problems.join(' '), /sk-live|sk-98/);
+  });
+
+  it('redactRecord: by key (fields and name/value pairs) and by value', () => {
+    const out = redactRecord({ name: 'a', apiToken: 'x1', tags: [{ Key: 'ssh_private_key', Value: 'k' }], note: 'has s3cr3t-value inside' }, (t) => t.split('s3cr3t-value').join('[REDACTED]'));
+    assert.deepEqual(out, { name: 'a', apiToken: '[REDACTED]', tags: [{ Key: 'ssh_private_key', Value: '[REDACTED]' }], note: 'has [REDACTED] inside' });
+  });
+});
