@@ -13,8 +13,7 @@
 //   ratio batch/standard.cost        the job's EUR as a batch / sent now (the contract: 0.50)
 // Each size runs in its own child process (node --expose-gc), so heaps do not mix.
 import { spawnSync } from 'node:child_process';
-import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
-import { once } from 'node:events';
+import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -26,7 +25,7 @@ const MAX_TOKENS = 400;
 function bundle(tmp) {
   return bundleForNode(join(tmp, 'stratus-batch.cjs'), {
     contents: [
-      "export { splitJsonl, readResults, matchResults } from './src/core/inference/batch';",
+      "export { fileSink, splitJsonl, readResults, matchResults } from './src/core/inference/batch';",
       "export { addChatRequestTokens, estimateJobCost } from './src/core/usage/batchCost';",
     ].join('\n'),
   });
@@ -41,22 +40,9 @@ function* requests(n) {
   }
 }
 
-function fileSink(path) {
-  const stream = createWriteStream(path);
-  return {
-    async write(chunk) {
-      if (!stream.write(chunk)) await once(stream, 'drain');
-    },
-    async close() {
-      stream.end();
-      await once(stream, 'close');
-    },
-  };
-}
-
 /** A results file of n lines (in reverse order, one in 50 an error), written as a stream. */
-async function writeResults(path, n) {
-  const sink = fileSink(path);
+async function writeResults(m, path, n) {
+  const sink = m.fileSink(path);
   const answer = 'Here is the file with JSDoc added.\n'.repeat(12);
   let buf = '';
   for (let i = n - 1; i >= 0; i--) {
@@ -78,7 +64,7 @@ async function child(bundlePath, n) {
   const tmp = mkdtempSync(join(tmpdir(), 'stratus-bench-batch-child-'));
   try {
     const resultsPath = join(tmp, 'results.jsonl');
-    await writeResults(resultsPath, n);
+    await writeResults(m, resultsPath, n);
     const gc = /** @type {() => void} */ (globalThis.gc);
     gc();
     gc();
@@ -99,7 +85,7 @@ async function child(bundlePath, n) {
       }
     };
     const started = performance.now();
-    const parts = await m.splitJsonl(counted(), (i) => fileSink(join(tmp, `job-${i}.jsonl`)), { endpoint: '/v1/chat/completions' });
+    const parts = await m.splitJsonl(counted(), (i) => m.fileSink(join(tmp, `job-${i}.jsonl`)), { endpoint: '/v1/chat/completions' });
     const buildMs = performance.now() - started;
     const bytes = parts.reduce((s, p) => s + p.bytes, 0);
     const ids = function* () {

@@ -5,6 +5,7 @@ import { HarmonySplitter } from '../../../src/core/inference/chat/harmony';
 import type { ChatRequest, ChatStreamEvent } from '../../../src/core/inference/chat/types';
 import { chunk } from './helpers/contract';
 import { cannedTransport, check } from '../properties/harness';
+import { cut } from './helpers/cut';
 
 function split(deltas: readonly string[]): { text: string; thinking: string; calls: string[] } {
   const out = { text: '', thinking: '', calls: [] as string[] };
@@ -18,18 +19,6 @@ function split(deltas: readonly string[]): { text: string; thinking: string; cal
   for (const d of deltas) s.push(d);
   s.flush();
   return out;
-}
-
-function cut(text: string, points: readonly number[]): string[] {
-  const at = [...new Set(points.map((p) => p % (text.length + 1)))].sort((a, b) => a - b);
-  const parts: string[] = [];
-  let from = 0;
-  for (const p of at) {
-    parts.push(text.slice(from, p));
-    from = p;
-  }
-  parts.push(text.slice(from));
-  return parts;
 }
 
 const LEAKED = '<|channel|>analysis<|message|>The user greets; answer briefly.<|end|><|start|>assistant<|channel|>final<|message|>Hello! a <b> c<|return|>';

@@ -7,6 +7,7 @@ import type { ChatRequest, ChatStreamEvent, ToolDefinition } from '../../../src/
 import { complete, completeStream } from '../../../src/core/inference/completions/completions';
 import { chunk } from './helpers/contract';
 import { cannedTransport, check } from '../properties/harness';
+import { cut } from './helpers/cut';
 
 /**
  * Issue 40: what a model writes is data. Special tokens and call markers are read only where the
@@ -56,18 +57,6 @@ function decode(deltas: readonly string[], harmony = false, tools: ToolDefinitio
   for (const d of deltas) decoder.push(d);
   decoder.flush();
   return out;
-}
-
-function cut(text: string, points: readonly number[]): string[] {
-  const at = [...new Set(points.map((p) => p % (text.length + 1)))].sort((a, b) => a - b);
-  const parts: string[] = [];
-  let from = 0;
-  for (const p of at) {
-    parts.push(text.slice(from, p));
-    from = p;
-  }
-  parts.push(text.slice(from));
-  return parts;
 }
 
 describe('inference: model text is data (issue 40)', () => {

@@ -5,6 +5,7 @@ import { OfferedTools } from '../../../src/core/inference/chat/offeredTools';
 import type { RecoveredCall } from '../../../src/core/inference/chat/textToolCalls';
 import type { ToolDefinition } from '../../../src/core/inference/chat/types';
 import { check } from '../properties/harness';
+import { cut } from './helpers/cut';
 
 const TOOLS: ToolDefinition[] = [
   { type: 'function', function: { name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false } } },
@@ -29,17 +30,6 @@ function decode(deltas: readonly string[], tools: readonly ToolDefinition[] | nu
 }
 
 /** `text` cut at the given points. */
-function cut(text: string, points: readonly number[]): string[] {
-  const at = [...new Set(points.map((p) => p % (text.length + 1)))].sort((a, b) => a - b);
-  const parts: string[] = [];
-  let from = 0;
-  for (const p of at) {
-    parts.push(text.slice(from, p));
-    from = p;
-  }
-  parts.push(text.slice(from));
-  return parts;
-}
 
 const READ = { name: 'read_file', arguments: '{"path":"src/a.ts"}' };
 

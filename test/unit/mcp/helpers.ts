@@ -7,6 +7,7 @@ import { ElicitRequestSchema, type CallToolResult, type ElicitResult } from '@mo
 import * as esbuild from 'esbuild';
 import { mcpCfWorkerValidator } from '../../../scripts/mcpBundle.mjs';
 import type { Sandbox } from '../../sandbox/index';
+import { Fixtures } from '../console/helpers';
 
 /** The server bundled once per run, as scripts/build.mjs bundles dist/mcp.js. */
 let bundled: { dir: string; file: string } | undefined;
@@ -90,4 +91,26 @@ export function text(result: CallToolResult): string {
 export function data<T = Record<string, unknown>>(result: CallToolResult): T {
   if (result.isError) throw new Error(`tool error: ${text(result)}`);
   return JSON.parse(text(result)) as T;
+}
+
+/**
+ * The sandboxes and server sessions of one `describe`: opened through `open`, all closed after each
+ * test, and the bundled server removed after the suite.
+ */
+export function useSessions(): { fx: Fixtures; open: (...args: Parameters<typeof startSession>) => Promise<Session> } {
+  const fx = new Fixtures();
+  const sessions: Session[] = [];
+  afterEach(async () => {
+    for (const s of sessions.splice(0)) await s.close();
+    await fx.closeAll();
+  });
+  after(() => removeBuiltServer());
+  return {
+    fx,
+    open: async (...args) => {
+      const s = await startSession(...args);
+      sessions.push(s);
+      return s;
+    },
+  };
 }

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { AUTH_PATH, fakeJwt, Fixtures, json, jwtClaims } from '../console/helpers';
+import { AUTH_PATH, fakeJwt, json, jwtClaims } from '../console/helpers';
 import { SecretSet } from '../faults/secrets';
-import { buildServer, removeBuiltServer, startSession, text, type Session } from './helpers';
+import { buildServer, text, useSessions } from './helpers';
 
 /*
  * A hostile reviewer's rows: what a model, a host or a console can send that the happy paths do
@@ -12,18 +12,7 @@ import { buildServer, removeBuiltServer, startSession, text, type Session } from
 
 describe('mcp server: hostile input and answers', function () {
   this.timeout(60_000);
-  const fx = new Fixtures();
-  const sessions: Session[] = [];
-  const open = async (...args: Parameters<typeof startSession>): Promise<Session> => {
-    const s = await startSession(...args);
-    sessions.push(s);
-    return s;
-  };
-  afterEach(async () => {
-    for (const s of sessions.splice(0)) await s.close();
-    await fx.closeAll();
-  });
-  after(() => removeBuiltServer());
+  const { fx, open } = useSessions();
 
   const env = (url: string): Record<string, string> => ({ STRATUS_CONSOLE_BASE_URL: url, STRATUS_PAT_ID: 'pat-id-hostile', STRATUS_PAT_SECRET: 'pat-secret-hostile-not-real' });
   const vm = { id: 'vm-1', name: 'box', powerState: 'running' };

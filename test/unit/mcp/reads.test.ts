@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageStore } from '../../../src/core/usage/store';
-import { Fixtures, PROFILES } from '../console/helpers';
-import { data, removeBuiltServer, sandboxEnv, startSession, text, type Session } from './helpers';
+import { PROFILES } from '../console/helpers';
+import { data, sandboxEnv, text, useSessions } from './helpers';
 
 const WRITE_TOOLS = ['create_resource', 'modify_resource', 'power_on_resource', 'power_off_resource', 'delete_resource'];
 
@@ -12,18 +12,7 @@ interface Listed { kind: string; items: Array<{ id: string; name: string; state?
 
 describe('mcp server: tools, reads and refusals over stdio (SDK client)', function () {
   this.timeout(60_000);
-  const fx = new Fixtures();
-  const sessions: Session[] = [];
-  const open = async (...args: Parameters<typeof startSession>): Promise<Session> => {
-    const s = await startSession(...args);
-    sessions.push(s);
-    return s;
-  };
-  afterEach(async () => {
-    for (const s of sessions.splice(0)) await s.close();
-    await fx.closeAll();
-  });
-  after(() => removeBuiltServer());
+  const { fx, open } = useSessions();
 
   it('is read-only by default: reads and usage listed with read-only annotations, no write tool', async () => {
     const sb = await fx.sandbox({ profile: 'contract' });

@@ -1,24 +1,13 @@
 import assert from 'node:assert/strict';
-import { Fixtures, PROFILES } from '../console/helpers';
-import { data, removeBuiltServer, sandboxEnv, startSession, text, type Session } from './helpers';
+import { PROFILES } from '../console/helpers';
+import { data, sandboxEnv, type Session, text, useSessions } from './helpers';
 
 interface Listed { items: Array<{ id: string; name: string; state?: string }> }
 interface Written { activityId: string; state: string; resource?: { id: string; name: string; state?: string; fields: Record<string, string> }; deleted?: string }
 
 describe('mcp server: writes over stdio (SDK client)', function () {
   this.timeout(60_000);
-  const fx = new Fixtures();
-  const sessions: Session[] = [];
-  const open = async (...args: Parameters<typeof startSession>): Promise<Session> => {
-    const s = await startSession(...args);
-    sessions.push(s);
-    return s;
-  };
-  afterEach(async () => {
-    for (const s of sessions.splice(0)) await s.close();
-    await fx.closeAll();
-  });
-  after(() => removeBuiltServer());
+  const { fx, open } = useSessions();
 
   const running = async (s: Session): Promise<{ id: string; name: string }> => {
     const vm = data<Listed>(await s.call('list_resources', { kind: 'virtualMachines', limit: 50 })).items.find((v) => v.state === 'running');

@@ -35,7 +35,8 @@ export interface SubmitOptions extends BatchCallOptions, Pick<SplitOptions, 'max
   metadata?: Readonly<Record<string, string>>;
 }
 
-function fileSink(path: string): JsonlPartSink {
+/** A JSONL part written to a file as it is built (back-pressure honoured). */
+export function fileSink(path: string): JsonlPartSink {
   const stream = createWriteStream(path);
   return {
     async write(chunk) {
