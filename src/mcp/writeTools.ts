@@ -130,34 +130,22 @@ export function registerWriteTools(server: McpServer, kit: ToolKit, kindIds: rea
     },
     (args, extra) => write(server, kit, { kind: args.kind, action: 'modify', id: args.id, input: args.input, wait: args.wait }, extra),
   );
-  server.registerTool(
-    'power_on_resource',
-    {
-      title: 'Power on a virtual machine',
-      description: 'Powers on a stopped virtual machine. Returns the activity id; with wait: true, the machine once running.',
-      inputSchema: { kind: kindSchema(kindsWith(kit, kindIds, 'powerOn')), id: idSchema.describe('The virtual machine id.'), wait: waitSchema },
-      annotations: { ...change, title: 'Power on a virtual machine', destructiveHint: false, idempotentHint: true },
-    },
-    (args, extra) => write(server, kit, { kind: args.kind, action: 'powerOn', id: args.id, wait: args.wait }, extra),
-  );
-  server.registerTool(
-    'power_off_resource',
-    {
-      title: 'Power off a virtual machine',
-      description: 'Powers off a running virtual machine (a hard stop: unsaved work in it is lost). The user is asked to confirm. Returns the activity id; with wait: true, the machine once stopped.',
-      inputSchema: { kind: kindSchema(kindsWith(kit, kindIds, 'powerOff')), id: idSchema.describe('The virtual machine id.'), wait: waitSchema },
-      annotations: { ...change, title: 'Power off a virtual machine', destructiveHint: true, idempotentHint: true },
-    },
-    (args, extra) => write(server, kit, { kind: args.kind, action: 'powerOff', id: args.id, wait: args.wait }, extra),
-  );
-  server.registerTool(
-    'delete_resource',
-    {
-      title: 'Delete a cloud resource',
-      description: 'Deletes one resource for good. The user is asked to confirm. Returns the activity id; with wait: true, waits until it is gone.',
-      inputSchema: { kind: kindSchema(kindsWith(kit, kindIds, 'delete')), id: idSchema.describe('The resource id.'), wait: waitSchema },
-      annotations: { ...change, title: 'Delete a cloud resource', destructiveHint: true, idempotentHint: true },
-    },
-    (args, extra) => write(server, kit, { kind: args.kind, action: 'delete', id: args.id, wait: args.wait }, extra),
-  );
+  // The writes that take an id and nothing else: one shape, their words apart.
+  const idOnly: ReadonlyArray<{ name: string; action: 'powerOn' | 'powerOff' | 'delete'; title: string; description: string; idText: string; destructive: boolean }> = [
+    { name: 'power_on_resource', action: 'powerOn', title: 'Power on a virtual machine', description: 'Powers on a stopped virtual machine. Returns the activity id; with wait: true, the machine once running.', idText: 'The virtual machine id.', destructive: false },
+    { name: 'power_off_resource', action: 'powerOff', title: 'Power off a virtual machine', description: 'Powers off a running virtual machine (a hard stop: unsaved work in it is lost). The user is asked to confirm. Returns the activity id; with wait: true, the machine once stopped.', idText: 'The virtual machine id.', destructive: true },
+    { name: 'delete_resource', action: 'delete', title: 'Delete a cloud resource', description: 'Deletes one resource for good. The user is asked to confirm. Returns the activity id; with wait: true, waits until it is gone.', idText: 'The resource id.', destructive: true },
+  ];
+  for (const tool of idOnly) {
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: { kind: kindSchema(kindsWith(kit, kindIds, tool.action)), id: idSchema.describe(tool.idText), wait: waitSchema },
+        annotations: { ...change, title: tool.title, destructiveHint: tool.destructive, idempotentHint: true },
+      },
+      (args, extra) => write(server, kit, { kind: args.kind, action: tool.action, id: args.id, wait: args.wait }, extra),
+    );
+  }
 }
