@@ -5,22 +5,30 @@
 //   metric mcp.listP95Ms          list_resources (a page of 50 VMs) round trip over stdio, p95
 //   ratio mcp/core.listResources  the MCP round trip against the core client's own list call, medians (goal <= 1.3)
 // The sandbox runs in this process; the server in its child process, and the core client's
-// calls in a child process of their own (bench/mcp.mjs bundles it), so both sides cross a process
-// boundary to reach the sandbox and differ only by what MCP adds (stdio, the SDK, the tool's
-// compaction and redaction). Blocks of each side alternate. Calls are paced (BENCH_MCP_GAP_MS apart, both sides alike) so the client-side rate limiter (25 r/s per
+// calls in one long-lived child process of their own (bench/mcp.mjs bundles it), so both sides
+// cross a process boundary to reach the sandbox, are warmed alike and stay warm, and differ only
+// by what MCP adds (stdio, the SDK, the tool's compaction and redaction). Blocks of each side alternate. Calls are paced (BENCH_MCP_GAP_MS apart, both sides alike) so the client-side rate limiter (25 r/s per
 // module, as the console allows) never makes one wait: the figures are the calls, not the limiter.
 //
 // Environment knobs: BENCH_MCP_STARTS=5, BENCH_MCP_CALLS=100, BENCH_MCP_GAP_MS=60.
+import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { createInterface } from 'node:readline';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { bundleForNode, f1, f2, log, median, run } from './lib.mjs';
+import { bundleForNode, f1, f2, live, log, median } from './lib.mjs';
 
-/** The core side: the console client's own list call in a process of its own, paced like the MCP calls; prints the timings as JSON. */
+/**
+ * The core side: the console client's own list call in one long-lived process of its own (warm
+ * like the server, which serves every block), the same page and pacing as the MCP calls. Warms up
+ * as the server is warmed, then runs a block of calls for each line read on stdin and prints its
+ * timings as one JSON line.
+ */
 const CORE_CHILD = `
+import { createInterface } from 'node:readline';
 import { createConsoleClient } from './src/core/console/index';
 const env = process.env;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -28,20 +36,51 @@ async function main(): Promise<void> {
   const client = createConsoleClient({ baseUrl: env.STRATUS_CONSOLE_BASE_URL ?? '', pat: { id: async () => env.STRATUS_PAT_ID, secret: async () => env.STRATUS_PAT_SECRET } });
   const limit = Number(env.BENCH_LIMIT);
   const gap = Number(env.BENCH_GAP_MS);
-  for (let i = 0; i < 5; i++) { await client.list('virtualMachines', { limit }); await sleep(gap); }
-  const ms: number[] = [];
-  for (let i = 0; i < Number(env.BENCH_CALLS); i++) {
-    await sleep(gap);
-    const t0 = performance.now();
-    const page = await client.list('virtualMachines', { limit });
-    if (page.items.length !== limit) throw new Error('short page');
-    ms.push(performance.now() - t0);
+  const page = () => client.list('virtualMachines', { limit, offset: 0 });
+  for (let i = 0; i < Number(env.BENCH_WARM); i++) { await page(); await sleep(gap); }
+  process.stdout.write('ready\\n');
+  for await (const line of createInterface({ input: process.stdin })) {
+    if (line.trim() === 'end') break;
+    const ms: number[] = [];
+    for (let i = 0; i < Number(line); i++) {
+      await sleep(gap);
+      const t0 = performance.now();
+      const items = (await page()).items;
+      if (items.length !== limit) throw new Error('short page');
+      ms.push(performance.now() - t0);
+    }
+    process.stdout.write(JSON.stringify(ms) + '\\n');
   }
   await client.close();
-  process.stdout.write(JSON.stringify(ms) + '\\n');
 }
-void main();
+main().catch((error: unknown) => { process.stderr.write(String(error) + '\\n'); process.exit(1); });
 `;
+
+/** The core child started once; `block(n)` runs n timed calls in it. */
+function startCoreChild(file, childEnv) {
+  const child = spawn(process.execPath, [file], { env: childEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+  live.add(child);
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const next = async () => {
+    const { value, done } = await lines.next();
+    if (done) throw new Error(`the core child ended: ${stderr.slice(-500)}`);
+    return value;
+  };
+  return {
+    ready: next,
+    block: async (n) => {
+      child.stdin.write(`${n}\n`);
+      return JSON.parse(await next());
+    },
+    close: async () => {
+      child.stdin.end('end\n');
+      await new Promise((r) => (child.exitCode !== null ? r(undefined) : child.once('exit', r)));
+      live.delete(child);
+    },
+  };
+}
 
 const env = process.env;
 const int = (v, d, min = 1) => (v !== undefined && v !== '' ? Math.max(min, Math.floor(Number(v))) : d);
@@ -50,6 +89,7 @@ const CALLS = int(env.BENCH_MCP_CALLS, 100, 10);
 const GAP_MS = int(env.BENCH_MCP_GAP_MS, 60, 0);
 const GOAL = 1.3;
 const PAGE = { kind: 'virtualMachines', limit: 50 };
+const WARM = 5;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -94,16 +134,19 @@ export async function runMcpBench() {
 
     const { client } = await start();
     closers.push(() => client.close());
-    const coreChild = await bundleForNode(join(tmp, 'coreLists.cjs'), { contents: CORE_CHILD });
+    const coreFile = await bundleForNode(join(tmp, 'coreLists.cjs'), { contents: CORE_CHILD });
+    const core = startCoreChild(coreFile, { ...serverEnv, BENCH_WARM: String(WARM), BENCH_GAP_MS: String(GAP_MS), BENCH_LIMIT: String(PAGE.limit) });
+    closers.push(() => core.close());
     const BLOCKS = 4;
     const perBlock = Math.ceil(CALLS / BLOCKS);
     const mcpMs = [];
     const coreMs = [];
-    // Warm the server (sign-in, path proof, connection, JIT) before timing.
-    for (let i = 0; i < 5; i++) {
+    // Warm both sides alike (sign-in, path proof, connection, JIT) before timing.
+    for (let i = 0; i < WARM; i++) {
       await client.callTool({ name: 'list_resources', arguments: PAGE });
       await sleep(GAP_MS);
     }
+    if ((await core.ready()) !== 'ready') throw new Error('the core child did not start');
     for (let block = 0; block < BLOCKS; block++) {
       for (let i = 0; i < perBlock; i++) {
         await sleep(GAP_MS);
@@ -112,9 +155,7 @@ export async function runMcpBench() {
         if (result.isError) throw new Error(`list_resources failed: ${JSON.stringify(result.content).slice(0, 200)}`);
         mcpMs.push(performance.now() - t0);
       }
-      const out = await run(process.execPath, [coreChild], { timeoutMs: 120_000, env: { ...serverEnv, BENCH_CALLS: String(perBlock), BENCH_GAP_MS: String(GAP_MS), BENCH_LIMIT: String(PAGE.limit) } });
-      if (out.code !== 0) throw new Error(`the core child failed: ${out.stderr.slice(-500)}`);
-      coreMs.push(...JSON.parse(out.stdout.trim().split('\n').pop() ?? '[]'));
+      coreMs.push(...(await core.block(perBlock)));
     }
     const ratio = median(mcpMs) / median(coreMs);
     let bytes = NaN;

@@ -94,7 +94,7 @@ export function registerReadTools(server: McpServer, kit: ToolKit, kindIds: read
         const client = clientOf(kit);
         const kind = kindOf(client, args.kind);
         const item = await findResource(client, kind, safeId(args.id), extra.signal);
-        return jsonResult(kit, detailedResource(client.catalog, kind.id, item, args.full === true, kit.redact));
+        return jsonResult(kit, detailedResource(client.catalog, kind.id, item, args.full === true));
       }),
   );
 

@@ -4,21 +4,36 @@ import type { Activity, ResourceItem } from '../core/console/types';
 
 /*
  * What the tools return: compact shapes (ids, names, states) that fit a model's context, and the
- * whole record only on request, always redacted: by key here (redactRecord), by value in
- * jsonResult (toolKit.ts), which every answer passes, compact fields included.
+ * whole record only on request, always redacted: by key and by look here (redactRecord), by look
+ * and by the secrets this process knows in jsonResult (toolKit.ts), which every answer passes,
+ * compact fields included. A compact shape is built first and only what it prints is redacted.
  */
 
 /** Cuts of a whole record: strings, list lengths, depth (a model's context, not a dump). */
 const RECORD_LIMITS = { depth: 6, strings: 2_000, items: 50 } as const;
 
+/** Objects and arrays made by redactRecord: every string in them is redacted by look already. */
+const redactedByLook = new WeakSet<object>();
+
+/** Whether `value` came out of redactRecord (jsonResult then does not scan its strings a second time). */
+export function isRedactedByLook(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && redactedByLook.has(value);
+}
+
+/** Marks `value` as made by redactRecord; returns it. */
+export function markRedactedByLook<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) redactedByLook.add(value);
+  return value;
+}
+
 /**
  * A record with secrets removed by key (fields named like a credential, and name/value pairs
- * whose name is one: itemBrief.ts) and by value (every secret this process knows, in every
- * encoding, plus bearer values and URL credentials: the transport's redactor).
+ * whose name is one: itemBrief.ts) and by look (recordRedaction.ts). The secrets this process
+ * knows (the PAT, the session token, in every encoding) are removed from the answer's whole text
+ * by jsonResult, which every record passes.
  */
-export function redactRecord(value: unknown, redactText: (text: string) => string): unknown {
-  const byKey = redactFields(value, RECORD_LIMITS);
-  return JSON.parse(redactText(JSON.stringify(byKey) ?? 'null')) as unknown;
+export function redactRecord(value: unknown): unknown {
+  return markRedactedByLook(redactFields(value, RECORD_LIMITS));
 }
 
 /** A short text: a name or a state can be as long as the console made it. */
@@ -53,7 +68,7 @@ export function compactResource(catalog: ResourceCatalog, kindId: string, item: 
 }
 
 /** One resource in detail: the compact form, its labelled fields, the actions possible now and, on request, the whole record. */
-export function detailedResource(catalog: ResourceCatalog, kindId: string, item: ResourceItem, full: boolean, redactText: (text: string) => string): Record<string, unknown> {
+export function detailedResource(catalog: ResourceCatalog, kindId: string, item: ResourceItem, full: boolean): Record<string, unknown> {
   const fields: Record<string, string> = {};
   for (const d of catalog.present(kindId, item).details) fields[d.label] = shortText(d.value) ?? '';
   return {
@@ -61,7 +76,7 @@ export function detailedResource(catalog: ResourceCatalog, kindId: string, item:
     ...compactResource(catalog, kindId, item),
     fields,
     actionsNow: catalog.actionsFor(kindId, item).map((a) => a.id),
-    ...(full ? { record: redactRecord(item.raw, redactText) } : {}),
+    ...(full ? { record: redactRecord(item.raw) } : {}),
   };
 }
 

@@ -7,6 +7,7 @@ import { redactSecretText } from '../core/console/recordRedaction';
 import type { ListPage, ResourceItem } from '../core/console/types';
 import { isStratusError } from '../core/errors';
 import { failureText, ToolRefusal, type FailureContext } from './failures';
+import { isRedactedByLook, markRedactedByLook } from './records';
 import type { McpOptions } from './options';
 
 /** What every tool handler receives from the server. */
@@ -25,10 +26,14 @@ export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 /**
  * A JSON result: compact JSON text (what every host shows a model), redacted by value: every
  * string in it of secret-shaped values (private keys, JWTs, `PASSWORD=...`, URL signatures),
- * whatever its field is called, then the whole text of this process's known secrets.
+ * whatever its field is called (a record from redactRecord is so already: its strings are not
+ * scanned twice), then the whole text of this process's known secrets, once.
  */
 export function jsonResult(kit: ToolKit, value: unknown): CallToolResult {
-  const text = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? redactSecretText(v) : v));
+  const text = JSON.stringify(value, function byLook(this: unknown, _key: string, v: unknown): unknown {
+    if (isRedactedByLook(this)) return markRedactedByLook(v);
+    return typeof v === 'string' ? redactSecretText(v) : v;
+  });
   return { content: [{ type: 'text', text: kit.redact(text) }] };
 }
 

@@ -83,7 +83,7 @@ async function runWrite(server: McpServer, kit: ToolKit, call: WriteCall, extra:
   let resource: Record<string, unknown> | undefined;
   if (afterId) {
     const item = await findResource(client, kind, afterId, extra.signal).catch(() => undefined);
-    if (item) resource = detailedResource(client.catalog, kind.id, item, false, kit.redact);
+    if (item) resource = detailedResource(client.catalog, kind.id, item, false);
   }
   return jsonResult(kit, {
     activityId,

@@ -18,7 +18,9 @@ export function redact(text: string, secrets: Iterable<string | undefined> = [])
       out = out.split(secret).join(REDACTED);
     }
   }
-  return out.replace(BEARER, `$1 ${REDACTED}`).replace(URL_USERINFO, `$1${REDACTED}@`);
+  out = out.replace(BEARER, `$1 ${REDACTED}`);
+  // Credentials in a URL need `://`: one plain search spares the pattern's try at every word of a long text.
+  return out.includes('://') ? out.replace(URL_USERINFO, `$1${REDACTED}@`) : out;
 }
 
 // Base64 needles shorter than this (6 bytes of the secret) could match ordinary text.

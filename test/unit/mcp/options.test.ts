@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { parseOptions } from '../../../src/mcp/options';
-import { redactRecord } from '../../../src/mcp/records';
+import { resolveCatalog, ResourceCatalog } from '../../../src/core/console/catalog/resourceCatalog';
+import { detailedResource, redactRecord } from '../../../src/mcp/records';
+import { jsonResult, type ToolKit } from '../../../src/mcp/toolKit';
 
 describe('mcp options and records (pure)', () => {
   it('is read-only, confirming and https-only by default', () => {
@@ -32,8 +34,20 @@ describe('mcp options and records (pure)', () => {
     assert.doesNotMatch(o.problems.join(' '), /sk-live|sk-98/);
   });
 
-  it('redactRecord: by key (fields and name/value pairs) and by value', () => {
-    const out = redactRecord({ name: 'a', apiToken: 'x1', tags: [{ Key: 'ssh_private_key', Value: 'k' }], note: 'has s3cr3t-value inside' }, (t) => t.split('s3cr3t-value').join('[REDACTED]'));
-    assert.deepEqual(out, { name: 'a', apiToken: '[REDACTED]', tags: [{ Key: 'ssh_private_key', Value: '[REDACTED]' }], note: 'has [REDACTED] inside' });
+  it('redactRecord: by key (fields and name/value pairs) and by look', () => {
+    const out = redactRecord({ name: 'a', apiToken: 'x1', tags: [{ Key: 'ssh_private_key', Value: 'k' }], note: 'env DB_PASSWORD=hunter22 set' });
+    assert.deepEqual(out, { name: 'a', apiToken: '[REDACTED]', tags: [{ Key: 'ssh_private_key', Value: '[REDACTED]' }], note: 'env DB_PASSWORD=[REDACTED] set' });
+  });
+
+  it('jsonResult: a whole record is redacted of the known secrets once, with the answer it is printed in', () => {
+    const texts: string[] = [];
+    const kit: ToolKit = { client: undefined, setupProblem: undefined, options: parseOptions([], {}), now: Date.now, redact: (t) => (texts.push(t), t.split('s3cr3t-value').join('[REDACTED]')) };
+    const item = { id: 'vm-1', name: 'web s3cr3t-value', raw: { id: 'vm-1', name: 'web s3cr3t-value', note: 'has s3cr3t-value inside', userData: 'x', nested: { env: 'DB_PASSWORD=hunter22' } } };
+    const result = jsonResult(kit, detailedResource(new ResourceCatalog(resolveCatalog()), 'virtualMachines', item, true));
+    const text = (result.content[0] as { text: string }).text;
+    assert.equal(texts.length, 1, 'the known secrets are searched for once, in the printed text');
+    assert.doesNotMatch(text, /s3cr3t-value|hunter22/);
+    const record = (JSON.parse(text) as { record: Record<string, unknown> }).record;
+    assert.deepEqual(record, { id: 'vm-1', name: 'web [REDACTED]', note: 'has [REDACTED] inside', userData: '[REDACTED]', nested: { env: 'DB_PASSWORD=[REDACTED]' } });
   });
 });
