@@ -13,6 +13,7 @@ import type { Deps } from '../../src/features/deps';
 import { createStatusBarItem } from '../../src/features/models/statusBar';
 import { ToolNames } from '../../src/features/tools/names';
 import { ConnectionStatus } from '../../src/services/connectionStatus';
+import { TextCallApprovals } from '../../src/services/textCallApprovals';
 import { control, eventually, requests, sandbox } from './sandbox';
 import { RecordingStream, testDeps } from './fakes';
 
@@ -39,9 +40,19 @@ const TWO_TOOL_TASK = `plan: ${ToolNames.readFile} {"path": "families/notes.txt"
 /** Markup of calls printed as text or of harmony channels: never shown. */
 const MARKUP = /<\||<tool_call>|\[TOOL_CALLS\]|"parameters"|<\/?think>/;
 
+/** The user's answers to "Run a tool call read from the model's text?": each call asked about, and run. */
+class AcceptingTextCalls extends TextCallApprovals {
+  readonly asked: string[] = [];
+  override confirmElsewhere(name: string): Promise<boolean> {
+    this.asked.push(name);
+    return Promise.resolve(true);
+  }
+}
+
 describe('@stratus with every model family (against the sandbox)', function () {
   this.timeout(90_000);
   let deps: Deps;
+  let textCalls: AcceptingTextCalls;
   let root: string;
   const disposables: vscode.Disposable[] = [];
 
@@ -52,7 +63,9 @@ describe('@stratus with every model family (against the sandbox)', function () {
     mkdirSync(join(root, 'families'), { recursive: true });
     writeFileSync(join(root, 'families', 'notes.txt'), 'the family notes\n');
     const built = testDeps('Stratus model families test', sandbox().apiKey);
-    deps = built.deps;
+    // Calls read from a model's text are never run without asking (issue 40): here the user says Run.
+    textCalls = new AcceptingTextCalls();
+    deps = { ...built.deps, textCalls };
     disposables.push(...built.disposables);
     // Whole bodies: the prefix comparison needs every byte of the system message.
     await control('/recorded-strings', { maxChars: 200_000 });
@@ -96,8 +109,10 @@ describe('@stratus with every model family (against the sandbox)', function () {
   };
 
   for (const modelId of ['qwen2.5:7b', 'mistral-nemo:12b', 'llama3.1:8b', 'gpt-oss:20b-harmony']) {
-    it(`${modelId} (tool calls printed as text): the agent finishes a two-tool task`, async () => {
+    it(`${modelId} (tool calls printed as text): the agent finishes a two-tool task, each call read from text asked about first`, async () => {
+      textCalls.asked.length = 0;
       const bodies = await twoToolTask(modelId);
+      assert.deepEqual(textCalls.asked, ['stratus_readFile', 'stratus_listFiles'], 'each call read from the text was confirmed by the user before it ran');
       // The calls were recovered: the history sent back holds real tool_calls, not the markup.
       const assistants = (bodies[2]?.messages ?? []).filter((m) => m.role === 'assistant');
       assert.equal(assistants.length, 2);
