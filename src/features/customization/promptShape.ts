@@ -3,8 +3,8 @@ import { fileLinks, inputArguments, promptInputs, resolveVariables, type PromptF
 import { escapeMarkdown, inlineCode } from '../../core/markdown';
 import type { TurnShape } from '../../platform/chatCommands';
 import type { CustomizationFiles, Located } from '../../services/customizations';
-import { judgeWriteTarget } from '../tools/writeTarget';
-import { maxFileBytes, readCapped, resolveWorkspacePath, ToolFailure } from '../tools/workspace';
+import { judgeWriteTarget } from '../../platform/writeTargetJudge';
+import { maxFileBytes, readCapped, resolveWorkspacePath, ToolFailure } from '../../platform/toolWorkspace';
 import { agentHeader, agentShape, bothFilters, isBuiltInMode, modeFilter, toolsFilter } from './agentShape';
 import { findAgent } from './agentCommand';
 import { frontMatterNote } from './problems';

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import { ALWAYS_IGNORED, judgeTarget, type TargetJudgement } from '../../core/agent/writeTarget';
-import { enabledGlobs, filterForPath } from '../../core/workspace/ignoreRules';
-import { readWorkspaceBytes } from '../../platform/workspaceFiles';
-import type { WorkspaceFile } from './workspace';
+import { ALWAYS_IGNORED, judgeTarget, type TargetJudgement } from '../core/agent/writeTarget';
+import { enabledGlobs, filterForPath } from '../core/workspace/ignoreRules';
+import { readWorkspaceBytes } from './workspaceFiles';
+import type { WorkspaceFile } from './toolWorkspace';
 
 const GITIGNORE_MAX_BYTES = 256 * 1024;
 
