@@ -1,6 +1,7 @@
 // The import graph of src/ (type-only imports included): `npm run check` fails on an import
-// circle, and on an arrow that runs up the layers of DESIGN.md (core -> platform/features,
-// platform -> features). ESLint checks the same layering per file; this sees whole circles.
+// circle, on an arrow that runs up the layers of DESIGN.md (core -> platform/features,
+// platform -> features), and on a feature folder importing another. ESLint checks the same
+// layering per file; this sees whole circles.
 
 // The search index's stages (src/core/search/<stage>/), bottom first: each may import only the
 // stages before it in this list, so an upward import between stage folders fails (issue 31).
@@ -42,6 +43,20 @@ module.exports = {
       comment: 'src/services (connections and their state, shared by features) may not import a feature or the composition root.',
       from: { path: '^src/services/' },
       to: { path: ['^src/features/', '^src/extension\\.ts$'] },
+    },
+    {
+      name: 'no-cross-feature',
+      severity: 'error',
+      comment: 'A feature folder (src/features/<x>/) may not import another (src/features/<y>/): move what both need to src/services (state built once in extension.ts), src/platform (a thin VS Code adapter) or src/core (pure), or let the composition root hand one to the other through a contract declared below both (CONTRIBUTING.md, issue 40).',
+      from: { path: '^src/features/([^/]+)/' },
+      to: { path: '^src/features/[^/]+/', pathNot: '^src/features/$1/' },
+    },
+    {
+      name: 'feature-infrastructure-below-features',
+      severity: 'error',
+      comment: 'The files directly in src/features/ (deps.ts, commands.ts, restrictedMode.ts) are what every feature shares: they may not import a feature folder.',
+      from: { path: '^src/features/[^/]+\\.ts$' },
+      to: { path: '^src/features/[^/]+/' },
     },
     {
       name: 'mcp-server-on-core',

@@ -6,7 +6,7 @@ import type { TrustAction } from '../core/workspace/trust';
  *  - `safe`: the same in an untrusted workspace, with why: it runs nothing from the workspace,
  *    and what it reads or changes is what the person picked or Stratus' own state;
  *  - `gated`: asks the trust gate (deps.trust) first, which asks the person or refuses there.
- * Tools are listed apart, in src/features/tools/names.ts.
+ * Tools are listed apart, in src/core/agent/toolNames.ts.
  */
 
 const ACCOUNT = 'Stratus\' own secrets, settings and sign-in state; nothing from the workspace runs';

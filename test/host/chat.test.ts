@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { silentLogger } from '../../src/core/log';
 import { StratusModelProvider } from '../../src/features/models/provider';
-import type { StratusModel } from '../../src/features/models/modelInfo';
+import type { StratusModel } from '../../src/platform/languageModelInfo';
 import { ConnectionStatus } from '../../src/services/connectionStatus';
 import { InferenceConnection } from '../../src/services/inferenceConnection';
 import { SecretStore } from '../../src/platform/secrets';

@@ -11,12 +11,12 @@ import type { ToolInvocation, ToolInvoker, ToolOutcome } from '../../src/core/ag
 import { silentLogger } from '../../src/core/log';
 import type { Deps } from '../../src/features/deps';
 import { ProposeEditTool } from '../../src/features/tools/actionTools';
-import { runAgentTurn } from '../../src/features/tools/agentTurn';
-import { CHECKPOINT_SCHEME, CheckpointCommands, CheckpointContent, reviewTurn, undoTurn } from '../../src/features/tools/checkpointActions';
-import { CHECKPOINT_FILE, storageAt, TurnCheckpoints, type RecordChange } from '../../src/features/tools/checkpoints';
+import { runAgentTurn } from '../../src/features/chat/agentTurn';
+import { CHECKPOINT_SCHEME, CheckpointCommands, CheckpointContent, reviewTurn, undoTurn } from '../../src/services/turnCheckpointActions';
+import { CHECKPOINT_FILE, storageAt, TurnCheckpoints, type RecordChange } from '../../src/services/turnCheckpoints';
 import { CreateFileTool } from '../../src/features/tools/createFileTool';
-import { ToolNames } from '../../src/features/tools/names';
-import { toolsContext } from '../../src/features/tools/progress';
+import { ToolNames } from '../../src/core/agent/toolNames';
+import { toolsContext } from '../../src/services/toolsContext';
 import { RunInTerminalTool } from '../../src/features/tools/runInTerminalTool';
 import { WorkspaceTrustGate } from '../../src/services/workspaceTrust';
 import { RecordingStream, testDeps } from './fakes';

@@ -8,7 +8,7 @@ import { silentLogger } from '../../src/core/log';
 import { ActivitiesTree } from '../../src/features/resources/activitiesTree';
 import { ResourcesTree } from '../../src/features/resources/resourcesTree';
 import { CloudActionTool } from '../../src/features/tools/cloudTools';
-import { ToolProgress } from '../../src/features/tools/progress';
+import { ToolProgress } from '../../src/services/toolsContext';
 import type { ConsoleConnection, ConsoleState } from '../../src/services/consoleConnection';
 
 const EVIL = 'x` [click](https://evil.example) <img src=x>';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { SearchService } from '../../src/features/search/service';
 import { ReadFileTool } from '../../src/features/tools/fileTools';
-import { ToolNames } from '../../src/features/tools/names';
+import { ToolNames } from '../../src/core/agent/toolNames';
 import { testDeps } from './fakes';
 import { control, eventually, requests, sandbox } from './sandbox';
 

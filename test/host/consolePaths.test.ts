@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { Redactor } from '../../src/core/http/redact';
 import { silentLogger } from '../../src/core/log';
 import { CloudActionTool } from '../../src/features/tools/cloudTools';
-import { toolsContext } from '../../src/features/tools/progress';
+import { toolsContext } from '../../src/services/toolsContext';
 import { ChatCommandRegistry } from '../../src/platform/chatCommands';
 import { SecretKeys, SecretStore } from '../../src/platform/secrets';
 import { readSettings } from '../../src/platform/settings';

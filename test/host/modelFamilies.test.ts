@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import { createHandler } from '../../src/features/chat/handler';
 import type { Deps } from '../../src/features/deps';
 import { createStatusBarItem } from '../../src/features/models/statusBar';
-import { ToolNames } from '../../src/features/tools/names';
+import { ToolNames } from '../../src/core/agent/toolNames';
 import { ConnectionStatus } from '../../src/services/connectionStatus';
 import { TextCallApprovals } from '../../src/services/textCallApprovals';
 import { control, eventually, requests, sandbox } from './sandbox';

@@ -15,8 +15,8 @@ import type { TurnMetadata } from '../../src/features/chat/history';
 import { Commands } from '../../src/features/commands';
 import type { Deps } from '../../src/features/deps';
 import { PLAN_COMMAND, planShape } from '../../src/features/plan/register';
-import { READ_ONLY_TOOLS, SIDE_EFFECT_TOOLS, ToolNames } from '../../src/features/tools/names';
-import { TurnControl } from '../../src/features/tools/turnControl';
+import { READ_ONLY_TOOLS, SIDE_EFFECT_TOOLS, ToolNames } from '../../src/core/agent/toolNames';
+import { TurnControl } from '../../src/features/chat/turnControl';
 import { control, requests, sandbox } from './sandbox';
 import { RecordingStream, testDeps } from './fakes';
 

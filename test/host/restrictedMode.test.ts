@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { RESTRICTED_MODE_COMMANDS } from '../../src/features/restrictedMode';
 import { ContextCollector } from '../../src/features/inlineCompletion/context';
-import { READ_ONLY_TOOLS, SIDE_EFFECT_TOOLS, SIDE_EFFECT_TRUST_ACTIONS, ToolNames } from '../../src/features/tools/names';
+import { READ_ONLY_TOOLS, SIDE_EFFECT_TOOLS, SIDE_EFFECT_TRUST_ACTIONS, ToolNames } from '../../src/core/agent/toolNames';
 import { RunInTerminalTool } from '../../src/features/tools/runInTerminalTool';
 import type { TrustFake } from '../../src/services/workspaceTrust';
 import { WorkspaceTrustGate } from '../../src/services/workspaceTrust';
@@ -54,7 +54,7 @@ describe('Restricted Mode: one trust gate for every tool and command (issue 31)'
     for (const name of contributed) {
       const sideEffect = SIDE_EFFECT_TRUST_ACTIONS[name] !== undefined;
       const readOnly = READ_ONLY_TOOLS[name];
-      assert.ok(sideEffect !== (readOnly !== undefined), `${name}: exactly one of SIDE_EFFECT_TRUST_ACTIONS and READ_ONLY_TOOLS (src/features/tools/names.ts)`);
+      assert.ok(sideEffect !== (readOnly !== undefined), `${name}: exactly one of SIDE_EFFECT_TRUST_ACTIONS and READ_ONLY_TOOLS (src/core/agent/toolNames.ts)`);
       if (readOnly !== undefined) assert.ok(readOnly.length > 10, `${name}: a reason`);
     }
     assert.deepEqual([...Object.keys(SIDE_EFFECT_TRUST_ACTIONS), ...Object.keys(READ_ONLY_TOOLS)].sort(), contributed, 'no stale tool in the tables');

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { DefinitionCollector } from '../../src/features/inlineCompletion/definitions';
 import { SearchService } from '../../src/features/search/service';
 import { RankedWorkspaceSearch } from '../../src/features/tools/rankedSearch';
-import type { SearchHit, WorkspaceSearch } from '../../src/features/tools/search';
+import type { SearchHit, WorkspaceSearch } from '../../src/platform/workspaceTextSearch';
 import { testDeps } from './fakes';
 import { eventually, sandbox } from './sandbox';
 

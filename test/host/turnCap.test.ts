@@ -13,7 +13,7 @@ import { createHandler } from '../../src/features/chat/handler';
 import type { TurnMetadata } from '../../src/features/chat/history';
 import { Commands } from '../../src/features/commands';
 import type { Deps } from '../../src/features/deps';
-import { TurnControl } from '../../src/features/tools/turnControl';
+import { TurnControl } from '../../src/features/chat/turnControl';
 import { requests, sandbox } from './sandbox';
 import { RecordingStream, testDeps } from './fakes';
 

@@ -1,3 +1,5 @@
+import type { ToolOutcome } from './types';
+
 /**
  * The to-do list the model keeps for a task through the `stratus_todo` tool: add items (a list of
  * titles), start one, complete one. Pure data with plain-JSON state, so a turn can keep it in its
@@ -144,4 +146,15 @@ export class TodoList {
   private set(id: number, status: TodoStatus): void {
     this.items = this.items.map((i) => (i.id === id ? { ...i, status } : i));
   }
+}
+
+/** Applies one `stratus_todo` call to a list: the list as Markdown, or the error the model can act on. */
+export function applyTodo(list: TodoList, input: Readonly<Record<string, unknown>>): ToolOutcome {
+  try {
+    list.apply(parseTodoAction(input));
+  } catch (error) {
+    if (error instanceof TodoError) return { content: `Error: ${error.message}`, isError: true };
+    throw error;
+  }
+  return { content: `Updated; ${list.done()} of ${list.size} done:\n${list.markdown()}` };
 }

@@ -2,7 +2,7 @@ import { lstat, realpath } from 'node:fs/promises';
 import * as path from 'node:path';
 import { sensitivePathReason } from './sensitivePaths';
 import { isWithin } from '../workspace/confinedReader';
-import { ignoredAlongPath, type PathFilter, type SkipReason } from '../workspace/ignoreRules';
+import { ignoredReason, type PathFilter } from '../workspace/ignoreRules';
 
 /**
  * The one judge of a write target: where a path lands once every symbolic link is resolved, and
@@ -83,21 +83,6 @@ export interface TargetJudgement {
   readonly ignored: string | undefined;
 }
 
-/** How a skip reason reads in a refusal, with the part of the path that matched. */
-function ignoredText(why: SkipReason, relative: string, filter: PathFilter): string {
-  const parts = relative.split('/');
-  let at = relative;
-  for (let i = 1; i <= parts.length; i++) {
-    if (filter.check(parts.slice(0, i).join('/'), i < parts.length) !== undefined) {
-      at = parts.slice(0, i).join('/');
-      break;
-    }
-  }
-  return why === 'gitignored'
-    ? `it is ignored by a .gitignore (${at})`
-    : `it is in a folder or matches a pattern excluded by files.exclude, or inside .git/ or node_modules/ (${at})`;
-}
-
 /**
  * Judges a target: `typed` is the path as the model gave it (relative to its folder), `landed`
  * where it lands (`relative` of a located target), `filter` the ignore rules of the folder it
@@ -105,6 +90,5 @@ function ignoredText(why: SkipReason, relative: string, filter: PathFilter): str
  */
 export function judgeTarget(typed: string, landed: string, filter: PathFilter): TargetJudgement {
   const sensitive = sensitivePathReason(typed) ?? sensitivePathReason(landed);
-  const why = ignoredAlongPath(filter, landed);
-  return { sensitive, ignored: why ? ignoredText(why, landed, filter) : undefined };
+  return { sensitive, ignored: ignoredReason(filter, landed) };
 }

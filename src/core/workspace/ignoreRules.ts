@@ -114,6 +114,31 @@ export function ignoredAlongPath(filter: PathFilter, path: string): SkipReason |
   return undefined;
 }
 
+/** How a skip reason reads in a refusal, with the part of the path that matched. */
+function ignoredText(why: SkipReason, relative: string, filter: PathFilter): string {
+  const parts = relative.split('/');
+  let at = relative;
+  for (let i = 1; i <= parts.length; i++) {
+    if (filter.check(parts.slice(0, i).join('/'), i < parts.length) !== undefined) {
+      at = parts.slice(0, i).join('/');
+      break;
+    }
+  }
+  return why === 'gitignored'
+    ? `it is ignored by a .gitignore (${at})`
+    : `it is in a folder or matches a pattern excluded by files.exclude, or inside .git/ or node_modules/ (${at})`;
+}
+
+/**
+ * Why `path` is ignored, as a sentence with the part of the path that matched (`files.exclude`,
+ * `.git/`, `node_modules/`, a `.gitignore`), or undefined when it is not: the write-target judge
+ * refuses a new file with it, and a prompt file's link is not attached with it.
+ */
+export function ignoredReason(filter: PathFilter, path: string): string | undefined {
+  const why = ignoredAlongPath(filter, path);
+  return why ? ignoredText(why, path, filter) : undefined;
+}
+
 /** The folders whose `.gitignore` applies to `path` (a file): the root ('') and each folder on its way. */
 export function gitignoreFoldersOf(path: string): string[] {
   const parts = path.split('/').filter((p) => p !== '');

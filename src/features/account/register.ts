@@ -5,8 +5,8 @@ import { showPresentedError } from '../../platform/errorNotification';
 import { Commands } from '../commands';
 import type { Deps } from '../deps';
 import { validateApiKey, validatePatPart } from '../../core/inputValidation';
-import { VENDOR } from '../models/modelInfo';
-import { credentialArgument } from '../resources/testArguments';
+import { VENDOR } from '../../platform/languageModelInfo';
+import { credentialArgument } from '../../core/commandTestArguments';
 
 export interface AccountOptions {
   /** ExtensionMode.Test: credentials may be passed as command arguments instead of typed. */

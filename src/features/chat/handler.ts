@@ -11,16 +11,16 @@ import type { TurnShape } from '../../platform/chatCommands';
 import { chatErrorButtons } from '../../platform/errorNotification';
 import { Commands } from '../commands';
 import type { Deps } from '../deps';
-import { PLACEHOLDER_ID, VENDOR, modelOutputBudget } from '../models/modelInfo';
+import { PLACEHOLDER_ID, VENDOR, modelOutputBudget } from '../../platform/languageModelInfo';
 import { effortFromPrompt, pickEffort } from './effortCommand';
-import { effortLabel } from '../models/effortLabel';
-import { defaultChatModel, pickChatModel } from '../models/selection';
+import { effortLabel } from '../../platform/reasoningEffortLabel';
+import { defaultChatModel, pickChatModel } from '../../services/chatModelSelection';
 import { notConfigured } from './responses';
 import { AgentDepth, conversationIdOf, TurnDepth } from './agentDepth';
 import { carriedTodo, COMPACT_COMMAND, historyMessages, newestAnswer, type Incompleteness, type TurnMetadata } from './history';
 import type { CapGrants, Continuation } from './capActions';
 import { resolveReferences } from './references';
-import { runAgentTurn } from '../tools/agentTurn';
+import { runAgentTurn } from './agentTurn';
 
 export const PARTICIPANT_ID = 'stratus.chat';
 

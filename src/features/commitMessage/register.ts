@@ -10,10 +10,10 @@ import { notificationText } from '../../platform/errorActions';
 import { showPresentedError } from '../../platform/errorNotification';
 import { gitApi, type GitRepository } from '../../platform/git';
 import type { Deps } from '../deps';
-import { defaultChatModel } from '../models/selection';
-import { readChanges } from './changes';
+import { defaultChatModel } from '../../services/chatModelSelection';
+import { readChanges } from '../../platform/gitChanges';
 import { MessageWriter } from './inputBox';
-import { chooseRepository } from './repository';
+import { chooseRepository } from '../../platform/gitRepositoryChoice';
 
 export const COMMIT_MESSAGE_COMMAND = 'stratus.generateCommitMessage';
 

@@ -7,7 +7,7 @@ import { notificationText } from '../../platform/errorActions';
 import { showPresentedError, type ErrorNotificationOptions } from '../../platform/errorNotification';
 import { Commands } from '../commands';
 import type { Deps } from '../deps';
-import { defaultChatModel } from '../models/selection';
+import { defaultChatModel } from '../../services/chatModelSelection';
 import { EditorInserter } from './editorInserter';
 
 const SYSTEM = 'You complete code and text in an editor. Reply with only the text that continues or completes the given snippet, without explanations and without Markdown fences.';

@@ -3,7 +3,7 @@ import { resolveToolNames, type AgentFile, type Handoff } from '../../core/agent
 import { escapeMarkdown } from '../../core/markdown';
 import type { TurnShape } from '../../platform/chatCommands';
 import type { Located } from '../../services/customizations';
-import { READ_ONLY_TOOLS, ToolNames } from '../tools/names';
+import { READ_ONLY_TOOLS, ToolNames } from '../../core/agent/toolNames';
 
 /** Result metadata key of the custom agent chosen for the conversation (a name, or null: back to the default). */
 export const AGENT_METADATA_KEY = 'customAgent';

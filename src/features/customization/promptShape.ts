@@ -3,8 +3,8 @@ import { fileLinks, inputArguments, promptInputs, resolveVariables, type PromptF
 import { escapeMarkdown, inlineCode } from '../../core/markdown';
 import type { TurnShape } from '../../platform/chatCommands';
 import type { CustomizationFiles, Located } from '../../services/customizations';
-import { judgeWriteTarget } from '../tools/writeTarget';
-import { maxFileBytes, readCapped, resolveWorkspacePath, ToolFailure } from '../tools/workspace';
+import { ignoredWhereItLands } from '../../platform/workspaceIgnores';
+import { maxFileBytes, readCapped, resolveWorkspacePath, ToolFailure } from '../../platform/toolWorkspace';
 import { agentHeader, agentShape, bothFilters, isBuiltInMode, modeFilter, toolsFilter } from './agentShape';
 import { findAgent } from './agentCommand';
 import { frontMatterNote } from './problems';
@@ -47,16 +47,20 @@ function editorValues(): Omit<VariableValues, 'inputs'> {
   return values;
 }
 
-/** Why a linked file is not attached (localised), or undefined when it is. */
+/**
+ * Why a linked file is not attached (localised), or undefined when it is. A read, so it takes the
+ * doors of a read: the path resolved where it lands (inside a workspace folder), the ignore rules
+ * there, then the confined reader; never the write-target judge (`.github/` workflows and
+ * package.json are sensitive to write, not to read).
+ */
 async function notAttachable(uri: vscode.Uri): Promise<string | undefined> {
   const folder = vscode.workspace.getWorkspaceFolder(uri);
   if (!folder) return vscode.l10n.t('outside the workspace');
   const multi = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
   try {
     const file = await resolveWorkspacePath(vscode.workspace.asRelativePath(uri, multi));
-    const judged = await judgeWriteTarget(file);
-    if (judged.ignored) return vscode.l10n.t('ignored: {0}', judged.ignored);
-    // Not `judged.sensitive`: that is about writing (a workflow, package.json run code when written); reading them is harmless.
+    const ignored = await ignoredWhereItLands(file);
+    if (ignored) return vscode.l10n.t('ignored: {0}', ignored);
     if (!file.exists) return vscode.l10n.t('the file does not exist');
     const read = await readCapped(file.uri, maxFileBytes());
     if (read.binary) return vscode.l10n.t('a binary file');

@@ -1,4 +1,4 @@
-import { ToolNames } from '../tools/names';
+import { ToolNames } from '../../core/agent/toolNames';
 
 /** Command ids, the view type and the file types of the documents feature. */
 export const DocumentCommands = {

@@ -8,7 +8,7 @@ import { ocrReader, readPages } from '../../core/documents/run';
 import type { PageOutcome } from '../../core/documents/types';
 import { toAbortSignal } from '../../platform/cancellation';
 import type { Deps } from '../deps';
-import { resolveWorkspacePath } from '../tools/workspace';
+import { resolveWorkspacePath } from '../../platform/toolWorkspace';
 import { loadDocumentBytes } from './load';
 import { pickOcrModel } from './models';
 import { loadPdfJs } from './pdfjs';

@@ -6,24 +6,13 @@ import { notificationText } from '../../platform/errorActions';
 import type { DocumentChangeLog } from '../../platform/documentChangeLog';
 import { showPresentedError, type ErrorNotificationOptions } from '../../platform/errorNotification';
 import type { Deps } from '../deps';
-import { defaultChatModel } from '../models/selection';
+import { defaultChatModel } from '../../services/chatModelSelection';
 import { EditRun } from './editRun';
 import { linesOf } from './documentEdits';
 import { InstructionInput } from './input';
 import { diagnosticsIn, resolveTarget, type EditTarget } from './target';
 import { stratusConfiguration } from '../../platform/settings';
-
-/** How a run of Edit with Instruction went, when its stream ended (the command's return value). */
-export interface EditOutcome {
-  /**
-   * review: hunks wait for Accept / Reject; unchanged: the model changed nothing; cancelled: stopped
-   * while streaming (Reject All, Esc); abandoned: the document changed inside the range; refused:
-   * bad arguments or a range too large; failed: the request failed; notStarted: no editor, or dismissed.
-   */
-  readonly status: 'review' | 'unchanged' | 'cancelled' | 'abandoned' | 'refused' | 'failed' | 'notStarted';
-  readonly hunks: number;
-  readonly message?: string;
-}
+import type { EditOutcome } from '../../core/edit/outcome';
 
 /** The last edit's range and instruction, for "Edit Again". */
 export interface LastEdit {

@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
 import { DocumentChangeLog } from '../../platform/documentChangeLog';
 import type { Deps } from '../deps';
-import { editWithInstruction, type EditHost, type EditOutcome, type LastEdit } from './command';
+import { editWithInstruction, type EditHost, type LastEdit } from './command';
+import type { EditOutcome } from '../../core/edit/outcome';
 import { EditRun, type RunState } from './editRun';
 import { InstructionInput } from './input';
 
-export type { EditOutcome } from './command';
+export type { EditOutcome } from '../../core/edit/outcome';
 
 export const EditCommands = {
   editWithInstruction: 'stratus.editWithInstruction',

@@ -4,7 +4,7 @@ import { parseCapabilityOverrides } from '../../core/inference/models/overrides'
 import { DisposableStore } from '../../platform/disposables';
 import { GatewaySecrets, type GatewayScope } from '../../platform/gatewaySecrets';
 import { HEADERS_SETTING, readGatewaySettings } from '../../platform/gatewaySettings';
-import { credentialArgument } from '../resources/testArguments';
+import { credentialArgument } from '../../core/commandTestArguments';
 import type { Deps } from '../deps';
 import { stratusConfiguration } from '../../platform/settings';
 

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ContextSnippet } from '../../core/inlineCompletion';
 import { filterForPath, ignoredAlongPath } from '../../core/workspace/ignoreRules';
 import { readWorkspaceBytes } from '../../platform/workspaceFiles';
-import { readSearchSettings } from '../search/settings';
+import { readSearchSettings } from '../../platform/searchSettings';
 import { DefinitionCollector, type DefinitionSearch } from './definitions';
 import type { WorkspaceTrustGate } from '../../services/workspaceTrust';
 

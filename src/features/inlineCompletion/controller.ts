@@ -3,9 +3,10 @@ import { InlineCompletionEngine, type BackoffState, type CompletionStreamLike } 
 import type { UsageSnapshot } from '../../core/usage/summary';
 import { showError } from '../../platform/errorNotification';
 import type { Deps } from '../deps';
-import { defaultChatModel } from '../models/selection';
+import { defaultChatModel } from '../../services/chatModelSelection';
 import { affectsInline, languageEnabled, readInlineSettings } from './settings';
 import type { CompletionTelemetrySink } from './telemetry';
+import type { GhostTextGates, ModelRef } from '../../services/ghostTextShare';
 
 /** What the status bar shows: the state of inline completion for the active editor. */
 export type InlineStatus =
@@ -17,17 +18,12 @@ export type InlineStatus =
 
 const USAGE_READ_EVERY_MS = 5_000;
 
-export interface ModelRef {
-  id: string;
-  maxModelLen: number | undefined;
-}
-
 /**
  * The VS Code side of the engine: settings, snooze, the API key, the completion model, and the
  * back-off's stop turned into one notification. The provider asks it whether to complete; the
  * status bar shows `status()` and listens to `onDidChange`.
  */
-export class InlineController implements vscode.Disposable {
+export class InlineController implements vscode.Disposable, GhostTextGates {
   private engineInstance: { engine: InlineCompletionEngine; debounceMs: number } | undefined;
   private snoozedUntil: number | undefined;
   private snoozeTimer: ReturnType<typeof setInterval> | undefined;

@@ -3,8 +3,8 @@ import { showError } from '../../platform/errorNotification';
 import { readSettings } from '../../platform/settings';
 import { Commands } from '../commands';
 import type { Deps } from '../deps';
-import { isChatCapable } from '../models/modelInfo';
-import { readNextEditSettings, setNextEditEnabled } from '../nextEdit/settings';
+import { isChatCapable } from '../../platform/languageModelInfo';
+import { readNextEditSettings, setNextEditEnabled } from '../../platform/nextEditSettings';
 import type { InlineController } from './controller';
 import { languageEnabled, readInlineSettings, setEnabled, setLanguageEnabled, setModel } from './settings';
 

@@ -5,6 +5,7 @@ import { toAbortSignal } from '../../platform/cancellation';
 import type { ContextCollector } from './context';
 import type { InlineController } from './controller';
 import { sizeOf, type CompletionTelemetrySink } from './telemetry';
+import type { GhostTextOffer } from '../../services/ghostTextShare';
 
 /** Internal command each suggestion runs when Tab accepts it (records the acceptance). */
 export const ACCEPTED_COMMAND = 'stratus.inlineCompletion.accepted';
@@ -17,12 +18,6 @@ export const INLINE_SELECTOR: vscode.DocumentSelector = [{ scheme: 'file' }, { s
  * collects the context, turns VS Code's cancellation into an AbortSignal and returns the engine's
  * items. It never throws and never waits on anything but the (debounced, abortable) request.
  */
-/**
- * Ghost text another feature offers for this very place (next edit suggestions: an insertion at the
- * cursor): when it answers, the engine is not asked, so one suggestion shows, never two.
- */
-export type GhostTextOffer = (document: vscode.TextDocument, position: vscode.Position) => { text: string; accepted: vscode.Command } | undefined;
-
 export class StratusInlineProvider implements vscode.InlineCompletionItemProvider {
   /** Set by the composition root (next edit suggestions); asked first. */
   offer: GhostTextOffer | undefined;

@@ -7,14 +7,16 @@ import { ContextCollector } from './context';
 import type { DefinitionSearch } from './definitions';
 import { InlineController, type InlineStatus } from './controller';
 import { InlineCommands, pickCompletionModel, showMenu, snooze } from './menu';
-import { ACCEPTED_COMMAND, INLINE_SELECTOR, StratusInlineProvider, type GhostTextOffer } from './provider';
+import { ACCEPTED_COMMAND, INLINE_SELECTOR, StratusInlineProvider } from './provider';
 import { createInlineStatusBar } from './statusBar';
 import { noopTelemetrySink, type CompletionTelemetrySink, type SuggestionSize } from './telemetry';
 import { readInlineSettings, setEnabled } from './settings';
+import type { GhostTextShare } from '../../services/ghostTextShare';
 
 export { InlineCommands } from './menu';
-export type { GhostTextOffer } from './provider';
-export type { InlineController, ModelRef } from './controller';
+export type { GhostTextOffer } from '../../services/ghostTextShare';
+export type { InlineController } from './controller';
+export type { ModelRef } from '../../services/ghostTextShare';
 export type { ContextCollector } from './context';
 export type { CompletionTelemetrySink } from './telemetry';
 export type { DefinitionSearch, IndexedPlace } from './definitions';
@@ -46,7 +48,7 @@ export interface InlineCompletionFeature {
   setDefinitionSearch(search: DefinitionSearch | undefined): void;
   readonly testApi: InlineCompletionTestApi;
   /** What next edit suggestions share with ghost text: its gates, model, back-off and context. */
-  readonly shared: { controller: InlineController; collector: ContextCollector; setOffer(offer: GhostTextOffer | undefined): void };
+  readonly shared: GhostTextShare & { readonly controller: InlineController; readonly collector: ContextCollector };
 }
 
 function isSize(value: unknown): value is SuggestionSize {

@@ -10,7 +10,7 @@ import { toAbortSignal } from '../../platform/cancellation';
 import type { InferenceConnection } from '../../services/inferenceConnection';
 import { Commands } from '../commands';
 import type { ConnectionStatus } from '../../services/connectionStatus';
-import { isChatCapable, placeholderModel, toLanguageModelInfo, type StratusModel } from './modelInfo';
+import { isChatCapable, placeholderModel, toLanguageModelInfo, type StratusModel } from '../../platform/languageModelInfo';
 import { ProviderCompaction } from './providerCompaction';
 import { readToolCallingOverrides } from './settings';
 import { toApiMessages, toApiToolChoice, toApiTools } from './toApiMessages';

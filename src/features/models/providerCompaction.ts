@@ -5,7 +5,7 @@ import type { ChatMessage, ToolDefinition } from '../../core/inference/chat/type
 import { estimateToolsTokens } from '../../core/inference/models/tokens';
 import type { Logger } from '../../core/log';
 import type { InferenceConnection } from '../../services/inferenceConnection';
-import type { StratusModel } from './modelInfo';
+import type { StratusModel } from '../../platform/languageModelInfo';
 
 /**
  * Compaction for the language-model provider (VS Code's own agent mode, or any extension, using a

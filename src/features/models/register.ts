@@ -4,9 +4,9 @@ import { presentError } from '../../core/presentError';
 import { showPresentedError } from '../../platform/errorNotification';
 import { Commands } from '../commands';
 import type { Deps } from '../deps';
-import { VENDOR } from './modelInfo';
+import { VENDOR } from '../../platform/languageModelInfo';
 import { StratusModelProvider } from './provider';
-import { pickChatModel } from './selection';
+import { pickChatModel } from '../../services/chatModelSelection';
 import { createStatusBarItem } from './statusBar';
 
 /** Registers the Language Model Chat Provider, the status bar item and "Pick Chat Model". */

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { readSettings } from '../../platform/settings';
 import { Commands } from '../commands';
-import { effortLabel } from './effortLabel';
+import { effortLabel } from '../../platform/reasoningEffortLabel';
 import type { ConnectionState, ConnectionStatus } from '../../services/connectionStatus';
 
 export interface ModelStatusBar extends vscode.Disposable {

@@ -2,9 +2,9 @@ import * as vscode from 'vscode';
 import type { TierBackoff } from '../../core/inlineCompletion';
 import { EditHistory, NextEditEngine, type NextEditDocument, type NextEditResult, type NextEditSuggestion } from '../../core/nextEdit';
 import type { Deps } from '../deps';
-import type { ContextCollector, InlineController, ModelRef } from '../inlineCompletion/register';
+import type { GhostTextContext, GhostTextGates, ModelRef } from '../../services/ghostTextShare';
 import { suggestionRange, type NextEditDecorations } from './decorations';
-import { readNextEditSettings } from './settings';
+import { readNextEditSettings } from '../../platform/nextEditSettings';
 
 /** Context keys the keybindings' `when` clauses read. */
 export const NextEditContextKeys = {
@@ -59,8 +59,8 @@ export class NextEditController implements vscode.Disposable {
 
   constructor(
     private readonly deps: Deps,
-    private readonly inline: InlineController,
-    private readonly collector: ContextCollector,
+    private readonly inline: GhostTextGates,
+    private readonly collector: GhostTextContext,
     private readonly decorations: NextEditDecorations,
   ) {
     for (const document of vscode.workspace.textDocuments) this.track(document);

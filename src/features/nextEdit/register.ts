@@ -2,10 +2,10 @@ import * as vscode from 'vscode';
 import type { NextEditSuggestion } from '../../core/nextEdit';
 import { DisposableStore } from '../../platform/disposables';
 import type { Deps } from '../deps';
-import type { InlineCompletionFeature } from '../inlineCompletion/register';
+import type { GhostTextShare } from '../../services/ghostTextShare';
 import { NextEditController, type NextEditOutcome } from './controller';
 import { NextEditDecorations, type RenderedSuggestion } from './decorations';
-import { readNextEditSettings, setNextEditEnabled } from './settings';
+import { readNextEditSettings, setNextEditEnabled } from '../../platform/nextEditSettings';
 import { createNextEditStatusBar } from './statusBar';
 
 export const NextEditCommands = {
@@ -36,7 +36,7 @@ export interface NextEditTestApi {
 }
 
 /** Next edit suggestions: after an edit and a pause, the next change, shown as a diff; Tab to go, Tab to apply. */
-export function register(deps: Deps, inline: InlineCompletionFeature['shared'], extensionUri: vscode.Uri): { disposable: vscode.Disposable; testApi: NextEditTestApi } {
+export function register(deps: Deps, inline: GhostTextShare, extensionUri: vscode.Uri): { disposable: vscode.Disposable; testApi: NextEditTestApi } {
   const store = new DisposableStore();
   const decorations = store.add(new NextEditDecorations(extensionUri));
   const controller = store.add(new NextEditController(deps, inline.controller, inline.collector, decorations));

@@ -3,12 +3,12 @@ import type { TurnShape } from '../../platform/chatCommands';
 import { DisposableStore } from '../../platform/disposables';
 import { Commands } from '../commands';
 import type { Deps } from '../deps';
-import { READ_ONLY_TOOLS, ToolNames } from '../tools/names';
+import { READ_ONLY_TOOLS, ToolNames } from '../../core/agent/toolNames';
 
 export const PLAN_COMMAND = 'plan';
 
 /**
- * Plan mode's tools: Stratus' read-only ones (names.ts: read, list, search, diagnostics, the active
+ * Plan mode's tools: Stratus' read-only ones (core/agent/toolNames.ts: read, list, search, diagnostics, the active
  * editor, cloud lists and descriptions, documents) and the to-do list. VS Code's other tools are
  * not offered: their side effects are not known here.
  */

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { DisposableStore } from '../../platform/disposables';
-import { openStratusChat, type ChatOutcome } from '../chat/openChat';
+import { openStratusChat, type ChatOutcome } from '../../platform/openChat';
 import type { Deps } from '../deps';
 import { diagnosticNow } from './diagnosticNow';
 import { boundedExcerpt, DOCUMENTATION_INSTRUCTION, explainCodeQuery, explainDiagnosticQuery, generateTestsQuery, type CodeExcerpt } from './prompts';
@@ -16,7 +16,7 @@ export const QuickFixCommands = {
 /** Lines shown around a diagnostic when it is explained. */
 const CONTEXT_LINES = 10;
 
-export type { ChatOutcome } from '../chat/openChat';
+export type { ChatOutcome } from '../../platform/openChat';
 
 /** Quick fixes on diagnostics, and Explain / Add Documentation / Generate Tests in the editor's context menu. */
 export function register(deps: Deps): vscode.Disposable {

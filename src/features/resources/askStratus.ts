@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { activityBrief, askQuery, resourceBrief } from '../../core/console/itemBrief';
-import { openStratusChat } from '../chat/openChat';
+import { openStratusChat } from '../../platform/openChat';
 import type { Deps } from '../deps';
 import type { ActivitiesTree, ActivityNode } from './activitiesTree';
 import type { ResourceNode } from './nodes';

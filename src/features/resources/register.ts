@@ -14,8 +14,8 @@ import { DETAILS_SCHEME, DetailsProvider } from './details';
 import type { ResourceNode } from './nodes';
 import { pickKind, pickResource } from './pickers';
 import { ResourcesTree } from './resourcesTree';
-import { ACTIVITY_TIMEOUT_SETTING, activityTimeoutMs } from './followDeadline';
-import { writeOptionsFrom } from './testArguments';
+import { ACTIVITY_TIMEOUT_SETTING, activityTimeoutMs } from '../../core/console/activities/followDeadline';
+import { writeOptionsFrom } from '../../core/commandTestArguments';
 import { runWrite, type WriteContext } from './writeFlow';
 import { stratusSetting } from '../../platform/settings';
 

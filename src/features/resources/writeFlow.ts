@@ -13,7 +13,7 @@ import { collectInput } from './inputFlow';
 import type { ResourceNode } from './nodes';
 import { Commands } from '../commands';
 import type { ResourcesTree } from './resourcesTree';
-import type { WriteOptions } from './testArguments';
+import type { WriteOptions } from '../../core/commandTestArguments';
 import { findWriteActivities } from '../../core/console/activities/writes';
 import { isErrorAction, unknownOutcomeReason, writeFailureActions } from './writeFailure';
 
@@ -38,7 +38,7 @@ interface SendAgain {
   readonly detail: string;
 }
 
-export type { WriteOptions } from './testArguments';
+export type { WriteOptions } from '../../core/commandTestArguments';
 
 export interface WriteContext {
   connection: ConsoleConnection;

@@ -8,10 +8,10 @@ import { planReview, type ReviewPlan } from '../../core/review/prompt';
 import { runReview, type ReviewResult } from '../../core/review/run';
 import { formatEur } from '../../core/usage/format';
 import { gitApi, type GitRepository } from '../../platform/git';
-import { readChanges } from '../commitMessage/changes';
-import { chooseRepository } from '../commitMessage/repository';
+import { readChanges } from '../../platform/gitChanges';
+import { chooseRepository } from '../../platform/gitRepositoryChoice';
 import type { Deps } from '../deps';
-import { defaultChatModel } from '../models/selection';
+import { defaultChatModel } from '../../services/chatModelSelection';
 import type { NotShownFinding, NotShownReason, ReviewComments, ReviewedLineMap, ShownFinding } from './comments';
 import { stratusConfiguration } from '../../platform/settings';
 

@@ -5,7 +5,7 @@ import { DisposableStore } from '../../platform/disposables';
 import { notificationText } from '../../platform/errorActions';
 import { showPresentedError } from '../../platform/errorNotification';
 import type { Deps } from '../deps';
-import type { EditOutcome } from '../edit/register';
+import type { EditOutcome } from '../../core/edit/outcome';
 import { registerReviewChatCommand } from './chat';
 import { linesOfDocument, ReviewComments, type ReviewThread } from './comments';
 import { REVIEW_COMMAND, reviewChanges, type ReviewOutcome } from './flow';

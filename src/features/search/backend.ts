@@ -5,7 +5,7 @@ import { Worker } from 'node:worker_threads';
 import type * as vscode from 'vscode';
 import type { Logger } from '../../core/log';
 import { IndexClient, NodeIndexStorage, SearchEngine, type SearchInference, type WorkspaceIndex } from '../../core/search';
-import { readSearchSettings } from './settings';
+import { readSearchSettings } from '../../platform/searchSettings';
 import { workspaceFileSystem } from './workspaceFs';
 
 export interface BackendOptions {

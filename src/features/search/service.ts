@@ -7,7 +7,7 @@ import { Commands } from '../commands';
 import type { Deps } from '../deps';
 import { createWorkspaceIndex } from './backend';
 import { noteText } from './notes';
-import { affectsSearch, backgroundIndexing, readSearchSettings } from './settings';
+import { affectsSearch, backgroundIndexing, readSearchSettings } from '../../platform/searchSettings';
 import { relativePath } from './workspaceFs';
 import { readWorkspaceText } from '../../platform/workspaceFiles';
 import { generatedDefinitionFiles, workspaceDefinitions } from './workspaceSymbols';

@@ -7,10 +7,10 @@ import { escapeMarkdown, inlineCode } from '../../core/markdown';
 import { presentError } from '../../core/presentError';
 import { toAbortSignal } from '../../platform/cancellation';
 import type { ConsoleConnection } from '../../services/consoleConnection';
-import { ACTIVITY_TIMEOUT_SETTING, activityTimeoutMs } from '../resources/followDeadline';
-import { followForTool, stateText } from '../resources/followReport';
-import type { ToolProgress } from './progress';
-import { textResult, ToolFailure } from './workspace';
+import { ACTIVITY_TIMEOUT_SETTING, activityTimeoutMs } from '../../core/console/activities/followDeadline';
+import { followForTool, stateText } from '../../core/console/activities/followReport';
+import type { ToolProgress } from '../../services/toolsContext';
+import { textResult, ToolFailure } from '../../platform/toolWorkspace';
 import { stratusSetting } from '../../platform/settings';
 
 /** Cloud tools over the console client: list, describe, and the catalog's write actions. */

@@ -2,11 +2,11 @@ import * as vscode from 'vscode';
 import { hiddenCharacters } from '../../core/agent/hiddenText';
 import { sensitivePathReason } from '../../core/agent/sensitivePaths';
 import { codeFence, escapeMarkdown } from '../../core/markdown';
-import { unrecorded, type RecordChange } from './checkpoints';
+import { unrecorded, type RecordChange } from '../../services/turnCheckpoints';
 import { EditPreviews } from './editPreviews';
 import { MAX_INLINE_EDIT_CHARS } from './proposeEditTool';
-import { resolveWorkspacePath, textResult, ToolFailure, type WorkspaceFile } from './workspace';
-import { judgeWriteTarget } from './writeTarget';
+import { resolveWorkspacePath, textResult, ToolFailure, type WorkspaceFile } from '../../platform/toolWorkspace';
+import { judgeWriteTarget } from '../../platform/writeTargetJudge';
 
 interface CreateFileInput { path: string; content: string }
 

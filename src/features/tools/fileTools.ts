@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { confineGlob } from '../../core/agent/paths';
-import type { WorkspaceSearch } from './search';
-import { displayPath, maxFileBytes, readCapped, resolveWorkspacePath, textResult, ToolFailure } from './workspace';
+import type { WorkspaceSearch } from '../../platform/workspaceTextSearch';
+import { displayPath, maxFileBytes, readCapped, resolveWorkspacePath, textResult, ToolFailure } from '../../platform/toolWorkspace';
 
 /** Read-only workspace tools: they never ask for confirmation, only show what they do. */
 

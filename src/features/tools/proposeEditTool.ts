@@ -2,10 +2,10 @@ import * as vscode from 'vscode';
 import { hiddenCharacters } from '../../core/agent/hiddenText';
 import { sensitivePathReason } from '../../core/agent/sensitivePaths';
 import { codeFence, escapeMarkdown } from '../../core/markdown';
-import { unrecorded, type RecordChange } from './checkpoints';
+import { unrecorded, type RecordChange } from '../../services/turnCheckpoints';
 import { EditPreviews } from './editPreviews';
-import { resolveWorkspacePath, textResult, ToolFailure, type WorkspaceFile } from './workspace';
-import { judgeWriteTarget } from './writeTarget';
+import { resolveWorkspacePath, textResult, ToolFailure, type WorkspaceFile } from '../../platform/toolWorkspace';
+import { judgeWriteTarget } from '../../platform/writeTargetJudge';
 import { stratusConfiguration } from '../../platform/settings';
 
 interface ProposeEditInput { path: string; oldText: string; newText: string }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { toAbortSignal } from '../../platform/cancellation';
-import type { SearchHit, SearchRequest, WorkspaceSearch } from './search';
+import type { SearchHit, SearchRequest, WorkspaceSearch } from '../../platform/workspaceTextSearch';
 
 /** The shape of the reranked workspace search (src/features/search) the tool needs; structural. */
 export interface RankedSearchSource {

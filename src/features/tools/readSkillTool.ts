@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { skillFileSegments } from '../../core/agent/customization';
 import type { CustomizationFiles } from '../../services/customizations';
-import { maxFileBytes, textResult, ToolFailure } from './workspace';
+import { maxFileBytes, textResult, ToolFailure } from '../../platform/toolWorkspace';
 
 interface ReadSkillInput { name: string; path?: string }
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { checkCommand, DEFAULT_COMMAND_ALLOWLIST } from '../../core/agent/commands';
 import { codeFence, escapeMarkdown, inlineCode } from '../../core/markdown';
-import { displayPath, resolveWorkspacePath, textResult, ToolFailure } from './workspace';
+import { displayPath, resolveWorkspacePath, textResult, ToolFailure } from '../../platform/toolWorkspace';
 import { stratusConfiguration } from '../../platform/settings';
 
 interface RunCommandInput { command: string; args?: unknown[] }

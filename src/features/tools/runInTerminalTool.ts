@@ -3,7 +3,7 @@ import { decideAutoApproval, parseAutoApproveRules } from '../../core/agent/term
 import { headAndTail, plainTerminalText } from '../../core/agent/terminalOutput';
 import { codeFence, escapeMarkdown, inlineCode } from '../../core/markdown';
 import type { WorkspaceTrustGate } from '../../services/workspaceTrust';
-import { resolveWorkspacePath, textResult, ToolFailure } from './workspace';
+import { resolveWorkspacePath, textResult, ToolFailure } from '../../platform/toolWorkspace';
 import { stratusConfiguration } from '../../platform/settings';
 
 interface RunInTerminalInput { command: string; cwd?: string }

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { codeFence, escapeMarkdown, inlineCode } from '../../core/markdown';
 import { findTask, planTask, runTaskPlan, taskTimeoutMs, type TaskOutcome, type TaskPlan } from './taskRunner';
-import { textResult, ToolFailure } from './workspace';
+import { textResult, ToolFailure } from '../../platform/toolWorkspace';
 
 interface RunTaskInput { task: string }
 

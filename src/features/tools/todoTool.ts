@@ -1,22 +1,10 @@
 import * as vscode from 'vscode';
-import { parseTodoAction, TodoError, TodoList } from '../../core/agent/todoList';
-import type { ToolOutcome } from '../../core/agent';
-import { textResult } from './workspace';
-
-/** Applies one `stratus_todo` call to a list: the list as Markdown, or the error the model can act on. */
-export function applyTodo(list: TodoList, input: Readonly<Record<string, unknown>>): ToolOutcome {
-  try {
-    list.apply(parseTodoAction(input));
-  } catch (error) {
-    if (error instanceof TodoError) return { content: `Error: ${error.message}`, isError: true };
-    throw error;
-  }
-  return { content: `Updated; ${list.done()} of ${list.size} done:\n${list.markdown()}` };
-}
+import { applyTodo, TodoList } from '../../core/agent/todoList';
+import { textResult } from '../../platform/toolWorkspace';
 
 /**
  * `stratus_todo` as VS Code's other agents call it: one list for the window. `@stratus` turns do not
- * come here; each keeps its own list in its conversation (turnControl.ts), shown in the chat.
+ * come here; each keeps its own list in its conversation (src/features/chat/turnControl.ts), shown in the chat.
  */
 export class TodoTool implements vscode.LanguageModelTool<Record<string, unknown>> {
   private readonly list = new TodoList();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Validator } from '@cfworker/json-schema';
 import { DEFAULT_COMMAND_ALLOWLIST } from '../../../src/core/agent/commands';
 import { DEFAULT_CATALOG } from '../../../src/core/console/catalog/builtInKinds';
-import { ToolNames } from '../../../src/features/tools/names';
+import { ToolNames } from '../../../src/core/agent/toolNames';
 
 interface ToolContribution { name: string; modelDescription: string; tags: string[]; inputSchema: { properties: Record<string, { enum?: string[] }> } }
 const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {

@@ -4,7 +4,7 @@ type InstalledClock = ReturnType<typeof FakeTimers.install>;
 import { CancelledError, NotFoundError } from '../../../src/core/errors';
 import { ActivityFailedError, ActivityStillRunningError, FOLLOW_DEFAULTS, type Activity, type ActivityState } from '../../../src/core/console/index';
 import { followActivity } from '../../../src/core/console/activities/followActivity';
-import { activityTimeoutMs, DEFAULT_ACTIVITY_TIMEOUT_MINUTES } from '../../../src/features/resources/followDeadline';
+import { activityTimeoutMs, DEFAULT_ACTIVITY_TIMEOUT_MINUTES } from '../../../src/core/console/activities/followDeadline';
 import { captureLogger } from './helpers';
 
 /**

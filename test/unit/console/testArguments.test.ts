@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { acceptsTestArguments, credentialArgument, maySkipConfirmation, writeOptionsFrom } from '../../../src/features/resources/testArguments';
+import { acceptsTestArguments, credentialArgument, maySkipConfirmation, writeOptionsFrom } from '../../../src/core/commandTestArguments';
 
 /**
  * Any extension, and a `command:` link in rendered Markdown, can run `stratus.resources.delete`

@@ -4,8 +4,8 @@ import { toActivity } from '../../../src/core/console/activities/readActivities'
 import { followActivity } from '../../../src/core/console/activities/followActivity';
 import type { Activity, FollowOptions } from '../../../src/core/console/types';
 import { silentLogger } from '../../../src/core/log';
-import { activityTimeoutMs, DEFAULT_ACTIVITY_TIMEOUT_MINUTES } from '../../../src/features/resources/followDeadline';
-import { followForTool, stateText, unknownStateName } from '../../../src/features/resources/followReport';
+import { activityTimeoutMs, DEFAULT_ACTIVITY_TIMEOUT_MINUTES } from '../../../src/core/console/activities/followDeadline';
+import { followForTool, stateText, unknownStateName } from '../../../src/core/console/activities/followReport';
 
 type InstalledClock = ReturnType<typeof FakeTimers.install>;
 

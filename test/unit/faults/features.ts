@@ -14,7 +14,7 @@ import { presentError } from '../../../src/core/presentError';
 import { createMeteredInferenceClient } from '../../../src/core/usage/meteredClient';
 import { UsageMeter } from '../../../src/core/usage/meter';
 import { UsageStore } from '../../../src/core/usage/store';
-import { activityTimeoutMs } from '../../../src/features/resources/followDeadline';
+import { activityTimeoutMs } from '../../../src/core/console/activities/followDeadline';
 import { writeFailureActions } from '../../../src/features/resources/writeFailure';
 import { toneWav } from '../transcription/audio';
 import { drive, type World } from './harness';

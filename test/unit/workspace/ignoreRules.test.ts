@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { enabledGlobs, expandBraces, filterForPath, gitignoreFoldersOf, globToGitignore, ignoredAlongPath, looksBinary, PathFilter } from '../../../src/core/workspace/ignoreRules';
+import { enabledGlobs, expandBraces, filterForPath, gitignoreFoldersOf, globToGitignore, ignoredAlongPath, ignoredReason, looksBinary, PathFilter } from '../../../src/core/workspace/ignoreRules';
 
 describe('workspace: ignore rules', () => {
   it('expands braces and anchors root-only VS Code globs', () => {
@@ -76,5 +76,16 @@ describe('workspace: filterForPath', () => {
     assert.equal(ignoredAlongPath(filter, 'a/b/c.txt'), 'gitignored');
     assert.equal(ignoredAlongPath(filter, 'x/dist/y.js'), 'excluded');
     assert.equal(ignoredAlongPath(await filterForPath([], 'a/c.txt', undefined), 'a/c.txt'), undefined);
+  });
+});
+
+describe('workspace: ignoredReason', () => {
+  it('says why a path is ignored with the part that matched (a .gitignore, files.exclude or .git/), the one text the write judge and prompt-file links show', async () => {
+    const filter = await filterForPath(['**/.git', '**/dist'], 'notes/logs/build.log', async (dir) => (dir === 'notes' ? 'logs/\n' : undefined));
+    assert.equal(ignoredReason(filter, 'notes/logs/build.log'), 'it is ignored by a .gitignore (notes/logs)');
+    assert.equal(ignoredReason(filter, 'web/dist/app.js'), 'it is in a folder or matches a pattern excluded by files.exclude, or inside .git/ or node_modules/ (web/dist)');
+    assert.match(ignoredReason(filter, '.git/hooks/pre-commit') ?? '', /inside \.git\/ .*\(\.git\)$/);
+    assert.equal(ignoredReason(filter, '.github/prompts/notes.md'), undefined, '.github/ is sensitive to write, not ignored');
+    assert.equal(ignoredReason(filter, 'notes/readme.md'), undefined);
   });
 });

@@ -1,5 +1,5 @@
 // Pure (no `vscode` import) so the decision is unit-tested in plain Node.
-import { isRecord } from '../../core/json';
+import { isRecord } from './json';
 
 /** Options of one write that skip a person's step. Set by the host tests and by an in-process retry. */
 export interface WriteOptions {

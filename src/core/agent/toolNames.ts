@@ -1,4 +1,4 @@
-import type { TrustAction } from '../../core/workspace/trust';
+import type { TrustAction } from '../workspace/trust';
 
 /** Names of Stratus' language-model tools (as in package.json `contributes.languageModelTools`). */
 export const ToolNames = {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { notificationText } from '../../platform/errorActions';
-import { showPresentedError } from '../../platform/errorNotification';
-import type { Deps } from '../deps';
+import { notificationText } from './errorActions';
+import { showPresentedError } from './errorNotification';
+import type { Logger } from '../core/log';
 
 /** What opening the chat did: the query sent, or the error shown instead. */
 export interface ChatOutcome {
@@ -13,7 +13,7 @@ export interface ChatOutcome {
  * Opens the Chat view with `query` (starting with `@stratus`). Where this VS Code has no Chat view
  * (a web build without a default chat agent), it says so in a notification and the log, never throws.
  */
-export async function openStratusChat(deps: Pick<Deps, 'logger' | 'logChannel'>, query: string, failurePrefix: string): Promise<ChatOutcome> {
+export async function openStratusChat(deps: { readonly logger: Logger; readonly logChannel: vscode.LogOutputChannel }, query: string, failurePrefix: string): Promise<ChatOutcome> {
   try {
     await vscode.commands.executeCommand('workbench.action.chat.open', { query });
     return { query };

@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { CheckpointHistory, TurnRecorder, type CheckpointFileSystem, type CheckpointStorage, type TurnCheckpoint } from '../../core/agent/checkpoints';
-import type { ToolInvoker } from '../../core/agent';
-import type { Logger } from '../../core/log';
-import { readWorkspaceBytes } from '../../platform/workspaceFiles';
-import { STRATUS_TOOL_PREFIX, ToolNames } from './names';
-import { stratusConfiguration } from '../../platform/settings';
+import { CheckpointHistory, TurnRecorder, type CheckpointFileSystem, type CheckpointStorage, type TurnCheckpoint } from '../core/agent/checkpoints';
+import type { ToolInvoker } from '../core/agent';
+import type { Logger } from '../core/log';
+import { readWorkspaceBytes } from '../platform/workspaceFiles';
+import { STRATUS_TOOL_PREFIX, ToolNames } from '../core/agent/toolNames';
+import { stratusConfiguration } from '../platform/settings';
 
 /**
  * Checkpoints of @stratus turns: while a turn runs, every file one of its tools changes is

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
-import type { FileDiff } from '../../core/commitMessage/diff';
-import { listChanges } from '../../core/commitMessage/fromGit';
-import type { GitRunner } from '../../core/commitMessage/gitProcess';
-import { gitignoreFolders, ignoredPaths } from '../../core/commitMessage/ignored';
-import type { ChangeSource } from '../../core/commitMessage/prompt';
-import { GIT_STATUS_UNTRACKED, type GitRepository } from '../../platform/git';
+import type { FileDiff } from '../core/commitMessage/diff';
+import { listChanges } from '../core/commitMessage/fromGit';
+import type { GitRunner } from '../core/commitMessage/gitProcess';
+import { gitignoreFolders, ignoredPaths } from '../core/commitMessage/ignored';
+import type { ChangeSource } from '../core/commitMessage/prompt';
+import { GIT_STATUS_UNTRACKED, type GitRepository } from './git';
 
 /** What a repository's changes are: the files and their line counts (no diff text is read here). */
 export interface RepositoryChanges {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { supportsToolCalling, type ToolCallingOverrides } from '../../core/inference/models/capabilities';
-import type { ModelInfo } from '../../core/inference/models/types';
+import { supportsToolCalling, type ToolCallingOverrides } from '../core/inference/models/capabilities';
+import type { ModelInfo } from '../core/inference/models/types';
 
 export const VENDOR = 'stratus';
 /** Shown when no real model can be listed, so `@stratus` can still explain what to set up. */

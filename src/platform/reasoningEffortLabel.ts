@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { effortsFor } from '../../core/inference/models/reasoningEffort';
-import { reasoningEffortOf, reasoningMark } from '../../platform/modelOverrides';
+import { effortsFor } from '../core/inference/models/reasoningEffort';
+import { reasoningEffortOf, reasoningMark } from './modelOverrides';
 
 /** How a model's reasoning effort reads in the chat and the status bar ("effort high"); undefined when none is set. */
 export function effortLabel(modelId: string): string | undefined {

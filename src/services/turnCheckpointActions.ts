@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import { planRestore, type RestoreStep, type TurnCheckpoint } from '../../core/agent/checkpoints';
-import { locateWriteTarget } from '../../core/agent/writeTarget';
-import { workspaceCheckpointFs, type TurnCheckpoints } from './checkpoints';
-import { displayPath, workspaceRoots } from './workspace';
+import { planRestore, type RestoreStep, type TurnCheckpoint } from '../core/agent/checkpoints';
+import { locateWriteTarget } from '../core/agent/writeTarget';
+import { workspaceCheckpointFs, type TurnCheckpoints } from './turnCheckpoints';
+import { displayPath, workspaceRoots } from '../platform/toolWorkspace';
 
 /**
  * The two buttons an agent turn that changed files ends with: **Review changes** (one multi-file

@@ -1,5 +1,5 @@
-import type { TurnCheckpoints } from './checkpoints';
-import { LexicalSearch, type WorkspaceSearch } from './search';
+import type { TurnCheckpoints } from './turnCheckpoints';
+import { LexicalSearch, type WorkspaceSearch } from '../platform/workspaceTextSearch';
 
 /**
  * Progress of long-running tools (a cloud write following its activity). A tool's `invoke` has no

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { DEFAULT_SEARCH_SETTINGS, enabledGlobs, type SearchSettings } from '../../core/search';
-import { stratusConfiguration } from '../../platform/settings';
-import type { BoundedConfiguration } from '../../platform/settingsPolicy';
+import { DEFAULT_SEARCH_SETTINGS, enabledGlobs, type SearchSettings } from '../core/search';
+import { stratusConfiguration } from './settings';
+import type { BoundedConfiguration } from './settingsPolicy';
 
 function num(config: BoundedConfiguration, key: string, fallback: number, min: number, max: number): number {
   const v = config.get<number>(key, fallback);

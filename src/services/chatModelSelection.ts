@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import type { ModelInfo } from '../../core/inference/models/types';
-import type { InferenceConnection } from '../../services/inferenceConnection';
-import { readSettings } from '../../platform/settings';
-import { isChatCapable } from './modelInfo';
+import type { ModelInfo } from '../core/inference/models/types';
+import type { InferenceConnection } from './inferenceConnection';
+import { readSettings } from '../platform/settings';
+import { isChatCapable } from '../platform/languageModelInfo';
 
 /** The model `@stratus` uses when VS Code's picker holds no Stratus model: the setting, else the first chat model. */
 export async function defaultChatModel(connection: InferenceConnection, signal?: AbortSignal): Promise<ModelInfo | undefined> {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { stratusConfiguration, updateInForce } from '../../platform/settings';
+import { stratusConfiguration, updateInForce } from './settings';
 
 export const NEXT_EDIT_SECTION = 'stratus.nextEdit';
 

@@ -1,9 +1,9 @@
 // Pure (no `vscode` import): unit-tested in plain Node on a fake clock.
-import { normaliseState } from '../../core/console/activities/readActivities';
-import { ActivityFailedError, ActivityStillRunningError } from '../../core/console/errors';
-import type { Activity, FollowOptions } from '../../core/console/types';
-import { isStratusError } from '../../core/errors';
-import { isRecord as isObject } from '../../core/json';
+import { normaliseState } from './readActivities';
+import { ActivityFailedError, ActivityStillRunningError } from '../errors';
+import type { Activity, FollowOptions } from '../types';
+import { isStratusError } from '../../errors';
+import { isRecord as isObject } from '../../json';
 
 /**
  * Whether the console's normaliser knows `name` as a state (or a synonym of one). It maps an

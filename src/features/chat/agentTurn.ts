@@ -10,16 +10,16 @@ import { fitConversation } from '../../core/inference/models/fit';
 import { estimateToolsTokens } from '../../core/inference/models/tokens';
 import type { ModelInfo } from '../../core/inference/models/types';
 import { chatErrorButtons } from '../../platform/errorNotification';
-import { TurnDepth } from '../chat/agentDepth';
-import type { TurnMetadata } from '../chat/history';
+import { TurnDepth } from './agentDepth';
+import type { TurnMetadata } from './history';
 import type { Deps } from '../deps';
-import { checkpointButtons } from './checkpointActions';
-import { capButtons } from '../chat/capActions';
-import { VscodeToolInvoker } from './invoker';
-import { CLOUD_TOOLS, FILE_TOOLS, STRATUS_TOOL_PREFIX, ToolNames } from './names';
-import { toolsContext } from './progress';
+import { checkpointButtons } from '../../services/turnCheckpointActions';
+import { capButtons } from './capActions';
+import { VscodeToolInvoker } from './toolInvoker';
+import { CLOUD_TOOLS, FILE_TOOLS, STRATUS_TOOL_PREFIX, ToolNames } from '../../core/agent/toolNames';
+import { toolsContext } from '../../services/toolsContext';
 import { TurnControl } from './turnControl';
-import { resolveWorkspacePath } from './workspace';
+import { resolveWorkspacePath } from '../../platform/toolWorkspace';
 import { stratusConfiguration } from '../../platform/settings';
 
 const SIGN_IN_HELPS: ReadonlySet<string> = new Set(['signedOut', 'notConfigured', 'rejected']);
@@ -176,7 +176,7 @@ export async function runAgentTurn(deps: Deps, turn: AgentTurnRequest): Promise<
       tools,
       // A quarter of the context, at most, for one tool result (characters ~ 4 per token).
       maxResultChars: Math.min(24_000, Math.max(2_000, contextLength)),
-      // The checkpoint sees what tools that write unreported change while they run (checkpoints.ts).
+      // The checkpoint sees what tools that write unreported change while they run (services/turnCheckpoints.ts).
       invoker: control.wrap(recording ? recording.watch(invoker) : invoker),
       ...(toolChoice ? { toolChoice } : {}),
       maxRounds: clampMaxRounds(settings.get<unknown>('agent.maxRounds')),

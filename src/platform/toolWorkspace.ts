@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import { confinePath, type WorkspaceRoot } from '../../core/agent/paths';
-import { locateWriteTarget } from '../../core/agent/writeTarget';
-import { readWorkspaceText } from '../../platform/workspaceFiles';
-import { stratusConfiguration } from '../../platform/settings';
+import { confinePath, type WorkspaceRoot } from '../core/agent/paths';
+import { locateWriteTarget } from '../core/agent/writeTarget';
+import { readWorkspaceText } from './workspaceFiles';
+import { stratusConfiguration } from './settings';
 
 /** A tool failure whose message tells the model what went wrong and what to do instead. */
 export class ToolFailure extends Error {

@@ -1,14 +1,13 @@
 import * as vscode from 'vscode';
 import type { BetweenRounds, ToolInvoker } from '../../core/agent';
-import type { TodoList, TodoStatus } from '../../core/agent/todoList';
+import { applyTodo, type TodoList, type TodoStatus } from '../../core/agent/todoList';
 import { escapeMarkdown } from '../../core/markdown';
 import { addRound, addUsage, budgetNote, capState, exceedsHourly, leftOf, NO_SPEND, outputPerRound, passesCostCap, requestCeiling, spendTokens, type TurnCaps, type TurnSpend } from '../../core/agent/turnBudget';
 import type { ChatMessage, ChatRequest, Usage } from '../../core/inference/chat/types';
 import { CONTRACT_EUR_PER_UNIT, eurPerUnit, type EurPerUnit } from '../../core/usage/cost';
 import { formatEur, formatInt as fmt } from '../../core/usage/format';
 import type { UsageReader } from '../deps';
-import { ToolNames } from './names';
-import { applyTodo } from './todoTool';
+import { ToolNames } from '../../core/agent/toolNames';
 
 const TODO_ICON: Readonly<Record<TodoStatus, string>> = { pending: '$(circle-large-outline)', 'in-progress': '$(arrow-circle-right)', done: '$(pass-filled)' };
 

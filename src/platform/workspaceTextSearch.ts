@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { displayPath, readCapped } from './workspace';
+import { displayPath, readCapped } from './toolWorkspace';
 
 export interface SearchHit {
   readonly uri: vscode.Uri;

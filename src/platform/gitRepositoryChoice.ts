@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { rootOfArgument, type GitApi, type GitRepository } from '../../platform/git';
+import { rootOfArgument, type GitApi, type GitRepository } from './git';
 
 const sameFolder = (a: vscode.Uri, b: vscode.Uri): boolean => a.scheme === b.scheme && a.fsPath === b.fsPath;
 
