@@ -88,6 +88,15 @@ describe('inference: model text is data (issue 40)', () => {
     }
   });
 
+  it('plain text streams delta for delta: a first delta led by spaces is not cut in two while the format is decided', () => {
+    const deltas = [' the0', ' stream', ' of', '\n', ' <|end|> in prose'];
+    const seen: string[] = [];
+    const decoder = new ContentDecoder({ onText: (t) => seen.push(t), onThinking: () => undefined, onCall: () => undefined }, { tools: undefined, harmony: false });
+    for (const d of deltas) decoder.push(d);
+    decoder.flush();
+    assert.deepEqual(seen, deltas);
+  });
+
   it('end tokens are dropped only at the answer\'s end', () => {
     assert.deepEqual(decode(['return x\n<|eot_id|>']), { text: 'return x\n', thinking: '', calls: [] });
     assert.deepEqual(decode(['done.<|end|>', '<|endof', 'text|>'], false, undefined), { text: 'done.', thinking: '', calls: [] });

@@ -84,8 +84,15 @@ export class ContentDecoder {
       // Spaces before the first character pass at once; the first characters decide.
       if (this.sniffed === '') {
         const lead = delta.length - delta.trimStart().length;
+        const rest = delta.slice(lead);
+        // Decided by this delta alone as plain text: it goes on whole (one delta in, one out).
+        if (rest !== '' && !HARMONY_STARTS.some((m) => m.startsWith(rest.slice(0, m.length)))) {
+          this.mode = 'plain';
+          this.think.push(delta);
+          return;
+        }
         if (lead > 0) this.think.push(delta.slice(0, lead));
-        delta = delta.slice(lead);
+        delta = rest;
         if (delta === '') return;
       }
       this.sniffed += delta;
