@@ -13,6 +13,9 @@ const MACHINE_SCOPED = ['workbench.welcomePage.walkthroughs.openOnInstall'];
 
 export const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
+/** The README every test workspace starts with (some tests read or edit its text). */
+export const workspaceReadme = '# Stratus workspace\n\nA throwaway folder opened by code-server.\n';
+
 /** A compat folder without its code-server: the message (one sentence) says how to install it; show it without a stack. */
 export class CodeServerNotInstalledError extends Error {
   /** @override */
@@ -83,7 +86,7 @@ export async function startCodeServer(options = {}) {
   mkdirSync(join(dirs.userData, 'Machine'), { recursive: true });
   writeFileSync(join(dirs.userData, 'Machine', 'settings.json'), JSON.stringify(machine, null, 2));
   if (!existsSync(join(dirs.workspace, 'README.md'))) {
-    writeFileSync(join(dirs.workspace, 'README.md'), '# Stratus workspace\n\nA throwaway folder opened by code-server.\n');
+    writeFileSync(join(dirs.workspace, 'README.md'), workspaceReadme);
   }
 
   if (options.locale) writeLanguagePack(dirs, options.locale);

@@ -46,6 +46,7 @@ function testPki() {
 
 const cleanups = [];
 let exitCode = 1;
+const harnessStart = Date.now();
 try {
   const sandbox = process.env.STRATUS_NO_SANDBOX ? { info: { inference: '', console: '' }, stop: async () => undefined } : await startSandboxProcess({ extraArgs: ['--activity-step-ms', '150'] });
   cleanups.push(sandbox.stop);
@@ -88,6 +89,10 @@ try {
 
   if (existsSync(resultsFile)) {
     const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
+    // The slowest suites with their hooks (before the spec output, whose last lines the summary reads).
+    const slowest = Object.entries(results.suiteSeconds ?? {}).sort(([, a], [, b]) => Number(b) - Number(a)).slice(0, 12);
+    if (typeof results.runSeconds === 'number') console.log(`${tier}: ${((Date.now() - harnessStart) / 1000 - results.runSeconds).toFixed(1)} s to start (sandbox, code-server, workbench, extension host), ${results.runSeconds.toFixed(1)} s of suites`);
+    if (slowest.length > 0) console.log(`${tier}: the slowest suites, hooks included: ${slowest.map(([title, s]) => `${title} ${Number(s).toFixed(1)} s`).join('; ')}`);
     process.stdout.write(results.output);
     for (const [name, value] of Object.entries(results.metrics ?? {})) console.log(`metric host.${name} ${Number(value).toFixed(2)}`);
   }

@@ -14,7 +14,7 @@ export async function run(): Promise<void> {
   base.consoleLog = (...args: unknown[]) => lines.push(format(...args));
   Mocha.reporters.Base.useColors = false;
   const file = process.env.STRATUS_HOST_RESULTS;
-  const report = (result: { failures: number; metrics: Record<string, number>; order?: string }): void => {
+  const report = (result: { failures: number; metrics: Record<string, number>; order?: string; suiteSeconds?: Record<string, number>; runSeconds?: number }): void => {
     if (file) writeFileSync(file, JSON.stringify({ ...result, output: `${lines.join('\n')}\n` }));
   };
 
@@ -41,7 +41,21 @@ export async function run(): Promise<void> {
   lines.push(`host test order: ${spec} (STRATUS_HOST_ORDER=${spec} runs it again)`);
   lines.push(...mocha.suite.suites.map((suite, i) => `  ${i + 1}. ${suite.title}`));
 
-  const failures = await new Promise<number>((resolve) => mocha.run(resolve));
-  report({ failures, metrics, order: spec });
+  // Where the time goes: each file's suite from its first hook to its last, hooks included (the
+  // spec reporter shows only the tests' own times). The harness prints the slowest.
+  const suiteSeconds: Record<string, number> = {};
+  const started = new Map<Mocha.Suite, number>();
+  const runStart = performance.now();
+  const failures = await new Promise<number>((resolve) => {
+    const runner = mocha.run(resolve);
+    runner.on('suite', (suite) => {
+      if (suite.parent === mocha.suite) started.set(suite, performance.now());
+    });
+    runner.on('suite end', (suite) => {
+      const start = started.get(suite);
+      if (start !== undefined) suiteSeconds[suite.title] = Math.round(performance.now() - start) / 1000;
+    });
+  });
+  report({ failures, metrics, order: spec, suiteSeconds, runSeconds: Math.round(performance.now() - runStart) / 1000 });
   if (failures > 0) throw new Error(`${failures} host test(s) failed`);
 }

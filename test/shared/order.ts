@@ -69,3 +69,25 @@ export function orderSuites<S extends OrderableSuite<S>>(root: OrderableSuite<S>
   };
   root.suites.forEach(deep);
 }
+
+/**
+ * A new array where the items of one key follow each other, each group at the place of its first
+ * item, in their order within it (the UI tier runs the suites that share a workbench together).
+ */
+export function groupTogether<T>(items: readonly T[], keyOf: (item: T, index: number) => string): T[] {
+  const groups = new Map<string, T[]>();
+  items.forEach((item, index) => {
+    const key = keyOf(item, index);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  });
+  return [...groups.values()].flat();
+}
+
+/** JSON with every object's keys sorted: the same for values equal but for the order of their keys. */
+export function stableKey(value: unknown): string {
+  const sorted = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(sorted) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, x]) => [k, sorted(x)])) : v;
+  return JSON.stringify(sorted(value)) ?? 'undefined';
+}

@@ -9,10 +9,11 @@ import { runCommand, screenshot, sendChat, useWorkbench } from './workbench';
 /** Allows every tool confirmation until the answer shows `done` (or the time runs out). */
 async function allowUntil(page: Page, response: Locator, done: RegExp): Promise<void> {
   const allow = page.getByRole('button', { name: /^(Allow|Continue)/ }).filter({ visible: true }).first();
-  for (let i = 0; i < 60; i++) {
+  // Polled at 200 ms for up to a minute: the answer goes on as soon as a confirmation is allowed.
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
     if (done.test((await response.innerText()).replace(/\u00a0/g, ' '))) return;
     if (await allow.isVisible().catch(() => false)) await allow.click().catch(() => undefined);
-    await page.waitForTimeout(1_000);
+    await page.waitForTimeout(200);
   }
   assert.fail(`the answer never showed ${done}: ${await response.innerText()}`);
 }

@@ -27,7 +27,7 @@ describe('UI: documents', function () {
     }
     for (let attempt = 0; await item.isVisible(); attempt++) {
       await item.click();
-      await page.waitForTimeout(500);
+      await item.waitFor({ state: 'hidden', timeout: 2_000 }).catch(() => undefined);
       assert.ok(attempt < 3, 'choosing "Extract Text from Document…" left the menu open');
     }
   };

@@ -1,30 +1,39 @@
 // A real workbench in Chromium: code-server with the packaged .vsix installed (as a user installs
 // it) and the sandbox behind it. Page helpers address VS Code's DOM by stable roles and aria labels.
 // Not development mode: its smoke-test driver switch also turns notification toasts off.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Dialog, Page } from 'playwright-core';
 import { launchBrowser } from '../harness/browser.mjs';
-import { installVsix, repoRoot, startCodeServer } from '../harness/codeServer.mjs';
+import { installVsix, repoRoot, startCodeServer, workspaceReadme } from '../harness/codeServer.mjs';
 import { startSandboxProcess } from '../harness/sandbox.mjs';
-import { orderSuites, parseOrder } from '../shared/order';
+import { groupTogether, orderSuites, parseOrder, stableKey } from '../shared/order';
 
 export const screenshotsDir = join(repoRoot, 'test-results', 'ui');
 
 // STRATUS_UI_ORDER=reverse|shuffle[:seed] runs the UI suites (one workbench each) in another order.
 // A root hook (this module is imported by every UI test file): mocha reads the root's suites only
 // after its before-all hooks, so reordering them here takes effect.
+// The suites that share a workbench (useWorkbench below) are then grouped, each group where its
+// first suite is, so that one workbench is open at a time.
 before(function () {
   const root = this.test?.parent;
+  if (!root) return;
   const order = parseOrder(process.env.STRATUS_UI_ORDER);
-  if (!root || order.kind === 'forward') return;
-  orderSuites(root, order);
-  console.log(`  UI test order: ${order.spec} (STRATUS_UI_ORDER=${order.spec} runs it again): ${root.suites.map((s) => s.title).join(' | ')}`);
+  if (order.kind !== 'forward') orderSuites(root, order);
+  groupByProfile(root.suites);
+  if (order.kind !== 'forward') console.log(`  UI test order: ${order.spec} (STRATUS_UI_ORDER=${order.spec} runs it again): ${root.suites.map((s) => s.title).join(' | ')}`);
+});
+// A profile whose last suite never ran (left out by --grep) closes here.
+after(async () => {
+  for (const profile of profiles.values()) await closeProfile(profile);
 });
 
 export interface Workbench {
   readonly page: Page;
   readonly sandbox: { inference: string; console: string; apiKey: string; patId: string; patSecret: string };
+  /** The workspace folder the workbench opened first (each later suite of its profile gets a sibling). */
+  readonly workspace: string;
   close(): Promise<void>;
 }
 
@@ -50,17 +59,31 @@ export async function openWorkbench(options: { settings?: Record<string, unknown
     const browser = await launchBrowser();
     cleanups.push(browser.close);
     const page = browser.context.pages()[0] ?? (await browser.context.newPage());
-    await page.goto(`${server.url}/?folder=${encodeURIComponent(server.dirs.workspace)}`);
-    await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
-    // Stratus activates only when used (no start-up activation): open its views once, as a user
-    // starting with it would, then go back to the Explorer the suites start from.
-    await openStratusView(page);
-    await page.locator('.activitybar .action-item a[aria-label^="Explorer"], .activitybar .action-item[aria-label^="Explorer"]').first().click();
-    return { page, sandbox: sandbox.info, close };
+    await showWorkbench(page, `${server.url}/?folder=${encodeURIComponent(server.dirs.workspace)}`);
+    return { page, sandbox: sandbox.info, workspace: server.dirs.workspace, close };
   } catch (error) {
     await close();
     throw error;
   }
+}
+
+/**
+ * Opens the workbench at `url` in `page` (a window that was open there shuts down as on a reload:
+ * a "leave the page?" question is answered yes), then activates Stratus as a user would.
+ */
+async function showWorkbench(page: Page, url: string): Promise<void> {
+  const leave = (dialog: Dialog): void => void (dialog.type() === 'beforeunload' ? dialog.accept() : dialog.dismiss()).catch(() => undefined);
+  page.on('dialog', leave);
+  try {
+    await page.goto(url);
+  } finally {
+    page.off('dialog', leave);
+  }
+  await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
+  // Stratus activates only when used (no start-up activation): open its views once, as a user
+  // starting with it would, then go back to the Explorer the suites start from.
+  await openStratusView(page);
+  await page.locator('.activitybar .action-item a[aria-label^="Explorer"], .activitybar .action-item[aria-label^="Explorer"]').first().click();
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {
@@ -219,14 +242,25 @@ export async function typeIntoChatInput(page: Page, text: string): Promise<void>
 }
 
 /**
- * Opens one workbench for a suite (mocha before/after), screenshots any failed test, and returns
- * a getter for the workbench.
+ * The workbench of a suite (mocha before/after): screenshots any failed test, and returns a getter.
+ *
+ * Suites that ask for the same options share one sandbox, code-server and browser (a profile):
+ * starting them is most of a UI suite's set-up. Each suite still starts from what a fresh one
+ * would give it: its own new workspace folder (with the same README) in a new window, on a
+ * sandbox reset to its start-up state. The root hook above runs the suites of a profile one
+ * after the other (in any STRATUS_UI_ORDER), and the profile closes after its last suite.
  */
-export function useWorkbench(options: Parameters<typeof openWorkbench>[0] = {}): () => Workbench {
+export function useWorkbench(options: WorkbenchOptions = {}): () => Workbench {
+  const key = stableKey(options ?? {});
+  const profile = profiles.get(key) ?? { key, options, left: 0, suites: 0 };
+  profiles.set(key, profile);
+  profile.left += 1;
   let workbench: Workbench | undefined;
-  before(async () => {
-    workbench = await openWorkbench(options);
-  });
+  // mocha returns the hook it registered; its parent is this suite (the root hook groups by it).
+  const hook = before(async () => {
+    workbench = await profileWindow(profile);
+  }) as unknown as { parent?: object } | undefined;
+  if (hook?.parent) suiteProfiles.set(hook.parent, key);
   afterEach(async function () {
     const test = this.currentTest;
     if (test?.state === 'failed' && workbench) {
@@ -234,10 +268,60 @@ export function useWorkbench(options: Parameters<typeof openWorkbench>[0] = {}):
     }
   });
   after(async () => {
-    await workbench?.close();
+    profile.left -= 1;
+    if (profile.left === 0) await closeProfile(profile);
   });
   return () => {
     if (!workbench) throw new Error('The workbench did not open (see the before hook error).');
     return workbench;
   };
+}
+
+type WorkbenchOptions = Parameters<typeof openWorkbench>[0];
+
+interface Profile {
+  readonly key: string;
+  readonly options: WorkbenchOptions;
+  /** Suites registered with this profile that have not finished. */
+  left: number;
+  /** Suites that have opened a window in it (the first gets the workspace the server started on). */
+  suites: number;
+  opened?: Promise<Workbench>;
+}
+
+const profiles = new Map<string, Profile>();
+/** A suite (mocha's object) -> the key of its profile. */
+const suiteProfiles = new WeakMap<object, string>();
+
+async function closeProfile(profile: Profile): Promise<void> {
+  const opened = profile.opened;
+  profile.opened = undefined;
+  await (await opened?.catch(() => undefined))?.close();
+}
+
+/**
+ * Reorders `suites` in place so that those of one profile run one after the other, each group
+ * where its first suite was: at most one profile is open at a time.
+ */
+export function groupByProfile<S extends object>(suites: S[]): void {
+  suites.splice(0, suites.length, ...groupTogether(suites, (suite, index) => suiteProfiles.get(suite) ?? `own:${index}`));
+}
+
+/**
+ * A window of the profile for one suite: the first suite gets the one the profile opened with; a
+ * later one gets a new workspace folder, opened in the same tab (VS Code shuts the previous window
+ * down as it does on reload), on a sandbox reset to its start-up state.
+ */
+async function profileWindow(profile: Profile): Promise<Workbench> {
+  profile.opened ??= openWorkbench(profile.options);
+  const workbench = await profile.opened;
+  profile.suites += 1;
+  if (profile.suites === 1) return workbench;
+  const reset = await fetch(`${workbench.sandbox.console}/__sandbox/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  if (!reset.ok) throw new Error(`The sandbox did not reset between suites: ${reset.status}`);
+  const folder = `${workbench.workspace}-${profile.suites}`;
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(join(folder, 'README.md'), workspaceReadme);
+  await showWorkbench(workbench.page, new URL(`/?folder=${encodeURIComponent(folder)}`, workbench.page.url()).toString());
+  return workbench;
 }
