@@ -3,7 +3,7 @@ import FakeTimers from '@sinonjs/fake-timers';
 import { afterActivation } from '../../../src/platform/afterActivation';
 
 describe('afterActivation: start-up work runs just after activate() returns, not inside it', () => {
-  let clock: FakeTimers.InstalledClock;
+  let clock: ReturnType<typeof FakeTimers.install>;
   beforeEach(() => {
     clock = FakeTimers.install({ toFake: ['setTimeout', 'clearTimeout'] });
   });
