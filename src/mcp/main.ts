@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   process.stdin.on('end', stop);
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
-  await mcp.server.connect(transport);
+  await mcp.connect(transport);
   say(`ready (${options.allowWrites ? 'writes allowed' : 'read-only'}).`);
 }
 

@@ -1,9 +1,11 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { createConsoleClient, type ConsoleClient } from '../core/console';
 import { DEFAULT_CATALOG } from '../core/console/catalog/builtInKinds';
 import { ValidationError } from '../core/errors';
 import { isPlainHttpToRemoteHost } from '../core/http/plainHttp';
 import { Redactor } from '../core/http/redact';
+import { connectWithDirectDispatch, type DispatchCounts } from './dispatch';
 import { ENV, type McpOptions } from './options';
 import { registerReadTools } from './readTools';
 import { registerUsageTool } from './usageTool';
@@ -19,6 +21,8 @@ export interface StratusMcp {
   /** What is wrong with the setup (said on every call), if anything. */
   readonly setupProblem: string | undefined;
   readonly redactor: Redactor;
+  /** Serves on the transport; each request goes straight to its handler (dispatch.ts). */
+  connect(transport: Transport, counts?: DispatchCounts): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -85,6 +89,9 @@ export function createStratusMcp(options: McpOptions, now: () => number = Date.n
     client,
     setupProblem,
     redactor,
+    connect: async (transport, counts) => {
+      await connectWithDirectDispatch(server.server, transport, counts);
+    },
     close: async () => {
       await server.close();
       await client?.close();

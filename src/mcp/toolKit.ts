@@ -3,7 +3,7 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import type { ConsoleClient } from '../core/console';
 import type { ResourceKind } from '../core/console/catalog/kindSpecs';
 import { checkPathId } from '../core/console/catalog/routes';
-import { redactSecretText } from '../core/console/recordRedaction';
+import { mayHoldSecretByLook, redactSecretText } from '../core/console/recordRedaction';
 import type { ListPage, ResourceItem } from '../core/console/types';
 import { isStratusError } from '../core/errors';
 import { failureText, ToolRefusal, type FailureContext } from './failures';
@@ -30,11 +30,33 @@ export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
  * scanned twice), then the whole text of this process's known secrets, once.
  */
 export function jsonResult(kit: ToolKit, value: unknown): CallToolResult {
-  const text = JSON.stringify(value, function byLook(this: unknown, _key: string, v: unknown): unknown {
-    if (isRedactedByLook(this)) return markRedactedByLook(v);
-    return typeof v === 'string' ? redactSecretText(v) : v;
-  });
+  // Most answers (a listing's ids, names, states, summaries) hold no string a secret's look needs:
+  // their plain JSON is the redacted JSON, without a replacer call for every value (3x slower).
+  const text = lookClean(value, 0)
+    ? JSON.stringify(value)
+    : JSON.stringify(value, function byLook(this: unknown, _key: string, v: unknown): unknown {
+        if (isRedactedByLook(this)) return markRedactedByLook(v);
+        return typeof v === 'string' ? redactSecretText(v) : v;
+      });
   return { content: [{ type: 'text', text: kit.redact(text) }] };
+}
+
+/**
+ * Whether no string of `value` (outside a record redactRecord already redacted) can hold a secret
+ * by its look. Anything JSON.stringify would not print as it is (a `toJSON`, very deep nesting)
+ * counts as not clean: the replacer then decides, as it always did.
+ */
+function lookClean(value: unknown, depth: number): boolean {
+  if (typeof value === 'string') return !mayHoldSecretByLook(value);
+  if (typeof value !== 'object' || value === null) return true;
+  if (isRedactedByLook(value)) return true;
+  if (depth > 32 || typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (!lookClean(item, depth + 1)) return false;
+    return true;
+  }
+  for (const key of Object.keys(value)) if (!lookClean((value as Record<string, unknown>)[key], depth + 1)) return false;
+  return true;
 }
 
 /** A plain text leaving the server (an error, a progress message, a question to the user), redacted by value. */

@@ -86,9 +86,14 @@ function redactAssignments(text: string): string {
  */
 const ANY_LOOK = /[=:]|eyJ|-----BEGIN/;
 
+/** Whether `text` has what some secret's look needs (false: redactSecretText returns it as it is). */
+export function mayHoldSecretByLook(text: string): boolean {
+  return text.length >= 4 && ANY_LOOK.test(text);
+}
+
 /** `text` with every secret found by its look replaced (see the module's note); linear in its length. */
 export function redactSecretText(text: string): string {
-  if (text.length < 4 || !ANY_LOOK.test(text)) return text;
+  if (!mayHoldSecretByLook(text)) return text;
   const out = text
     .replace(PEM_PRIVATE, REDACTED)
     .replace(URL_PASSWORD, `$1$2:${REDACTED}@`)

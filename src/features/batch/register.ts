@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { isBatchError, type BatchResult } from '../../core/inference/batch';
 import { formatEur } from '../../core/usage/format';
 import { presentError } from '../../core/presentError';
+import { afterActivation } from '../../platform/afterActivation';
 import { DisposableStore } from '../../platform/disposables';
 import { jobEnded, type BatchJobRecord, type BatchJobService } from '../../services/batchJobs';
 import { Commands } from '../commands';
@@ -114,7 +115,8 @@ export function register(deps: Deps, options: { service: BatchJobService; testMo
     }),
   );
   store.add(service.onDidFinish((job) => void notifyFinished(job)));
-  service.resume();
+  // Stored jobs are followed from just after activation (their polls are asynchronous anyway).
+  store.add(afterActivation(() => service.resume()));
 
   async function notifyFinished(job: BatchJobRecord): Promise<void> {
     const review = vscode.l10n.t('Review Results');

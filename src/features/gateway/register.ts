@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { headerNameProblem, refusalKey, type RefusedHeader } from '../../core/http/gatewayHeaders';
 import { parseCapabilityOverrides } from '../../core/inference/models/overrides';
+import { afterActivation } from '../../platform/afterActivation';
 import { DisposableStore } from '../../platform/disposables';
 import { GatewaySecrets, type GatewayScope } from '../../platform/gatewaySecrets';
 import { HEADERS_SETTING, readGatewaySettings } from '../../platform/gatewaySettings';
@@ -77,8 +78,11 @@ export function register(deps: Deps, options: { readonly testMode: boolean }): v
     ];
     if (ignored.length > 0) deps.logger.warn(`Settings left out: ${ignored.join('; ')}`);
   };
-  warnRefused();
-  logIgnored();
+  // What the settings ask for that is refused or ignored: told just after activation.
+  store.add(afterActivation(() => {
+    warnRefused();
+    logIgnored();
+  }));
   store.add(vscode.workspace.onDidChangeConfiguration((event) => {
     if (event.affectsConfiguration('stratus.inference.headers') || event.affectsConfiguration('stratus.console.headers')) warnRefused();
     if (event.affectsConfiguration('stratus.models.extraBody') || event.affectsConfiguration('stratus.models.overrides')) logIgnored();

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { BackoffState } from '../../core/inlineCompletion';
+import { afterActivation } from '../../platform/afterActivation';
 import type { InlineController, InlineStatus } from './controller';
 
 export interface InlineStatusBar extends vscode.Disposable {
@@ -79,11 +80,13 @@ export function createInlineStatusBar(controller: InlineController, menuCommand:
     item.show();
   };
   const listener = controller.onDidChange(() => void update());
-  void update();
+  // First shown just after activation (reading the settings is no part of activating).
+  const first = afterActivation(() => void update());
   return {
     current,
     update,
     dispose: () => {
+      first.dispose();
       listener.dispose();
       item.dispose();
     },

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { afterActivation } from '../../platform/afterActivation';
 import { DisposableStore } from '../../platform/disposables';
 import { presentError } from '../../core/presentError';
 import { showPresentedError } from '../../platform/errorNotification';
@@ -44,7 +45,7 @@ export function register(deps: Deps): vscode.Disposable {
       return undefined;
     }
   }));
-  resolveModels();
+  store.add(afterActivation(resolveModels));
   return store;
 }
 

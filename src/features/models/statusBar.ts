@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { afterActivation } from '../../platform/afterActivation';
 import { readSettings } from '../../platform/settings';
 import { Commands } from '../commands';
 import { effortLabel } from '../../platform/reasoningEffortLabel';
@@ -38,8 +39,10 @@ export function createStatusBarItem(status: ConnectionStatus): ModelStatusBar {
     }
     item.show();
   };
-  render(status.state);
+  // First shown just after activation (reading the settings is no part of activating).
+  const first = afterActivation(() => render(status.state));
   const subscriptions = [
+    first,
     status.onDidChange(render),
     vscode.workspace.onDidChangeConfiguration((e) => {
       // The label follows the effort, and the `reasoning` override that says whether one applies.

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { afterActivation } from '../../platform/afterActivation';
 import { DisposableStore } from '../../platform/disposables';
 import type { Deps } from '../deps';
 import { trackStepState, vscodeStepSink, type OnboardingKey } from './stepState';
@@ -65,7 +66,7 @@ export function register(deps: Deps, options: OnboardingOptions): { disposable: 
     }
     return true;
   };
-  if (!options.testMode) void firstRun();
+  if (!options.testMode) store.add(afterActivation(() => void firstRun()));
 
   const reset = async (): Promise<void> => {
     await options.globalState.update(WALKTHROUGH_SHOWN_KEY, undefined);

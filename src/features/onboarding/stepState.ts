@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { afterActivation } from '../../platform/afterActivation';
 import { DisposableStore } from '../../platform/disposables';
 import { SecretKeys, type SecretStore } from '../../platform/secrets';
 import { onSettingsChanged, type StratusSettings } from '../../platform/settings';
@@ -125,7 +126,18 @@ export function trackStepState(options: StepStateOptions): StepState {
   };
   if (options.progress) store.add(options.progress.onDidReach(() => void onProgress()));
 
-  const ready = Promise.all([refreshEndpoint(options.settings()), refreshApiKey(), onStatus(), onConsole(), onProgress()]).then(() => undefined);
+  // The first read of each key just after activation (each answer arrives asynchronously anyway);
+  // a change before it is sent as it comes, and the first read then finds the same value.
+  let disposed = false;
+  let start = (): void => undefined;
+  const started = new Promise<void>((resolve) => {
+    start = resolve;
+  });
+  const firstRead = afterActivation(() => start());
+  const ready = started.then(async () => {
+    if (disposed) return;
+    await Promise.all([refreshEndpoint(options.settings()), refreshApiKey(), onStatus(), onConsole(), onProgress()]);
+  });
   return {
     keys: () => ({ endpointSet: keys.endpointSet === true, apiKeySet: keys.apiKeySet === true, modelAnswered: keys.modelAnswered === true }),
     ready,
@@ -133,6 +145,12 @@ export function trackStepState(options: StepStateOptions): StepState {
       keys.modelAnswered = undefined;
       void options.sink.setContext(OnboardingContext.modelAnswered, false);
     },
-    dispose: () => store.dispose(),
+    dispose: () => {
+      // Disposed before the first read: none is made, and `ready` still settles.
+      disposed = true;
+      firstRead.dispose();
+      start();
+      store.dispose();
+    },
   };
 }

@@ -3,6 +3,10 @@ import { parseOptions } from '../../../src/mcp/options';
 import { resolveCatalog, ResourceCatalog } from '../../../src/core/console/catalog/resourceCatalog';
 import { detailedResource, redactRecord } from '../../../src/mcp/records';
 import { jsonResult, type ToolKit } from '../../../src/mcp/toolKit';
+import { redactSecretText } from '../../../src/core/console/recordRedaction';
+import { isRedactedByLook, markRedactedByLook } from '../../../src/mcp/records';
+import fc from 'fast-check';
+import { check } from '../properties/harness';
 
 describe('mcp options and records (pure)', () => {
   it('is read-only, confirming and https-only by default', () => {
@@ -50,4 +54,28 @@ describe('mcp options and records (pure)', () => {
     const record = (JSON.parse(text) as { record: Record<string, unknown> }).record;
     assert.deepEqual(record, { id: 'vm-1', name: 'web [REDACTED]', note: 'has [REDACTED] inside', userData: '[REDACTED]', nested: { env: 'DB_PASSWORD=[REDACTED]' } });
   });
+
+  it('jsonResult: an answer with no secret-shaped string is printed plain, and every answer as the per-value redaction prints it', () => {
+    const kit: ToolKit = { client: undefined, setupProblem: undefined, options: parseOptions([], {}), now: Date.now, redact: (t) => t };
+    // The reference: every string value passed through the look redaction (a redacted record's own strings left as they are).
+    const reference = (value: unknown): string =>
+      JSON.stringify(value, function byLook(this: unknown, _key: string, v: unknown): unknown {
+        if (isRedactedByLook(this)) return markRedactedByLook(v);
+        return typeof v === 'string' ? redactSecretText(v) : v;
+      });
+    const secretish = fc.constantFrom('DB_PASSWORD=hunter22', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln', 'https://u:pw@host/x', 'a:b', 'x=1', '-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----');
+    const leaf = fc.oneof(fc.string(), secretish, fc.integer(), fc.boolean(), fc.constant(null));
+    const tree = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: 'small' }, leaf, fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(fc.string({ maxLength: 6 }), tie('node'), { maxKeys: 4 })),
+    })).node;
+    check(
+      fc.property(tree, fc.boolean(), (value, marked) => {
+        const v = marked && typeof value === 'object' && value !== null ? { record: redactRecord(value), note: 'x' } : value;
+        const text = (jsonResult(kit, v).content[0] as { text: string }).text;
+        assert.equal(text, reference(v));
+      }),
+      300,
+    );
+  });
 });
+
