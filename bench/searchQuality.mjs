@@ -23,7 +23,8 @@
 //   metric searchQuality.<corpus>.bm25.*       the same for the baseline
 //   ratio stratus/bm25.mrr.<corpus>
 // Targets (issues 34, 41): recall@10 >= 0.90, MRR >= 0.70, identifierTop3 >= 0.90, recall@50 >= 0.97.
-// It reports; it is not a test. BENCH_QUALITY_VERBOSE=1 prints each question's first answer rank;
+// It reports; it is not a test. BENCH_QUALITY_VERBOSE=1 prints each question's first answer rank,
+// and for each question whose answer misses Stratus' first 10, the files ranked first instead;
 // BENCH_QUALITY_CORPORA=a,b measures only those corpora.
 // Results: test-results/bench-search-quality.json.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -97,6 +98,7 @@ function measure(questions, rank) {
   let idTop3 = 0;
   let identifiers = 0;
   const rows = [];
+  const misses = [];
   for (const { q, kind, files } of questions) {
     const hits = rank(q, 50);
     const within = (k) => files.filter((f) => hits.slice(0, k).includes(f)).length / files.length;
@@ -109,9 +111,10 @@ function measure(questions, rank) {
       if (hits.slice(0, 3).includes(files[0])) idTop3++;
     }
     rows.push([kind.slice(0, 5), q.slice(0, 60), first < 0 ? '>50' : String(first + 1)]);
+    if (first < 0 || first >= 10) misses.push({ q, answers: files, first: hits.slice(0, 3) });
   }
   const n = questions.length;
-  return { recallAt10: r10 / n, recallAt50: r50 / n, mrr: rr / n, identifierTop3: identifiers ? idTop3 / identifiers : NaN, rows };
+  return { recallAt10: r10 / n, recallAt50: r50 / n, mrr: rr / n, identifierTop3: identifiers ? idTop3 / identifiers : NaN, rows, misses };
 }
 
 /**
@@ -161,12 +164,15 @@ async function main() {
       engine.dispose();
       const unionRecallAt50 = await unionRecall(search, base, settings, corpus.questions);
       log(`\n${name}: ${stats.files} files, ${stats.chunks} chunks, ${corpus.questions.length} questions (${relative(root, base)})`);
-      if (VERBOSE) log(table(['kind', 'question', 'stratus', 'bm25'], stratus.rows.map((r, i) => [...r, bm25.rows[i]?.[2] ?? ''])));
+      if (VERBOSE) {
+        log(table(['kind', 'question', 'stratus', 'bm25'], stratus.rows.map((r, i) => [...r, bm25.rows[i]?.[2] ?? ''])));
+        for (const m of stratus.misses) log(`  missed top 10: ${m.q}\n    answer: ${m.answers.join(', ')}\n    first:  ${m.first.join(', ')}`);
+      }
       for (const key of /** @type {const} */ (['recallAt10', 'mrr', 'recallAt50', 'identifierTop3'])) {
         summary.push([`${name}.${key}`, f2(stratus[key]), f2(bm25[key]), `>= ${TARGETS[key]}`, verdict(stratus[key] >= TARGETS[key])]);
       }
       summary.push([`${name}.unionRecallAt50`, f2(unionRecallAt50), '', '', '']);
-      results[name] = { files: stats.files, chunks: stats.chunks, questions: corpus.questions.length, stratus: { ...stratus, rows: undefined, unionRecallAt50 }, bm25: { ...bm25, rows: undefined } };
+      results[name] = { files: stats.files, chunks: stats.chunks, questions: corpus.questions.length, stratus: { ...stratus, rows: undefined, misses: undefined, unionRecallAt50 }, bm25: { ...bm25, rows: undefined, misses: undefined } };
     }
     log('');
     log(table(['measure', 'stratus', 'bm25', 'target', ''], summary));

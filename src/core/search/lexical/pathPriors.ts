@@ -1,6 +1,7 @@
 import ignore from 'ignore';
 import { globToGitignore } from '../../workspace/ignoreRules';
 import { forEachTerm } from '../text/identifiers';
+import { spreadFiles } from './fileSpread';
 
 /**
  * Path priors (issue 34): in real repositories test fixtures, vendored copies, generated code,
@@ -112,7 +113,8 @@ export function pathPrior(path: string, testsWanted: boolean, demoted?: DemotedP
 }
 
 /**
- * The best `limit` hits once each score is multiplied by its path's prior (ties keep their order);
+ * The best `limit` hits once each score is multiplied by its path's prior (ties keep their order)
+ * and each file's later chunks decayed (fileSpread.ts);
  * `generated`: the ids of hits in files whose header says they are generated (decided at index time);
  * `hasFile`: whether the index holds a path (build output is demoted when its source is there);
  * `declaring`: the ids of hits that declare a compound identifier the query asks for.
@@ -132,5 +134,5 @@ export function applyPathPriors<T extends { path: string; score: number; id?: nu
     return { hit: prior === 1 ? h : { ...h, score: h.score * prior }, i };
   });
   scored.sort((a, b) => b.hit.score - a.hit.score || a.i - b.i);
-  return scored.slice(0, limit).map((s) => s.hit);
+  return spreadFiles(scored.map((s) => s.hit)).slice(0, limit);
 }
