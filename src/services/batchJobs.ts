@@ -16,7 +16,8 @@ import {
   type BatchStatus,
   type ResultsSummary,
 } from '../core/inference/batch';
-import type { JobCostEstimate } from '../core/usage/batchCost';
+import { BatchUsageTally, type JobCostEstimate } from '../core/usage/batchCost';
+import type { UsageListener } from '../core/usage/events';
 import type { InferenceConnection } from './inferenceConnection';
 
 /** One file of a job: what was sent, so a file changed since is never overwritten. */
@@ -55,6 +56,8 @@ export interface BatchJobRecord {
   error: { reason: string; message: string } | undefined;
   /** Results reviewed (accepted or rejected). */
   reviewed: boolean;
+  /** The results' usage was recorded by the meter (once: reading them again records nothing). */
+  metered?: boolean;
 }
 
 const STORAGE_KEY = 'stratus.batch.jobs';
@@ -66,6 +69,9 @@ export interface BatchJobOptions {
   /** First wait between polls (default 30 s) and the longest (default 10 min). */
   pollInitialMs?: number;
   pollMaxMs?: number;
+  /** The usage meter: told the job's usage (batch rates) the first time its results are read. */
+  onUsage?: UsageListener;
+  now?: () => number;
 }
 
 /**
@@ -168,7 +174,27 @@ export class BatchJobService implements vscode.Disposable {
     const all = async function* (): AsyncGenerator<BatchResult | { malformed: number }> {
       for (const file of files) yield* readResults(await openResults(transport, file, { signal }));
     };
-    return matchResults(ids, all(), onResult);
+    const tally = new BatchUsageTally(job.items.length > 0 ? job.estimate.inputTokens / job.items.length : 0);
+    const summary = await matchResults(ids, all(), (result) => {
+      if (result.ok) tally.add(result.body);
+      onResult(result);
+    });
+    await this.meter(job.id, tally);
+    return summary;
+  }
+
+  /** Records a job's usage once: marked metered first, so a second read (or a failed save) never counts it twice. */
+  private async meter(jobId: string, tally: BatchUsageTally): Promise<void> {
+    const job = this.job(jobId);
+    if (!job || job.metered === true || !this.options.onUsage) return;
+    const event = tally.event(job.model, (this.options.now ?? Date.now)());
+    if (!event) return;
+    await this.save(this.jobs().map((j) => (j.id === jobId ? { ...j, metered: true } : j)));
+    try {
+      this.options.onUsage(event);
+    } catch (error) {
+      this.logger.warn(`Batch usage not recorded: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   private follow(jobId: string): void {

@@ -7,7 +7,7 @@ import { jobEnded, type BatchJobRecord, type BatchJobService } from '../../servi
 import { Commands } from '../commands';
 import type { Deps } from '../deps';
 import { ProposedTexts, PROPOSED_SCHEME, reviewAnswers, type ReviewOutcome } from './review';
-import { askGlob, askInstruction, askMode, prepareJob, runNow, type RunArgs } from './run';
+import { askGlob, askInstruction, askMode, capRefusal, prepareJob, runNow, type RunArgs } from './run';
 
 export type RunOutcome =
   | { kind: 'sent'; jobId: string; files: number; skipped: string[] }
@@ -60,6 +60,12 @@ export function register(deps: Deps, options: { service: BatchJobService; testMo
       }
       const mode = args?.mode ?? (await askMode(job));
       if (!mode) return { kind: 'stopped' };
+      const refused = capRefusal(job, mode);
+      if (refused) {
+        const open = vscode.l10n.t('Open Settings');
+        void vscode.window.showWarningMessage(refused, open).then((choice) => (choice === open ? vscode.commands.executeCommand('workbench.action.openSettings', 'stratus.agent.maxTurn') : undefined));
+        return { kind: 'error', message: refused, reason: 'over_cap' };
+      }
       const title = vscode.l10n.t('{0} over {1} files', instruction.split('\n')[0]?.slice(0, 60) ?? '', job.items.length);
       if (mode === 'batch') {
         const record = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Stratus: sending the batch…') }, () =>
