@@ -54,7 +54,7 @@ async function chatModel(deps: Deps, signal: AbortSignal): Promise<string | unde
   return models.find((m) => m.kind === 'chat' || m.kind === 'vision')?.id;
 }
 
-/** Reads the files (through the confined reader) and builds one request per file, with the estimate. */
+/** Finds the files of `glob`, reads them (through the confined reader) and builds one request per file, with the estimate. */
 export async function prepareJob(deps: Deps, instruction: string, glob: string, signal: AbortSignal): Promise<PreparedJob | { error: string }> {
   const model = await chatModel(deps, signal);
   if (!model) return { error: vscode.l10n.t('No chat model is available. Pick a model first.') };
@@ -62,6 +62,11 @@ export async function prepareJob(deps: Deps, instruction: string, glob: string, 
   if (uris.length === 0) return { error: vscode.l10n.t('No workspace file matches {0}.', glob) };
   if (uris.length > MAX_FILES) return { error: vscode.l10n.t('More than {0} files match {1}: narrow the glob.', MAX_FILES, glob) };
   uris.sort((a, b) => a.toString().localeCompare(b.toString()));
+  return prepareFiles(model, instruction, uris);
+}
+
+/** The job of `uris` (read now, through the confined reader): one request per file, with the estimate. */
+export async function prepareFiles(model: string, instruction: string, uris: readonly vscode.Uri[]): Promise<PreparedJob | { error: string }> {
   const items: BatchJobItem[] = [];
   const requests: BatchRequest[] = [];
   const skipped: string[] = [];
