@@ -7,14 +7,11 @@ import { jobEnded, type BatchJobRecord, type BatchJobService } from '../../servi
 import { Commands } from '../commands';
 import type { Deps } from '../deps';
 import { ProposedTexts, PROPOSED_SCHEME, reviewAnswers, type ReviewOutcome } from './review';
+import type { PromptOverFilesOutcome } from '../../services/promptOverFiles';
 import { describeFailed, planRetry, retriedFromError } from './retry';
 import { askGlob, askInstruction, askMode, capRefusal, prepareJob, runNow, type PreparedJob, type RunArgs } from './run';
 
-export type RunOutcome =
-  | { kind: 'sent'; jobId: string; files: number; skipped: string[] }
-  | { kind: 'reviewed'; review: ReviewOutcome }
-  | { kind: 'stopped' }
-  | { kind: 'error'; message: string; reason?: string | undefined };
+export type RunOutcome = PromptOverFilesOutcome;
 
 /** Batch internals for host tests (ExtensionMode.Test only). */
 export interface BatchTestApi {
@@ -23,6 +20,8 @@ export interface BatchTestApi {
   openResults(jobId: string, accept: 'all' | readonly string[]): Promise<RunOutcome>;
   /** Retry Failed Items; `confirm` answers the question (true: retry). */
   retryFailed(jobId: string, confirm: boolean): Promise<RunOutcome>;
+  /** The answer to "now or batch?" of runs started without a mode (the chat's /prompt --files); undefined: asked. */
+  answerMode(mode: 'batch' | 'now' | undefined): void;
 }
 
 /** The job a command was given: its id, or an Activities view node of it. */
@@ -42,6 +41,7 @@ export function register(deps: Deps, options: { service: BatchJobService; testMo
   const proposed = new ProposedTexts();
   store.add(vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, proposed));
 
+  let testModeAnswer: 'batch' | 'now' | undefined;
   const run = async (args: RunArgs | undefined): Promise<RunOutcome> => {
     const allowed = await deps.trust.confirm({
       source: Commands.batchRunPromptOverFiles,
@@ -61,7 +61,7 @@ export function register(deps: Deps, options: { service: BatchJobService; testMo
         void vscode.window.showWarningMessage(job.error);
         return { kind: 'error', message: job.error };
       }
-      const mode = args?.mode ?? (await askMode(job));
+      const mode = args?.mode ?? testModeAnswer ?? (await askMode(job));
       if (!mode) return { kind: 'stopped' };
       const refused = capRefusal(job, mode);
       if (refused) {
@@ -159,7 +159,7 @@ export function register(deps: Deps, options: { service: BatchJobService; testMo
   };
 
   store.add(vscode.commands.registerCommand(Commands.batchRetryFailed, (target?: unknown) => retryFailed(jobIdOf(target))));
-  store.add(vscode.commands.registerCommand(Commands.batchRunPromptOverFiles, (args?: unknown) => run(options.testMode && typeof args === 'object' && args !== null ? (args as RunArgs) : undefined)));
+  store.add(vscode.commands.registerCommand(Commands.batchRunPromptOverFiles, (args?: unknown) => run(commandArgs(args, options.testMode))));
   store.add(vscode.commands.registerCommand(Commands.batchOpenResults, (target?: unknown) => openResults(jobIdOf(target))));
   store.add(
     vscode.commands.registerCommand(Commands.batchCancel, async (target?: unknown) => {
@@ -205,8 +205,22 @@ export function register(deps: Deps, options: { service: BatchJobService; testMo
     return { kind: 'error', message: presented.message };
   }
 
-  const testApi: BatchTestApi | undefined = options.testMode ? { service, run, openResults: (jobId, accept) => openResults(jobId, accept), retryFailed: (jobId, confirm) => retryFailed(jobId, confirm) } : undefined;
+  const testApi: BatchTestApi | undefined = options.testMode ? { service, run, openResults: (jobId, accept) => openResults(jobId, accept), retryFailed: (jobId, confirm) => retryFailed(jobId, confirm), answerMode: (mode) => { testModeAnswer = mode; } } : undefined;
   return { disposable: store, ...(testApi ? { testApi } : {}) };
+}
+
+/**
+ * The command's arguments: the instruction and the glob from whoever starts it (the chat's
+ * `/prompt <name> --files <glob>`); the mode in tests only (a person always chooses it, seeing both prices).
+ */
+function commandArgs(args: unknown, testMode: boolean): RunArgs | undefined {
+  if (typeof args !== 'object' || args === null) return undefined;
+  const a = args as { instruction?: unknown; glob?: unknown; mode?: unknown };
+  const out: RunArgs = {};
+  if (typeof a.instruction === 'string') out.instruction = a.instruction;
+  if (typeof a.glob === 'string') out.glob = a.glob;
+  if (testMode && (a.mode === 'batch' || a.mode === 'now')) out.mode = a.mode;
+  return out;
 }
 
 function batchErrorMessage(reason: string, message: string): string {

@@ -7,18 +7,15 @@ import { formatEur } from '../../core/usage/format';
 import { readSettings } from '../../platform/settings';
 import { readWorkspaceText } from '../../platform/workspaceFiles';
 import type { BatchJobItem } from '../../services/batchJobs';
+import type { PromptOverFilesArgs } from '../../services/promptOverFiles';
 import type { Deps } from '../deps';
 import { MAX_FILE_BYTES } from './review';
 
 /** Most files one run takes (a glob that matches more is refused with its count). */
 export const MAX_FILES = 2_000;
 
-/** Arguments a test passes (ExtensionMode.Test only): the pickers' answers, never the trust gate's. */
-export interface RunArgs {
-  instruction?: string;
-  glob?: string;
-  mode?: 'batch' | 'now';
-}
+/** The command's arguments (services/promptOverFiles.ts): the instruction and glob from the chat, the mode in tests only. */
+export type RunArgs = PromptOverFilesArgs;
 
 export interface PreparedJob {
   instruction: string;
