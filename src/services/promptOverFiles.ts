@@ -20,6 +20,8 @@ export interface PromptOverFilesReview {
   changedSinceSent: string[];
   failed: Array<{ customId: string; code: string; message: string }>;
   unchanged: string[];
+  /** How the proposed changes were shown: one multi-file diff (`vscode.changes`), a diff per file, or none to show. */
+  diff?: 'changes' | 'diff' | 'none';
 }
 
 export type PromptOverFilesOutcome =

@@ -99,6 +99,8 @@ describe('batch: Run Prompt over Files as a batch (issue 42)', function () {
     assert.ok(reviewed.kind === 'reviewed');
     assert.deepEqual(reviewed.review.applied.sort(), ['batch-host/one.ts', 'batch-host/three.ts']);
     assert.deepEqual(reviewed.review.changedSinceSent, ['batch-host/two.ts']);
+    assert.equal(reviewed.review.diff, 'changes', 'one multi-file diff of the proposed changes (vscode.changes), as the agent\'s review');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     assert.match(readFileSync(join(root, 'batch-host/one.ts'), 'utf8'), /^Echo \(/, 'the sandbox model answer was written');
     assert.equal(readFileSync(join(root, 'batch-host/two.ts'), 'utf8'), 'export const two = 22; // edited meanwhile\n');
     assert.equal(api.batch.service.job(sent.jobId)?.reviewed, true);
