@@ -99,7 +99,8 @@ describe('batch: Run Prompt over Files as a batch (issue 42)', function () {
     assert.ok(reviewed.kind === 'reviewed');
     assert.deepEqual(reviewed.review.applied.sort(), ['batch-host/one.ts', 'batch-host/three.ts']);
     assert.deepEqual(reviewed.review.changedSinceSent, ['batch-host/two.ts']);
-    assert.equal(reviewed.review.diff, 'changes', 'one multi-file diff of the proposed changes (vscode.changes), as the agent\'s review');
+    // One multi-file diff (vscode.changes) where this VS Code has it, else a diff per file: the agent's review's opener.
+    assert.ok(reviewed.review.diff === 'changes' || reviewed.review.diff === 'diff', String(reviewed.review.diff));
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     assert.match(readFileSync(join(root, 'batch-host/one.ts'), 'utf8'), /^Echo \(/, 'the sandbox model answer was written');
     assert.equal(readFileSync(join(root, 'batch-host/two.ts'), 'utf8'), 'export const two = 22; // edited meanwhile\n');
@@ -175,7 +176,7 @@ describe('batch: Run Prompt over Files as a batch (issue 42)', function () {
     assert.ok(node);
     const item = await api.views.activities.getTreeItem(node);
     assert.match(String(item.contextValue), /;failed$/);
-    assert.match((item.tooltip as vscode.MarkdownString).value, /batch-retry\/bad\.ts: The model could not answer this request/);
+    assert.match((item.tooltip as vscode.MarkdownString).value, /batch\\-retry\/bad\\\.ts: The model could not answer this request/);
 
     await control('/batches', { failLinesContaining: '' });
     const posts = async (): Promise<number> => (await requests('/v1/batches')).filter((r) => r.method === 'POST').length;
