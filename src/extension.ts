@@ -148,7 +148,7 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
   store.add(quickFix.register(deps));
   store.add(review.register(deps));
   // Batch jobs: ids kept in global storage and followed from activation (nothing is sent when there is none).
-  const batchJobs = store.add(new BatchJobService(context.globalState, deps.inference, logger, { tmpDir: tmpdir }));
+  const batchJobs = store.add(new BatchJobService(context.globalState, deps.inference, logger, { tmpDir: tmpdir, onUsage: (event) => usageRuntime.meter.record(event) }));
   const explorer = resources.register(deps, { testMode, batches: batchJobs });
   store.add(explorer.disposable);
   const batchFeature = batch.register(deps, { service: batchJobs, testMode });

@@ -41,4 +41,5 @@ export const Commands = {
   batchRunPromptOverFiles: 'stratus.batch.runPromptOverFiles',
   batchOpenResults: 'stratus.batch.openResults',
   batchCancel: 'stratus.batch.cancel',
+  batchRetryFailed: 'stratus.batch.retryFailed',
 } as const;

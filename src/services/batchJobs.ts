@@ -14,9 +14,11 @@ import {
   type BatchRequest,
   type BatchResult,
   type BatchStatus,
+  type FailedItem,
   type ResultsSummary,
 } from '../core/inference/batch';
-import type { JobCostEstimate } from '../core/usage/batchCost';
+import { BatchUsageTally, type JobCostEstimate } from '../core/usage/batchCost';
+import type { UsageListener } from '../core/usage/events';
 import type { InferenceConnection } from './inferenceConnection';
 
 /** One file of a job: what was sent, so a file changed since is never overwritten. */
@@ -39,6 +41,8 @@ export interface BatchJobPart {
   outputFileId: string | undefined;
   /** Unix ms; when the provider deletes the results. */
   expiresAt: number | undefined;
+  /** The provider's file of failed lines, when it keeps them apart from the output. */
+  errorFileId?: string | undefined;
 }
 
 /** A job as kept in global storage (resumed after a reload). */
@@ -55,6 +59,16 @@ export interface BatchJobRecord {
   error: { reason: string; message: string } | undefined;
   /** Results reviewed (accepted or rejected). */
   reviewed: boolean;
+  /** The results' usage was recorded by the meter (once: reading them again records nothing). */
+  metered?: boolean;
+  /** The instruction sent (a retry of the failed items sends it again). */
+  instruction?: string;
+  /** The items without an answer (which, and why), known once the results were read. */
+  failedItems?: FailedItem[];
+  /** The job that retried this one's failed items (set once: they are never sent twice). */
+  retriedAs?: string;
+  /** The job whose failed items this one retries. */
+  retryOf?: string;
 }
 
 const STORAGE_KEY = 'stratus.batch.jobs';
@@ -66,6 +80,9 @@ export interface BatchJobOptions {
   /** First wait between polls (default 30 s) and the longest (default 10 min). */
   pollInitialMs?: number;
   pollMaxMs?: number;
+  /** The usage meter: told the job's usage (batch rates) the first time its results are read. */
+  onUsage?: UsageListener;
+  now?: () => number;
 }
 
 /**
@@ -109,7 +126,12 @@ export class BatchJobService implements vscode.Disposable {
   }
 
   /** Sends a job as one or more batches; the record is stored before polling starts. */
-  async submit(job: { title: string; model: string; items: BatchJobItem[]; requests: Iterable<BatchRequest>; estimate: JobCostEstimate }, signal?: AbortSignal): Promise<BatchJobRecord> {
+  async submit(job: { title: string; model: string; items: BatchJobItem[]; requests: Iterable<BatchRequest>; estimate: JobCostEstimate; instruction?: string; retryOf?: string }, signal?: AbortSignal): Promise<BatchJobRecord> {
+    if (job.retryOf !== undefined) {
+      const source = this.job(job.retryOf);
+      if (!source) throw new BatchError('The batch job to retry is no longer known', 'results_deleted');
+      if (source.retriedAs !== undefined) throw new RetriedError(source.retriedAs);
+    }
     const transport = this.inference.client().transport;
     const result = await submitBatchJob(transport, job.requests, { endpoint: '/v1/chat/completions', tmpDir: this.options.tmpDir(), name: 'stratus', signal, metadata: { source: 'stratus' } });
     const record: BatchJobRecord = {
@@ -122,13 +144,16 @@ export class BatchJobService implements vscode.Disposable {
       estimate: job.estimate,
       error: undefined,
       reviewed: false,
+      ...(job.instruction !== undefined ? { instruction: job.instruction } : {}),
+      ...(job.retryOf !== undefined ? { retryOf: job.retryOf } : {}),
     };
     if (result.error !== undefined) {
       // Nothing created: the caller reports the error. Some parts created: the job is kept, with why the rest was not sent.
       if (result.parts.length === 0) throw result.error;
       record.error = { reason: 'send', message: result.error instanceof Error ? result.error.message : String(result.error) };
     }
-    await this.save([record, ...this.jobs()]);
+    // The retried job learns its retry in the same write: its failed items are never sent again.
+    await this.save([record, ...this.jobs().map((j) => (j.id === job.retryOf ? { ...j, retriedAs: record.id } : j))]);
     this.follow(record.id);
     return record;
   }
@@ -164,11 +189,33 @@ export class BatchJobService implements vscode.Disposable {
     const transport = this.inference.client().transport;
     const ids = job.items.map((i) => i.customId);
     // Every part must have completed before anything is read: nothing is applied half-way.
-    const files = job.parts.map((p) => completedOrThrow(toBatch(p)).outputFileId).filter((id): id is string => id !== undefined);
+    const files = job.parts.flatMap((p) => [completedOrThrow(toBatch(p)).outputFileId, p.errorFileId]).filter((id): id is string => id !== undefined);
     const all = async function* (): AsyncGenerator<BatchResult | { malformed: number }> {
       for (const file of files) yield* readResults(await openResults(transport, file, { signal }));
     };
-    return matchResults(ids, all(), onResult);
+    const tally = new BatchUsageTally(job.items.length > 0 ? job.estimate.inputTokens / job.items.length : 0);
+    const summary = await matchResults(ids, all(), (result) => {
+      if (result.ok) tally.add(result.body);
+      onResult(result);
+    });
+    await this.meter(job.id, tally);
+    const failedItems = [...summary.failed, ...summary.missing.map((customId) => ({ customId, code: 'missing', message: 'No result line' }))];
+    await this.save(this.jobs().map((j) => (j.id === jobId ? { ...j, failedItems } : j)));
+    return summary;
+  }
+
+  /** Records a job's usage once: marked metered first, so a second read (or a failed save) never counts it twice. */
+  private async meter(jobId: string, tally: BatchUsageTally): Promise<void> {
+    const job = this.job(jobId);
+    if (!job || job.metered === true || !this.options.onUsage) return;
+    const event = tally.event(job.model, (this.options.now ?? Date.now)());
+    if (!event) return;
+    await this.save(this.jobs().map((j) => (j.id === jobId ? { ...j, metered: true } : j)));
+    try {
+      this.options.onUsage(event);
+    } catch (error) {
+      this.logger.warn(`Batch usage not recorded: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   private follow(jobId: string): void {
@@ -259,11 +306,28 @@ export function jobEnded(job: BatchJobRecord): boolean {
 }
 
 function partOf(batch: Batch): BatchJobPart {
-  return { id: batch.id, status: batch.status, total: batch.requestCounts.total, completed: batch.requestCounts.completed, failed: batch.requestCounts.failed, outputFileId: batch.outputFileId, expiresAt: batch.expiresAt };
+  return { id: batch.id, status: batch.status, total: batch.requestCounts.total, completed: batch.requestCounts.completed, failed: batch.requestCounts.failed, outputFileId: batch.outputFileId, expiresAt: batch.expiresAt, ...(batch.errorFileId !== undefined ? { errorFileId: batch.errorFileId } : {}) };
 }
 
 function toBatch(part: BatchJobPart): Batch {
   return { id: part.id, status: part.status, endpoint: '', inputFileId: '', outputFileId: part.outputFileId, errorFileId: undefined, createdAt: 0, completedAt: undefined, expiresAt: part.expiresAt, requestCounts: { total: part.total, completed: part.completed, failed: part.failed }, errors: [] };
+}
+
+/** A retry asked for a job whose failed items were already sent again (as job `retriedAs`). */
+export class RetriedError extends Error {
+  constructor(readonly retriedAs: string) {
+    super('The failed items of this batch were already sent again');
+    this.name = 'RetriedError';
+  }
+}
+
+/** The items of a job that failed (read with its results), with the job's item for each. */
+export function failedItemsOf(job: BatchJobRecord): Array<{ item: BatchJobItem; code: string; message: string }> {
+  const byId = new Map(job.items.map((i) => [i.customId, i]));
+  return (job.failedItems ?? []).flatMap((f) => {
+    const item = byId.get(f.customId);
+    return item ? [{ item, code: f.code, message: f.message }] : [];
+  });
 }
 
 function isRecordShape(value: unknown): boolean {

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { planRestore, type RestoreStep, type TurnCheckpoint } from '../core/agent/checkpoints';
 import { locateWriteTarget } from '../core/agent/writeTarget';
 import { workspaceCheckpointFs, type TurnCheckpoints } from './turnCheckpoints';
+import { openChanges } from '../platform/multiDiff';
 import { displayPath, workspaceRoots } from '../platform/toolWorkspace';
 
 /**
@@ -53,15 +54,8 @@ export async function reviewTurn(checkpoints: TurnCheckpoints, turnId: unknown):
     return [uri, original, file.afterHash === null ? emptyUri(turn, i) : uri];
   });
   // VS Code's multi-file diff editor adds the file count to its title itself.
-  const title = vscode.l10n.t('Changes of this @stratus turn');
-  if ((await vscode.commands.getCommands(true)).includes('vscode.changes')) {
-    await vscode.commands.executeCommand('vscode.changes', title, entries);
-    return 'changes';
-  }
-  for (const [uri, original, modified] of entries) {
-    await vscode.commands.executeCommand('vscode.diff', original, modified, vscode.l10n.t('{0} (before @stratus ↔ now)', displayPath(uri)), { preview: false });
-  }
-  return 'diff';
+  const shown = await openChanges(vscode.l10n.t('Changes of this @stratus turn'), entries, (uri) => vscode.l10n.t('{0} (before @stratus ↔ now)', displayPath(uri)));
+  return shown === 'none' ? 'changes' : shown;
 }
 
 function addStep(edit: vscode.WorkspaceEdit, step: RestoreStep, documents: ReadonlyMap<string, vscode.TextDocument>): void {

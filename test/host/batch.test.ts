@@ -39,14 +39,14 @@ describe('batch: Run Prompt over Files as a batch (issue 42)', function () {
   });
 
   afterEach(async () => {
-    await control('/batches', { available: 'available', hold: false });
+    await control('/batches', { available: 'available', hold: false, failLinesContaining: '' });
   });
 
   // Other suites see the workspace and the Activities view as they were.
   after(async () => {
     const { api } = await stratus();
     for (const job of api.batch?.service.jobs() ?? []) await api.batch?.service.remove(job.id);
-    for (const dir of ['batch-host', 'batch-resume', 'batch-404']) rmSync(join(root, dir), { recursive: true, force: true });
+    for (const dir of ['batch-host', 'batch-resume', 'batch-404', 'batch-retry', 'batch-cap']) rmSync(join(root, dir), { recursive: true, force: true });
   });
 
   function write(relative: string, text: string): void {
@@ -99,6 +99,9 @@ describe('batch: Run Prompt over Files as a batch (issue 42)', function () {
     assert.ok(reviewed.kind === 'reviewed');
     assert.deepEqual(reviewed.review.applied.sort(), ['batch-host/one.ts', 'batch-host/three.ts']);
     assert.deepEqual(reviewed.review.changedSinceSent, ['batch-host/two.ts']);
+    // One multi-file diff (vscode.changes) where this VS Code has it, else a diff per file: the agent's review's opener.
+    assert.ok(reviewed.review.diff === 'changes' || reviewed.review.diff === 'diff', String(reviewed.review.diff));
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     assert.match(readFileSync(join(root, 'batch-host/one.ts'), 'utf8'), /^Echo \(/, 'the sandbox model answer was written');
     assert.equal(readFileSync(join(root, 'batch-host/two.ts'), 'utf8'), 'export const two = 22; // edited meanwhile\n');
     assert.equal(api.batch.service.job(sent.jobId)?.reviewed, true);
@@ -140,5 +143,75 @@ describe('batch: Run Prompt over Files as a batch (issue 42)', function () {
     assert.ok(outcome.kind === 'error' && outcome.reason === 'unavailable', JSON.stringify(outcome));
     assert.equal(api.batch.service.jobs().length, count, 'no job kept');
     assert.equal(readFileSync(join(root, 'batch-404/x.ts'), 'utf8'), 'export const x = 1;\n');
+  });
+
+  it('a partly failed batch: its usage metered once at batch rates and not against the hourly cap, the failed items listed with why, and Retry Failed Items sends just those once', async () => {
+    const { api } = await stratus();
+    assert.ok(api.batch && api.usage);
+    write('batch-retry/good.ts', 'export const good = 1;\n');
+    write('batch-retry/bad.ts', 'export const bad = 1; // FAIL-ME\n');
+    await control('/batches', { failLinesContaining: 'FAIL-ME' });
+    const sent = await api.batch.run({ instruction: 'Add a header comment', glob: 'batch-retry/*.ts', mode: 'batch' });
+    assert.ok(sent.kind === 'sent', JSON.stringify(sent));
+    const job = await complete(api.batch.service, sent.jobId);
+    assert.equal(job.parts[0]?.failed, 1);
+
+    await api.usage.flush();
+    const before = api.usage.snapshot();
+    const reviewed = await api.batch.openResults(sent.jobId, 'all');
+    assert.ok(reviewed.kind === 'reviewed', JSON.stringify(reviewed));
+    assert.deepEqual(reviewed.review.applied, ['batch-retry/good.ts']);
+    assert.deepEqual(reviewed.review.failed.map((f) => f.code), ['server_error']);
+    assert.equal(readFileSync(join(root, 'batch-retry/bad.ts'), 'utf8'), 'export const bad = 1; // FAIL-ME\n', 'nothing written for a failed item');
+    const after = api.usage.snapshot();
+    assert.equal(after.batch.requests - before.batch.requests, 1, 'the one answered item is metered');
+    assert.ok(after.batch.costEur > before.batch.costEur && after.batch.savedEur > before.batch.savedEur);
+    assert.equal(after.hour.used, before.hour.used, 'not against the hourly cap');
+    assert.match(api.usage.statusBar.tooltip, /not counted against the hourly or daily cap/);
+    await api.batch.openResults(sent.jobId, []);
+    assert.equal(api.usage.snapshot().batch.requests, after.batch.requests, 'reading the results again records nothing');
+
+    // The Activities entry lists which item failed and why, and offers the retry.
+    const node = ((await api.views.activities.getChildren()) ?? []).find((n) => (n as { jobId?: string }).jobId === sent.jobId);
+    assert.ok(node);
+    const item = await api.views.activities.getTreeItem(node);
+    assert.match(String(item.contextValue), /;failed$/);
+    assert.match((item.tooltip as vscode.MarkdownString).value, /batch\\-retry\/bad\\\.ts: The model could not answer this request/);
+
+    await control('/batches', { failLinesContaining: '' });
+    const posts = async (): Promise<number> => (await requests('/v1/batches')).filter((r) => r.method === 'POST').length;
+    const postsBefore = await posts();
+    const [retry, again] = await Promise.all([api.batch.retryFailed(sent.jobId, true), api.batch.retryFailed(sent.jobId, true)]);
+    assert.ok(retry.kind === 'sent' && retry.files === 1, JSON.stringify(retry));
+    assert.equal(again.kind, 'stopped', 'a second click while the first is sent sends nothing');
+    const third = await api.batch.retryFailed(sent.jobId, true);
+    assert.ok(third.kind === 'error' && third.reason === 'already_retried', JSON.stringify(third));
+    assert.equal(await posts(), postsBefore + 1, 'one batch of the failed items, sent once');
+    assert.equal(api.batch.service.job(sent.jobId)?.retriedAs, retry.jobId);
+    const retriedItem = await api.views.activities.getTreeItem(node);
+    assert.doesNotMatch(String(retriedItem.contextValue), /;failed$/, 'no second retry offered');
+
+    await complete(api.batch.service, retry.jobId);
+    const second = await api.batch.openResults(retry.jobId, 'all');
+    assert.ok(second.kind === 'reviewed', JSON.stringify(second));
+    assert.deepEqual(second.review.applied, ['batch-retry/bad.ts']);
+    assert.match(readFileSync(join(root, 'batch-retry/bad.ts'), 'utf8'), /^Echo \(/);
+  });
+
+  it('a job that would pass the cost cap of one task is refused before anything is sent, with what to do', async () => {
+    const { api } = await stratus();
+    assert.ok(api.batch);
+    write('batch-cap/a.ts', 'export const a = 1;\n');
+    const config = vscode.workspace.getConfiguration('stratus');
+    await config.update('agent.maxTurnCostEur', 0.01, vscode.ConfigurationTarget.Global);
+    try {
+      const posts = (await requests('/v1/batches')).filter((r) => r.method === 'POST').length;
+      const outcome = await api.batch.run({ instruction: 'Add a header comment', glob: 'batch-cap/*.ts', mode: 'batch' });
+      assert.ok(outcome.kind === 'error' && outcome.reason === 'over_cap', JSON.stringify(outcome));
+      assert.match(outcome.message, /above the cost cap of one task \(€0\.01, stratus\.agent\.maxTurnCostEur\)\. Narrow the glob/);
+      assert.equal((await requests('/v1/batches')).filter((r) => r.method === 'POST').length, posts, 'nothing sent');
+    } finally {
+      await config.update('agent.maxTurnCostEur', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 });

@@ -73,7 +73,7 @@ describe('customization: prompt files, custom agents and skills (against the san
     '.github/agents/host-searcher.agent.md',
     '.github/skills/host-skill',
     'custom-notes',
-    '.github/prompts/host-attach.prompt.md', '.github/prompts/host-spaced.prompt.md', '.github/agents/host-code-reviewer.agent.md', '.github/agents/host-code.agent.md', '.github/agents/host-broken.agent.md', '.github/agents/host-unserved.agent.md',
+    '.github/prompts/host-attach.prompt.md', '.github/prompts/host-spaced.prompt.md', '.github/prompts/host-files.prompt.md', 'prompt-files', '.github/agents/host-code-reviewer.agent.md', '.github/agents/host-code.agent.md', '.github/agents/host-broken.agent.md', '.github/agents/host-unserved.agent.md',
   ];
 
   const write = (path: string, text: string): void => {
@@ -195,6 +195,44 @@ describe('customization: prompt files, custom agents and skills (against the san
     const offered = toolNames(sent[0]);
     assert.ok(offered.includes('stratus_readFile') && !offered.includes('stratus_proposeEdit') && !offered.includes('stratus_runInTerminal'), offered.join(', '));
     assert.equal((result.metadata as { promptFile?: string }).promptFile, 'host-review');
+  });
+
+  it('/prompt <name> --files <glob>: the same job as Run Prompt over Files (sent as a batch once the cost is chosen); clear errors for an unknown prompt, no glob, a glob matching nothing', async () => {
+    const { api } = await stratus();
+    assert.ok(api.batch);
+    await vscode.commands.executeCommand('stratus.setApiKey', sandbox().apiKey);
+    write('.github/prompts/host-files.prompt.md', '---\ndescription: headers\n---\nAdd a header comment marker-files-7c2.\n');
+    write('prompt-files/a.ts', 'export const a = 1;\n');
+    write('prompt-files/b.ts', 'export const b = 2;\n');
+    const ui = new ScriptedUi();
+    const posts = async (): Promise<number> => (await requests('/v1/batches')).filter((r) => r.method === 'POST').length;
+    const before = await posts();
+
+    const unknown = await run(request('no-such-prompt --files prompt-files/*.ts', 'prompt'), ui);
+    assert.match(unknown.stream.text, /There is no prompt file named \*\*no\\-such\\-prompt\*\*/);
+    const noGlob = await run(request('host-files --files', 'prompt'), ui);
+    assert.match(noGlob.stream.text, /Give the files after --files, e\.g\. `\/prompt host-files --files src\/\*\*\/\*\.ts`/);
+    assert.ok(noGlob.result.errorDetails);
+    const nothing = await run(request('host-files --files no-such-dir/**/*.ts', 'prompt'), ui);
+    assert.match(nothing.stream.text, /No workspace file matches no-such-dir\/\*\*\/\*\.ts\./);
+    assert.ok(nothing.result.errorDetails);
+    assert.equal(await posts(), before, 'nothing sent on an error');
+    assert.deepEqual(unknown.sent.concat(noGlob.sent, nothing.sent), [], 'no chat request either');
+
+    api.batch.answerMode('batch');
+    try {
+      const sent = await run(request('host-files --files prompt-files/*.ts', 'prompt'), ui);
+      assert.equal(sent.result.errorDetails, undefined, sent.stream.text);
+      const meta = sent.result.metadata as { promptOverFiles?: string; jobId?: string };
+      assert.equal(meta.promptOverFiles, 'sent', sent.stream.text);
+      assert.match(sent.stream.text, /Sent \*\*host\\-files\*\* over 2 files as a batch \(half price/);
+      assert.equal(await posts(), before + 1, 'one batch, the same job as the command');
+      const job = api.batch.service.job(meta.jobId ?? '');
+      assert.ok(job && job.instruction?.includes('marker-files-7c2') && job.items.length === 2, JSON.stringify(job));
+      await api.batch.service.remove(job.id);
+    } finally {
+      api.batch.answerMode(undefined);
+    }
   });
 
   it('/prompt alone: a pick of the prompt files, then an input box for a value not on the chat line; dismissing it runs nothing', async () => {

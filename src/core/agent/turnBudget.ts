@@ -6,6 +6,7 @@
  * Pure arithmetic: the chat feature asks before each request and between rounds, and decides what to show.
  */
 import type { ChatRequest, Usage } from '../inference/chat/types';
+import type { JobCostEstimate } from '../usage/batchCost';
 import { CONTRACT_EUR_PER_UNIT, totalCost, type EurPerUnit } from '../usage/cost';
 import { emptyCounters } from '../usage/ledger';
 import { estimatePrompt } from '../usage/metering';
@@ -175,4 +176,24 @@ export function budgetNote(caps: TurnCaps): string {
   const cost = caps.maxCostEur === undefined ? '' : ` or ${caps.maxCostEur.toFixed(2)} EUR`;
   // Short: it is in every request of the turn.
   return `Budget: at most ${int(caps.maxTokens)} tokens${cost} for this task; read only what it needs.`;
+}
+
+/** A bulk job the caps refuse: which cap, what the job may use of it (tokens or EUR), the cap. */
+export interface JobOverCap {
+  readonly cap: 'tokens' | 'cost';
+  readonly value: number;
+  readonly limit: number;
+}
+
+/**
+ * A bulk job (a prompt over files, sent now or as a batch) is held to the same caps as an agent
+ * turn, as a whole and before anything is sent: its tokens at most (every prompt and every
+ * `max_tokens`) and its EUR at most at the price chosen (batch rates for a batch). Undefined: it fits.
+ */
+export function jobOverCaps(estimate: JobCostEstimate, mode: 'now' | 'batch', caps: TurnCaps): JobOverCap | undefined {
+  const tokens = estimate.inputTokens + estimate.outputTokens;
+  if (tokens > caps.maxTokens) return { cap: 'tokens', value: tokens, limit: caps.maxTokens };
+  const eur = mode === 'batch' ? estimate.batchEur : estimate.standardEur;
+  if (caps.maxCostEur !== undefined && eur > caps.maxCostEur) return { cap: 'cost', value: eur, limit: caps.maxCostEur };
+  return undefined;
 }

@@ -3,14 +3,15 @@
  * batch (half the standard rate: the inference contract's "Asynchronous batch" lines), from the
  * tokens it would use: prompts estimated before sending, generated tokens at most `max_tokens`.
  */
-import { estimateMessageTokens } from '../inference/models/tokens';
+import { answerText } from '../inference/batch/promptOverFiles';
+import { parseUsage } from '../inference/chat/usage';
+import { estimateMessageTokens, estimateTextTokens } from '../inference/models/tokens';
 import type { ChatMessage } from '../inference/chat/types';
+import type { UsageEvent } from './events';
 import { DEFAULT_MAX_TOKENS, RATES } from './rates';
 
-const perMillion = (eur: number): number => eur / 1_000_000;
-
-/** EUR per token of batch work (contract: input 0.90, output 4.00 per million). */
-export const BATCH_EUR_PER_TOKEN = { input: perMillion(0.9), output: perMillion(4) } as const;
+/** EUR per token of batch work (contract: input 0.90, output 4.00 per million): the rates table's batch lines. */
+export const BATCH_EUR_PER_TOKEN = { input: RATES.batchInput.eurPerUnit, output: RATES.batchOutput.eurPerUnit } as const;
 
 export interface JobTokens {
   /** Prompt tokens of every request (embedding inputs included). */
@@ -45,4 +46,38 @@ export function estimateJobCost(tokens: JobTokens): JobCostEstimate {
   const standardEur = input * RATES.input.eurPerUnit + output * RATES.output.eurPerUnit;
   const batchEur = input * BATCH_EUR_PER_TOKEN.input + output * BATCH_EUR_PER_TOKEN.output;
   return { inputTokens: input, outputTokens: output, standardEur, batchEur, savedEur: standardEur - batchEur };
+}
+
+/**
+ * The usage of a batch's results, summed as they are read (the `usage` of each answered line):
+ * one `batch` event for the meter. An answer without `usage` is estimated (its prompt from the
+ * job's estimate, its output from its text) and the event marked so. Failed lines bill nothing.
+ */
+export class BatchUsageTally {
+  requests = 0;
+  promptTokens = 0;
+  completionTokens = 0;
+  estimated = false;
+
+  /** `estimatedPrompt`: the prompt tokens of one request, from the job's estimate. */
+  constructor(private readonly estimatedPrompt: number) {}
+
+  add(body: unknown): void {
+    const usage = typeof body === 'object' && body !== null ? parseUsage((body as { usage?: unknown }).usage) : undefined;
+    this.requests += 1;
+    if (usage && Number.isFinite(usage.promptTokens) && Number.isFinite(usage.completionTokens)) {
+      this.promptTokens += Math.max(0, usage.promptTokens);
+      this.completionTokens += Math.max(0, usage.completionTokens);
+      return;
+    }
+    this.estimated = true;
+    this.promptTokens += Math.max(0, Math.round(this.estimatedPrompt));
+    this.completionTokens += estimateTextTokens(answerText(body) ?? '');
+  }
+
+  /** The event to record, or undefined when nothing was answered. */
+  event(model: string, at: number): UsageEvent | undefined {
+    if (this.requests === 0) return undefined;
+    return { kind: 'batch', at, model, requests: this.requests, promptTokens: this.promptTokens, completionTokens: this.completionTokens, estimated: this.estimated };
+  }
 }

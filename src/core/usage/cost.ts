@@ -23,6 +23,8 @@ export function quantities(c: Readonly<Counters>): Record<CostKind, number> {
     embeddings: c.embeddings,
     rerank: c.rerankTokens,
     audio: c.audioMinutes,
+    batchInput: c.batchInput,
+    batchOutput: c.batchOutput,
   };
 }
 

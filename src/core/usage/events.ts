@@ -40,6 +40,12 @@ export type UsageEvent =
   | { kind: 'embeddings'; at: number; model: string; promptTokens: number; estimated: boolean }
   | { kind: 'rerank'; at: number; model: string; searchUnits: number; rerankedTokens: number; estimated: boolean }
   | { kind: 'transcription'; at: number; model: string; audioSeconds: number; estimated?: boolean }
+  /**
+   * Asynchronous batch work, recorded once per job when its results are read (the `usage` of
+   * each result line, summed): billed at the batch rates, and not counted against the hourly or
+   * daily output-token caps (those are the interactive caps). `requests`: the results it sums.
+   */
+  | { kind: 'batch'; at: number; model: string; requests: number; promptTokens: number; completionTokens: number; estimated: boolean }
   | {
       kind: 'rateLimit';
       at: number;

@@ -68,6 +68,13 @@ export interface Counters {
    */
   unsplitInput: number;
   unsplitCached: number;
+  /**
+   * Asynchronous batch work (events of kind `batch`): its results, prompt and generated tokens.
+   * Apart from `input` / `output`: billed at the batch rates and never counted against the caps.
+   */
+  batchRequests: number;
+  batchInput: number;
+  batchOutput: number;
 }
 
 /** The counters every stored bucket has had since the first format. */
@@ -101,7 +108,9 @@ export const FEATURE_COUNTER_KEYS: readonly (keyof Counters)[] = Object.values(F
 export const NEXT_EDIT_COUNTER_KEYS: readonly (keyof Counters)[] = ['nextEditRequests', 'nextEditOutput'];
 /** Added with the "earlier, not split" row of the cache share: absent from buckets written before (read as 0). */
 export const UNSPLIT_COUNTER_KEYS: readonly (keyof Counters)[] = ['unsplitInput', 'unsplitCached'];
-export const COUNTER_KEYS: readonly (keyof Counters)[] = [...BASE_COUNTER_KEYS, ...INLINE_COUNTER_KEYS, ...CACHE_COUNTER_KEYS, ...FEATURE_COUNTER_KEYS, ...NEXT_EDIT_COUNTER_KEYS, ...UNSPLIT_COUNTER_KEYS];
+/** Added with batch work: absent from buckets written before (read as 0). */
+export const BATCH_COUNTER_KEYS: readonly (keyof Counters)[] = ['batchRequests', 'batchInput', 'batchOutput'];
+export const COUNTER_KEYS: readonly (keyof Counters)[] = [...BASE_COUNTER_KEYS, ...INLINE_COUNTER_KEYS, ...CACHE_COUNTER_KEYS, ...FEATURE_COUNTER_KEYS, ...NEXT_EDIT_COUNTER_KEYS, ...UNSPLIT_COUNTER_KEYS, ...BATCH_COUNTER_KEYS];
 
 /**
  * A bucket read from disk with none of the per-feature counters was written before they existed:
@@ -217,6 +226,16 @@ export function countersOf(event: UsageEvent): Counters | undefined {
       // Any started minute is billed.
       c.audioMinutes = Math.ceil(seconds / 60);
       break;
+    }
+    case 'batch': {
+      // Not `input` / `output`: those are priced at the standard rates and capped.
+      const requests = Math.floor(nonNegative(event.requests));
+      c.batchRequests = requests;
+      c.batchInput = nonNegative(event.promptTokens);
+      c.batchOutput = nonNegative(event.completionTokens);
+      c.requests = requests;
+      if (event.estimated === true) c.estimated = requests;
+      return c;
     }
     case 'rateLimit':
       return undefined;

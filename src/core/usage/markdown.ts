@@ -1,6 +1,17 @@
 import { formatEur, formatInt, percent } from './format';
 import { isEmptyCompletion, type CompletionFigures } from './completionStats';
-import type { ForecastItem, UsageSnapshot } from './summary';
+import type { BatchFigures, ForecastItem, UsageSnapshot } from './summary';
+
+/** Where the caps are shown: batch work is billed but not capped (the Usage view, the status bar, `/usage`). */
+export const BATCH_CAP_NOTE = 'Batch work (half price) is not counted against the hourly or daily cap.';
+
+/** The "Batch (half price)" row's label, and its sentence (this month's figures and the money saved). */
+export const BATCH_ROW_LABEL = 'Batch (half price)';
+
+export function batchSentence(b: BatchFigures): string {
+  if (b.requests === 0) return 'No batch work this month.';
+  return `${formatInt(b.requests)} result(s), ${formatInt(b.inputTokens)} input and ${formatInt(b.outputTokens)} output tokens: ${formatEur(b.costEur)} (${formatEur(b.standardEur)} at standard rates, ${formatEur(b.savedEur)} saved).`;
+}
 
 export function describeForecast(item: ForecastItem, window: string): string {
   switch (item.state) {
@@ -75,7 +86,7 @@ export function usageMarkdown(s: UsageSnapshot): string {
   lines.push(`**${s.tier.name}** (${s.tier.label}), figures metered by Stratus in ${s.timeZone}.`, '');
   lines.push('| Window | Output tokens | Resets |', '|---|---|---|');
   lines.push(`| This hour | ${gauge(s.hour.used, s.hour.cap)} | ${s.hour.resetsAtLabel} |`);
-  lines.push(`| Today | ${gauge(s.day.used, s.day.cap)} | ${s.day.resetsAtLabel} |`, '');
+  lines.push(`| Today | ${gauge(s.day.used, s.day.cap)} | ${s.day.resetsAtLabel} |`, '', `_${BATCH_CAP_NOTE}_`, '');
   const budget = s.month.budgetEur === undefined ? 'no budget' : `budget ${formatEur(s.month.budgetEur)} (${(percent(s.month.costEur, s.month.budgetEur) ?? 0).toFixed(1)} %)`;
   lines.push(`**Month ${s.month.label}:** ${formatEur(s.month.costEur)} spent, ${budget}.`);
   if (s.history.creditLeftEur !== undefined && s.month.creditEur !== undefined) {
@@ -86,6 +97,7 @@ export function usageMarkdown(s: UsageSnapshot): string {
     lines.push(`| ${row.label} | ${formatInt(row.quantity)}${row.unit === 'minute' ? ' min' : ''} | ${formatEur(row.eur)} |`);
   }
   lines.push(`| **Total** | | **${formatEur(s.costs.totalEur)}** |`);
+  lines.push('', `**${BATCH_ROW_LABEL} this month:** ${batchSentence(s.batch)}`);
   if (s.costs.byModel.length > 0) {
     lines.push('', '| Model | Requests | Input | Output | Reasoning | Cost |', '|---|---|---|---|---|---|');
     for (const m of s.costs.byModel) {

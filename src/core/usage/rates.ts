@@ -31,9 +31,12 @@ export function isTierId(value: unknown): value is TierId {
 }
 
 /** What is billed, and at which rate (EUR per unit). */
-export type CostKind = 'input' | 'cachedInput' | 'output' | 'reasoning' | 'embeddings' | 'rerank' | 'audio';
+export type CostKind = 'input' | 'cachedInput' | 'output' | 'reasoning' | 'embeddings' | 'rerank' | 'audio' | 'batchInput' | 'batchOutput';
 
-export const COST_KINDS: readonly CostKind[] = ['input', 'cachedInput', 'output', 'reasoning', 'embeddings', 'rerank', 'audio'];
+export const COST_KINDS: readonly CostKind[] = ['input', 'cachedInput', 'output', 'reasoning', 'embeddings', 'rerank', 'audio', 'batchInput', 'batchOutput'];
+
+/** The batch kinds and the standard kind each halves (the money a batch saved is priced against it). */
+export const BATCH_KINDS = { batchInput: 'input', batchOutput: 'output' } as const satisfies Partial<Record<CostKind, CostKind>>;
 
 const perMillion = (eur: number): number => eur / 1_000_000;
 
@@ -51,6 +54,9 @@ export const RATES: Readonly<Record<CostKind, { readonly eurPerUnit: number; rea
   embeddings: { eurPerUnit: perMillion(1.8), unit: 'token', label: 'Embedding tokens (input rate)' },
   rerank: { eurPerUnit: perMillion(4), unit: 'token', label: 'Reranked tokens' },
   audio: { eurPerUnit: 0.01, unit: 'minute', label: 'Audio minutes' },
+  // The contract's "Asynchronous batch input / output" lines: half the standard rate.
+  batchInput: { eurPerUnit: perMillion(0.9), unit: 'token', label: 'Batch input tokens (half price)' },
+  batchOutput: { eurPerUnit: perMillion(4), unit: 'token', label: 'Batch output tokens (half price)' },
 };
 
 /** Server default `max_tokens` (the contract's "Other constants"). */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { UsageEvent } from './events';
-import { BASE_COUNTER_KEYS, CACHE_COUNTER_KEYS, COUNTER_KEYS, emptyCounters, FEATURE_COUNTER_KEYS, INLINE_COUNTER_KEYS, Ledger, markUnsplit, NEXT_EDIT_COUNTER_KEYS, UNSPLIT_COUNTER_KEYS, type Bucket, type Grain, type RateLimitEvent } from './ledger';
+import { BASE_COUNTER_KEYS, BATCH_COUNTER_KEYS, CACHE_COUNTER_KEYS, COUNTER_KEYS, emptyCounters, FEATURE_COUNTER_KEYS, INLINE_COUNTER_KEYS, Ledger, markUnsplit, NEXT_EDIT_COUNTER_KEYS, UNSPLIT_COUNTER_KEYS, type Bucket, type Grain, type RateLimitEvent } from './ledger';
 import { isRecord } from '../json';
 import { isCount, isSerial, isTime, MAX_COUNTER, validEvent } from './validate';
 
@@ -80,7 +80,7 @@ function validBucket(v: unknown): Bucket | undefined {
   if (!isRecord(v) || !GRAINS.has(v.g as Grain) || !isTime(v.s) || typeof v.m !== 'string' || !isRecord(v.c)) return undefined;
   const raw = v.c;
   if (!BASE_COUNTER_KEYS.every((k) => isCount(raw[k], MAX_COUNTER))) return undefined;
-  if (![...INLINE_COUNTER_KEYS, ...CACHE_COUNTER_KEYS, ...FEATURE_COUNTER_KEYS, ...NEXT_EDIT_COUNTER_KEYS, ...UNSPLIT_COUNTER_KEYS].every((k) => raw[k] === undefined || isCount(raw[k], MAX_COUNTER))) return undefined;
+  if (![...INLINE_COUNTER_KEYS, ...CACHE_COUNTER_KEYS, ...FEATURE_COUNTER_KEYS, ...NEXT_EDIT_COUNTER_KEYS, ...UNSPLIT_COUNTER_KEYS, ...BATCH_COUNTER_KEYS].every((k) => raw[k] === undefined || isCount(raw[k], MAX_COUNTER))) return undefined;
   const c = emptyCounters();
   for (const k of COUNTER_KEYS) {
     const n = raw[k];

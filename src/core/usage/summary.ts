@@ -2,7 +2,7 @@ import { completionFigures, type CompletionFigures } from './completionStats';
 import { costByKind, eurPerUnit, quantities, totalCost, type EurPerUnit } from './cost';
 import type { GenerationKind } from './events';
 import { cappedOutput, FEATURE_PROMPT_COUNTERS, type Bucket, type Counters, type Ledger } from './ledger';
-import { COST_KINDS, RATES, type CostKind, type TierId } from './rates';
+import { BATCH_KINDS, COST_KINDS, RATES, type CostKind, type TierId } from './rates';
 import { budgetOf, creditOf, tierOf, type UsageSettings } from './settings';
 import { isTime } from './validate';
 import { formatClock, formatDate, HOUR_MS, startOfDay, startOfHour, startOfMonth, startOfNextDay, startOfNextMonth } from './time';
@@ -59,6 +59,25 @@ export interface UsageSnapshot {
    * before the per-feature counters, whose feature is unknown).
    */
   promptCache: { all: CacheShare; byFeature: FeatureCacheShare[] };
+  /**
+   * This month's asynchronous batch work: its results and tokens, what it cost at the batch rates,
+   * what the same tokens cost at the standard rates, and the difference. Not in the caps' gauges.
+   */
+  batch: BatchFigures;
+}
+
+export interface BatchFigures { requests: number; inputTokens: number; outputTokens: number; costEur: number; standardEur: number; savedEur: number }
+
+/** The batch work of `c`: at its rates, and at the standard rates of the kinds it halves. */
+export function batchFigures(c: Counters, rates: EurPerUnit): BatchFigures {
+  const byKind = costByKind(c, rates);
+  let costEur = 0;
+  let standardEur = 0;
+  for (const [kind, standard] of Object.entries(BATCH_KINDS) as [keyof typeof BATCH_KINDS, CostKind][]) {
+    costEur += byKind[kind];
+    standardEur += quantities(c)[kind] * rates[standard];
+  }
+  return { requests: c.batchRequests, inputTokens: c.batchInput, outputTokens: c.batchOutput, costEur, standardEur, savedEur: standardEur - costEur };
 }
 
 /** Prompt tokens and the cached part of them. */
@@ -217,6 +236,7 @@ export function summarize(ledger: Ledger, settings: UsageSettings, now: number):
     estimatedRequests: month.estimated,
     completion: { hour: completionFigures(hour, rates), day: completionFigures(day, rates), month: completionFigures(month, rates) },
     promptCache: promptCache(month),
+    batch: batchFigures(month, rates),
   };
 }
 

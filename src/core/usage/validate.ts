@@ -63,6 +63,8 @@ export function validEvent(v: unknown): v is UsageEvent {
       return typeof v.model === 'string' && count(v.searchUnits) && count(v.rerankedTokens);
     case 'transcription':
       return typeof v.model === 'string' && count(v.audioSeconds);
+    case 'batch':
+      return typeof v.model === 'string' && count(v.requests) && count(v.promptTokens) && count(v.completionTokens);
     default:
       return false;
   }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { answerText, textHash, type FailedItem } from '../../core/inference/batch';
 import type { BatchJobItem } from '../../services/batchJobs';
+import { openChanges, type ChangeEntry } from '../../platform/multiDiff';
 import { readWorkspaceText } from '../../platform/workspaceFiles';
 
 /** Read cap of a file to review (the same as the one sent). */
@@ -15,6 +16,8 @@ export interface ReviewOutcome {
   changedSinceSent: string[];
   failed: FailedItem[];
   unchanged: string[];
+  /** How the proposed changes were shown: one multi-file diff, one diff per file (no `vscode.changes`), or none to show. */
+  diff?: 'changes' | 'diff' | 'none';
 }
 
 /** The proposed texts shown in diffs (`stratus-batch:` documents), by URI path. */
@@ -72,6 +75,12 @@ export async function reviewAnswers(
     if (current.text === text) outcome.unchanged.push(item.label);
     else candidates.push({ item, uri, proposed: text });
   }
+  // One multi-file diff of every proposed change (as the agent's Review changes shows a turn), then accept or reject each file.
+  outcome.diff = await openChanges(
+    vscode.l10n.t('Batch results: accept or reject each file'),
+    candidates.map((c): ChangeEntry => [c.uri, c.uri, proposed.add(c.item.label, c.proposed)]),
+    (uri) => vscode.l10n.t('{0} (now ↔ batch result)', vscode.workspace.asRelativePath(uri)),
+  );
   let chosen: Candidate[];
   if (accept !== undefined) chosen = accept === 'all' ? candidates : candidates.filter((c) => accept.includes(c.item.label));
   else if (candidates.length === 0) chosen = [];
@@ -110,7 +119,7 @@ export async function reviewAnswers(
 async function pickFiles(candidates: Candidate[], proposed: ProposedTexts): Promise<Candidate[] | undefined> {
   const diffButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('diff'), tooltip: vscode.l10n.t('Open Diff') };
   const quickPick = vscode.window.createQuickPick<vscode.QuickPickItem & { candidate: Candidate }>();
-  quickPick.title = vscode.l10n.t('Review the batch results: accept the files to change');
+  quickPick.title = vscode.l10n.t('Review the batch results (the diff shows every file): accept the files to change');
   quickPick.placeholder = vscode.l10n.t('Unpicked files are left as they are');
   quickPick.canSelectMany = true;
   quickPick.items = candidates.map((candidate) => ({ label: candidate.item.label, candidate, buttons: [diffButton] }));

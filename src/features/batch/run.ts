@@ -1,23 +1,21 @@
 import * as vscode from 'vscode';
 import { fileRequest, textHash, type BatchRequest } from '../../core/inference/batch';
 import { parsePromptFile, PROMPT_FILE_SUFFIX } from '../../core/agent/customization/promptFile';
+import { jobOverCaps, parseTurnCaps } from '../../core/agent/turnBudget';
 import { addChatRequestTokens, estimateJobCost, type JobCostEstimate } from '../../core/usage/batchCost';
 import { formatEur } from '../../core/usage/format';
 import { readSettings } from '../../platform/settings';
 import { readWorkspaceText } from '../../platform/workspaceFiles';
 import type { BatchJobItem } from '../../services/batchJobs';
+import type { PromptOverFilesArgs } from '../../services/promptOverFiles';
 import type { Deps } from '../deps';
 import { MAX_FILE_BYTES } from './review';
 
 /** Most files one run takes (a glob that matches more is refused with its count). */
 export const MAX_FILES = 2_000;
 
-/** Arguments a test passes (ExtensionMode.Test only): the pickers' answers, never the trust gate's. */
-export interface RunArgs {
-  instruction?: string;
-  glob?: string;
-  mode?: 'batch' | 'now';
-}
+/** The command's arguments (services/promptOverFiles.ts): the instruction and glob from the chat, the mode in tests only. */
+export type RunArgs = PromptOverFilesArgs;
 
 export interface PreparedJob {
   instruction: string;
@@ -53,7 +51,7 @@ async function chatModel(deps: Deps, signal: AbortSignal): Promise<string | unde
   return models.find((m) => m.kind === 'chat' || m.kind === 'vision')?.id;
 }
 
-/** Reads the files (through the confined reader) and builds one request per file, with the estimate. */
+/** Finds the files of `glob`, reads them (through the confined reader) and builds one request per file, with the estimate. */
 export async function prepareJob(deps: Deps, instruction: string, glob: string, signal: AbortSignal): Promise<PreparedJob | { error: string }> {
   const model = await chatModel(deps, signal);
   if (!model) return { error: vscode.l10n.t('No chat model is available. Pick a model first.') };
@@ -61,6 +59,11 @@ export async function prepareJob(deps: Deps, instruction: string, glob: string, 
   if (uris.length === 0) return { error: vscode.l10n.t('No workspace file matches {0}.', glob) };
   if (uris.length > MAX_FILES) return { error: vscode.l10n.t('More than {0} files match {1}: narrow the glob.', MAX_FILES, glob) };
   uris.sort((a, b) => a.toString().localeCompare(b.toString()));
+  return prepareFiles(model, instruction, uris);
+}
+
+/** The job of `uris` (read now, through the confined reader): one request per file, with the estimate. */
+export async function prepareFiles(model: string, instruction: string, uris: readonly vscode.Uri[]): Promise<PreparedJob | { error: string }> {
   const items: BatchJobItem[] = [];
   const requests: BatchRequest[] = [];
   const skipped: string[] = [];
@@ -92,6 +95,20 @@ export async function askMode(job: PreparedJob): Promise<'now' | 'batch' | undef
   ];
   const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Run Prompt over Files: send now or as a batch?') });
   return picked?.mode;
+}
+
+/**
+ * Why the caps of one task refuse the job at the price chosen (before anything is sent), with what
+ * to do; undefined when it fits. The same settings as an agent turn's cost cap.
+ */
+export function capRefusal(job: PreparedJob, mode: 'now' | 'batch'): string | undefined {
+  const settings = vscode.workspace.getConfiguration('stratus');
+  const over = jobOverCaps(job.estimate, mode, parseTurnCaps({ maxTurnTokens: settings.get<unknown>('agent.maxTurnTokens'), maxTurnCostEur: settings.get<unknown>('agent.maxTurnCostEur') }));
+  if (!over) return undefined;
+  const price = mode === 'batch' ? vscode.l10n.t('as a batch (half price)') : vscode.l10n.t('now (standard price)');
+  return over.cap === 'cost'
+    ? vscode.l10n.t('Not sent: this job over {0} files may cost up to {1} {2}, above the cost cap of one task ({3}, stratus.agent.maxTurnCostEur). Narrow the glob, choose the batch price, or raise the cap.', job.items.length, formatEur(over.value), price, formatEur(over.limit))
+    : vscode.l10n.t('Not sent: this job over {0} files may use up to {1} tokens, above the token cap of one task ({2}, stratus.agent.maxTurnTokens). Narrow the glob or raise the cap.', job.items.length, over.value.toLocaleString(), over.limit.toLocaleString());
 }
 
 /** Sends every request now, one at a time (standard price, metered as chat). */

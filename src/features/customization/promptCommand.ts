@@ -1,6 +1,9 @@
 import * as vscode from 'vscode';
 import type { PromptFile } from '../../core/agent/customization';
-import { escapeMarkdown } from '../../core/markdown';
+import { filesOption } from '../../core/agent/customization';
+import { escapeMarkdown, inlineCode } from '../../core/markdown';
+import { isPromptOverFilesOutcome, type PromptOverFilesArgs } from '../../services/promptOverFiles';
+import { Commands } from '../commands';
 import type { TurnShape, TurnShaper } from '../../platform/chatCommands';
 import type { CustomizationFiles, Located } from '../../services/customizations';
 import { leadingName } from './agentShape';
@@ -25,6 +28,10 @@ async function findPrompt(files: CustomizationFiles, items: readonly Located<Pro
 /** `/prompt` (a quick pick of the prompt files), `/prompt <name> [input=value...] [more text]`. */
 async function promptCommand(files: CustomizationFiles, ui: PromptUi, request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<TurnShape | { result: vscode.ChatResult }> {
   const text = request.prompt.trim();
+  if (text.startsWith('--files')) {
+    stream.markdown(vscode.l10n.t('Name the prompt file before --files: {0}.', inlineCode('/prompt <name> --files <glob>')));
+    return { result: {} };
+  }
   const { items, untrusted } = await files.promptFiles();
   // The longest prompt file name the line starts with: names may have spaces.
   const name = leadingName(text, items.map((p) => p.file.name));
@@ -50,7 +57,49 @@ async function promptCommand(files: CustomizationFiles, ui: PromptUi, request: v
       return { result: {} };
     }
   }
-  return promptShape(files, chosen, name === '' ? '' : text.slice(name.length), stream, ui, token);
+  const rest = name === '' ? '' : text.slice(name.length);
+  const overFiles = filesOption(rest);
+  if (overFiles.present) return { result: await runOverFiles(chosen, overFiles.glob, overFiles.rest, stream) };
+  return promptShape(files, chosen, rest, stream, ui, token);
+}
+
+/**
+ * `/prompt <name> --files <glob>`: the prompt file's body (and any words after the name) run over
+ * every matching file as the same job as Run Prompt over Files (the batch feature's command: the
+ * trust gate, then "now" or "batch" with both prices before anything is sent). The chat tells what it did.
+ */
+async function runOverFiles(chosen: Located<PromptFile>, glob: string, extra: string, stream: vscode.ChatResponseStream): Promise<vscode.ChatResult> {
+  if (glob === '') {
+    stream.markdown(vscode.l10n.t('Give the files after --files, e.g. {0}.', inlineCode(`/prompt ${chosen.file.name} --files src/**/*.ts`)));
+    return { errorDetails: { message: vscode.l10n.t('No glob after --files.') } };
+  }
+  const instruction = [chosen.file.body.trim(), extra.trim()].filter(Boolean).join('\n\n');
+  if (instruction === '') {
+    stream.markdown(vscode.l10n.t('The prompt file {0} has no instructions to run over the files.', `**${escapeMarkdown(chosen.file.name)}**`));
+    return { errorDetails: { message: vscode.l10n.t('Empty prompt file.') } };
+  }
+  stream.progress(vscode.l10n.t('Preparing {0} over {1}…', chosen.file.name, glob));
+  const args: PromptOverFilesArgs = { instruction, glob };
+  const outcome: unknown = await vscode.commands.executeCommand(Commands.batchRunPromptOverFiles, args);
+  if (!isPromptOverFilesOutcome(outcome) || outcome.kind === 'stopped') {
+    stream.markdown(vscode.l10n.t('Stopped: nothing was sent.'));
+    return { metadata: { promptOverFiles: 'stopped' } };
+  }
+  switch (outcome.kind) {
+    case 'error':
+      stream.markdown(outcome.message);
+      return { errorDetails: { message: outcome.message }, metadata: { promptOverFiles: 'error', reason: outcome.reason } };
+    case 'sent':
+      stream.markdown(vscode.l10n.t('Sent {0} over {1} files as a batch (half price, results within 24 h). The Activities view follows it; its results open as one review of every file.', `**${escapeMarkdown(chosen.file.name)}**`, outcome.files));
+      stream.button({ command: Commands.activitiesShow, title: vscode.l10n.t('Show Activities') });
+      return { metadata: { promptOverFiles: 'sent', jobId: outcome.jobId } };
+    case 'reviewed': {
+      const r = outcome.review;
+      stream.markdown(vscode.l10n.t('{0} over the files: {1} changed, {2} left as they were.', `**${escapeMarkdown(chosen.file.name)}**`, r.applied.length, r.rejected.length + r.unchanged.length));
+      if (r.changedSinceSent.length > 0) stream.markdown(`\n\n${vscode.l10n.t('Changed since sent, not overwritten: {0}.', r.changedSinceSent.map((l) => inlineCode(l)).join(', '))}`);
+      return { metadata: { promptOverFiles: 'reviewed' } };
+    }
+  }
 }
 
 export function promptShaper(files: CustomizationFiles, ui: PromptUi): TurnShaper {

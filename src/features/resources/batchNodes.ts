@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { escapeMarkdown, inlineCode } from '../../core/markdown';
 import { formatEur } from '../../core/usage/format';
-import { jobEnded, type BatchJobRecord } from '../../services/batchJobs';
+import { failedItemsOf, jobEnded, type BatchJobRecord } from '../../services/batchJobs';
 import { Commands } from '../commands';
 
 /** A batch job of the batch service (services/batchJobs.ts), as the Activities view shows it. */
@@ -19,6 +19,16 @@ function age(ms: number, now: number): string {
   if (minutes < 60) return vscode.l10n.t('{0} min ago', minutes);
   const hours = Math.round(minutes / 60);
   return hours < 48 ? vscode.l10n.t('{0} h ago', hours) : vscode.l10n.t('{0} days ago', Math.round(hours / 24));
+}
+
+/** Which items failed and why (known once the results were read), and whether they were retried. */
+function failedLines(job: BatchJobRecord): string[] {
+  const failed = failedItemsOf(job);
+  const lines = failed.slice(0, 10).map((f) => `  - ${escapeMarkdown(f.item.label)}: ${escapeMarkdown(f.message)}`);
+  if (failed.length > 10) lines.push(`  - ${vscode.l10n.t('…and {0} more', failed.length - 10)}`);
+  const head = failed.length > 0 ? [`- ${vscode.l10n.t('Failed items:')}`, ...lines] : [];
+  if (job.retriedAs !== undefined) head.push(`- ${vscode.l10n.t('Failed items retried as {0}', inlineCode(job.retriedAs))}`);
+  return head;
 }
 
 export function batchTreeItem(job: BatchJobRecord, now = Date.now()): vscode.TreeItem {
@@ -42,12 +52,15 @@ export function batchTreeItem(job: BatchJobRecord, now = Date.now()): vscode.Tre
       `- ${vscode.l10n.t('Not counted against the hourly cap')}`,
       expires !== undefined ? `- ${vscode.l10n.t('Results kept until {0}', new Date(expires).toLocaleString())}` : '',
       job.error ? `- ${escapeMarkdown(job.error.message)}` : '',
+      ...failedLines(job),
       ...job.parts.map((p) => `- ${inlineCode(p.id)}`),
     ]
       .filter(Boolean)
       .join('\n'),
   );
-  item.contextValue = `stratus.batchJob;${ended ? 'ended' : 'running'};${state === 'completed' && !job.error ? 'results' : ''}`;
+  // `;failed`: a completed job with failed items not yet retried (Retry Failed Items).
+  const retryable = state === 'completed' && !job.error && failed > 0 && job.retriedAs === undefined;
+  item.contextValue = `stratus.batchJob;${ended ? 'ended' : 'running'};${state === 'completed' && !job.error ? 'results' : ''}${retryable ? ';failed' : ''}`;
   if (state === 'completed' && !job.error) item.command = { command: Commands.batchOpenResults, title: vscode.l10n.t('Review Results'), arguments: [job.id] };
   return item;
 }

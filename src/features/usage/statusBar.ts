@@ -30,7 +30,10 @@ export function createUsageStatusBar(meter: () => UsageMeter, command: string): 
     const monthLine = s.month.budgetEur === undefined
       ? vscode.l10n.t('{0} spent in {1}', formatEur(s.month.costEur), s.month.label)
       : vscode.l10n.t('{0} spent in {1} of a {2} budget', formatEur(s.month.costEur), s.month.label, formatEur(s.month.budgetEur));
-    const tooltip = `${vscode.l10n.t('Stratus usage, {0}', s.tier.name)}\n\n${hourLine}\n\n${dayLine}\n\n${monthLine}\n\n${vscode.l10n.t('Click to open the Usage view.')}`;
+    const batchLine = s.batch.requests > 0
+      ? vscode.l10n.t('Batch (half price): {0} this month, {1} saved; not counted against the hourly or daily cap', formatEur(s.batch.costEur), formatEur(s.batch.savedEur))
+      : vscode.l10n.t('Batch work (half price) is not counted against the hourly or daily cap');
+    const tooltip = `${vscode.l10n.t('Stratus usage, {0}', s.tier.name)}\n\n${hourLine}\n\n${dayLine}\n\n${monthLine}\n\n${batchLine}\n\n${vscode.l10n.t('Click to open the Usage view.')}`;
     item.tooltip = new vscode.MarkdownString(tooltip);
     item.backgroundColor = level === 'error' ? new vscode.ThemeColor('statusBarItem.errorBackground') : level === 'warning' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     item.accessibilityInformation = { label: vscode.l10n.t('Stratus usage: {0}', hourLine), role: 'button' };

@@ -2,7 +2,7 @@ import 'uplot/dist/uPlot.min.css';
 import './usage.css';
 import { formatEur, formatInt, percent } from '../../core/usage/format';
 import { isEmptyCompletion } from '../../core/usage/completionStats';
-import { COMPLETION_LABELS, completionCells, describeForecast, NO_COMPLETIONS } from '../../core/usage/markdown';
+import { BATCH_CAP_NOTE, BATCH_ROW_LABEL, batchSentence, COMPLETION_LABELS, completionCells, describeForecast, NO_COMPLETIONS } from '../../core/usage/markdown';
 import type { FromWebview, ToWebview } from '../../core/usage/protocol';
 import type { CacheFeature, CapGauge, UsageSnapshot } from '../../core/usage/summary';
 import { Chart } from './charts';
@@ -124,6 +124,7 @@ function render(s: UsageSnapshot): void {
         ? 'Monthly billing'
         : `Upfront credit ${formatEur(s.month.creditEur)}, about ${formatEur(s.history.creditLeftEur)} left`,
     ),
+    h('p', { class: 'muted small', id: 'batch-cap-note' }, BATCH_CAP_NOTE),
   );
   forecast.replaceChildren(
     h('h3', { id: 'forecast-h' }, 'Forecast'),
@@ -159,6 +160,17 @@ function render(s: UsageSnapshot): void {
       ['Total', '', formatEur(s.costs.totalEur)],
     ]),
   );
+  // Older snapshots (a state saved before batch work was metered) have no batch figures.
+  const batch = s.batch as UsageSnapshot['batch'] | undefined;
+  if (batch) {
+    kinds.append(
+      h('h3', { id: 'batch-h' }, BATCH_ROW_LABEL),
+      table(`${BATCH_ROW_LABEL} this month`, 'batch-c', ['', 'Results', 'Tokens', 'EUR', 'At standard rates', 'Saved'], [
+        [BATCH_ROW_LABEL, formatInt(batch.requests), formatInt(batch.inputTokens + batch.outputTokens), formatEur(batch.costEur), formatEur(batch.standardEur), formatEur(batch.savedEur)],
+      ]),
+      h('p', { class: 'muted small', id: 'batch-sentence' }, batchSentence(batch)),
+    );
+  }
   models.replaceChildren(
     h('h3', { id: 'models-h' }, 'Cost by model'),
     s.costs.byModel.length === 0

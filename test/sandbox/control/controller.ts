@@ -221,6 +221,10 @@ export function createControl(state: SandboxState): SandboxControl {
         state.batches.hold = spec.hold;
       }
       if (spec.stepMs !== undefined) state.batches.stepMs = positiveNumber(spec.stepMs, 'stepMs');
+      if (spec.failLinesContaining !== undefined) {
+        if (typeof spec.failLinesContaining !== 'string') throw new ControlError('failLinesContaining must be a string');
+        state.batches.failLinesContaining = spec.failLinesContaining;
+      }
     },
     setGateway(spec: GatewaySpec | null): void {
       try {

@@ -120,7 +120,8 @@ const POST_OPS: Record<string, Op> = {
     const available = str(b, 'available');
     const hold = bool(b, 'hold');
     const stepMs = num(b, 'stepMs');
-    c.setBatches({ ...(available !== undefined ? { available: available as BatchAvailability } : {}), ...(hold !== undefined ? { hold } : {}), ...(stepMs !== undefined ? { stepMs } : {}) });
+    const failLinesContaining = str(b, 'failLinesContaining');
+    c.setBatches({ ...(available !== undefined ? { available: available as BatchAvailability } : {}), ...(hold !== undefined ? { hold } : {}), ...(stepMs !== undefined ? { stepMs } : {}), ...(failLinesContaining !== undefined ? { failLinesContaining } : {}) });
   },
   '/console-rate-limits': (c, b) => {
     if (bool(b, 'enabled') === false) return c.setConsoleRateLimits(false);

@@ -27,6 +27,8 @@ export interface BatchModeSpec {
   hold?: boolean;
   /** Duration of one step (default 60 000 ms). */
   stepMs?: number;
+  /** A line whose body contains this text is a per-line error in the results (`server_error`); '' none. */
+  failLinesContaining?: string;
 }
 
 const ENDPOINTS = new Set(['/v1/chat/completions', '/v1/embeddings']);
@@ -64,6 +66,7 @@ export class BatchStore {
   available: BatchAvailability;
   hold = false;
   stepMs: number;
+  failLinesContaining = '';
   readonly files = new Map<string, StoredFile>();
   readonly batches = new Map<string, StoredBatch>();
   private seq = 0;
@@ -80,6 +83,7 @@ export class BatchStore {
     this.available = this.defaults.available;
     this.stepMs = this.defaults.stepMs;
     this.hold = false;
+    this.failLinesContaining = '';
     this.files.clear();
     this.batches.clear();
   }
@@ -116,7 +120,10 @@ export class BatchStore {
     let failed = 0;
     for (const raw of b.lines.slice(0, n)) {
       const line = JSON.parse(raw) as { custom_id: string; body: unknown };
-      const answer = b.endpoint === '/v1/embeddings' ? embeddingsAnswer(state, line.body) : chatAnswer(state, isRecord(line.body) ? { ...line.body, stream: false } : line.body);
+      const injected = this.failLinesContaining !== '' && JSON.stringify(line.body).includes(this.failLinesContaining);
+      const answer = injected
+        ? { status: 500, type: 'server_error', code: 'server_error', message: 'The model could not answer this request; retry it.' }
+        : b.endpoint === '/v1/embeddings' ? embeddingsAnswer(state, line.body) : chatAnswer(state, isRecord(line.body) ? { ...line.body, stream: false } : line.body);
       const id = `batch_req_${shortHash(`${b.id}:${line.custom_id}`, 20)}`;
       let result: unknown;
       if ('status' in answer && 'type' in answer && 'message' in answer) {

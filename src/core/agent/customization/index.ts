@@ -7,3 +7,4 @@ export { promptInputs, unknownVariables, inputArguments, resolveVariables, CONTE
 export { fileLinks, type FileLink } from './links';
 export { resolveToolNames, TOOL_ALIASES } from './toolAliases';
 export { ParseCache } from './parseCache';
+export { filesOption, type FilesOption } from './filesOption';
