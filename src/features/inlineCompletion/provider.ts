@@ -62,6 +62,7 @@ export class StratusInlineProvider implements vscode.InlineCompletionItemProvide
           relativePath: vscode.workspace.asRelativePath(document.uri, false),
           text,
           offset,
+          version,
         },
         { snippets, includeSnippet: () => this.context.mayReadContext() },
         abort.signal,
