@@ -13,6 +13,10 @@ export const BUDGET_PAUSE_GAP_MS = 1_000;
 export const LATENESS_SAMPLES = 16;
 /** Lateness counted at most this much (a machine that sleeps is not "loaded"). */
 export const MAX_LATENESS_MS = 1_000;
+/** A turn of the event loop that ran this late or less ran on time (Node's 0 ms timer takes 1 ms, a busy tick a few). */
+export const ON_TIME_MS = 16;
+/** Turns of the event loop waited at most for one that runs on time. */
+export const MAX_CONFIRM_TURNS = 3;
 /** Next edit waits at least this many of the user's p90 inter-key intervals. */
 export const NEXT_EDIT_RHYTHM_FACTOR = 3;
 /**
@@ -168,36 +172,42 @@ export class PauseBudget {
 
   /**
    * Resolves true once `ms` have passed since the last keystroke by the clock, then one more turn
-   * of the event loop (keystrokes already queued behind a late timer arrive first), with the pause
-   * still unbroken; false as soon as a keystroke or `signal` ends it.
+   * of the event loop that ran on time (a timer that ran late ran before the keystrokes queued
+   * behind the same busy stretch: one more turn lets them arrive first), with the pause still
+   * unbroken; false as soon as a keystroke or `signal` ends it.
    */
   private async pause(epoch: Epoch, ms: number, signal: AbortSignal | undefined): Promise<boolean> {
     for (;;) {
       if (this.epoch !== epoch || signal?.aborted) return false;
       const left = (this.lastKeyAt ?? -Infinity) + ms - this.now();
       if (left <= 0) break;
-      if (!(await this.sleep(left, epoch, signal))) return false;
+      if ((await this.sleep(left, epoch, signal)) === undefined) return false;
     }
-    if (!(await this.sleep(0, epoch, signal))) return false;
+    for (let turn = 0; turn < MAX_CONFIRM_TURNS; turn++) {
+      const late = await this.sleep(0, epoch, signal);
+      if (late === undefined) return false;
+      if (late <= ON_TIME_MS) break;
+    }
     return this.epoch === epoch && signal?.aborted !== true;
   }
 
-  /** A timer of `ms` that records its own lateness; false when the pause or `signal` ended first. */
-  private sleep(ms: number, epoch: Epoch, signal: AbortSignal | undefined): Promise<boolean> {
+  /** A timer of `ms` that records its own lateness; resolves that lateness, or undefined when the pause or `signal` ended first. */
+  private sleep(ms: number, epoch: Epoch, signal: AbortSignal | undefined): Promise<number | undefined> {
     return new Promise((resolve) => {
       const due = this.now() + ms;
-      const finish = (ok: boolean): void => {
+      const finish = (late: number | undefined): void => {
         epoch.abort.signal.removeEventListener('abort', onAbort);
         signal?.removeEventListener('abort', onAbort);
-        resolve(ok);
+        resolve(late);
       };
       const handle = this.timers.setTimeout(() => {
-        push(this.lateness, Math.min(MAX_LATENESS_MS, Math.max(0, this.now() - due)), LATENESS_SAMPLES);
-        finish(this.epoch === epoch);
+        const late = Math.min(MAX_LATENESS_MS, Math.max(0, this.now() - due));
+        push(this.lateness, late, LATENESS_SAMPLES);
+        finish(this.epoch === epoch ? late : undefined);
       }, ms);
       const onAbort = (): void => {
         this.timers.clearTimeout(handle);
-        finish(false);
+        finish(undefined);
       };
       epoch.abort.signal.addEventListener('abort', onAbort, { once: true });
       signal?.addEventListener('abort', onAbort, { once: true });
