@@ -145,6 +145,21 @@ export class PauseBudget {
     }
   }
 
+  /**
+   * Ghost text is on its way for this pause (its provider was called and gathers the context
+   * before it asks): next edit waits for it until `release()`, so ghost text stays first at the cursor.
+   */
+  holdForGhostText(): () => void {
+    const epoch = this.epoch;
+    epoch.ghostBusy += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.ghostSettle(epoch, undefined);
+    };
+  }
+
   /** Ghost text showed something without a request (the cache, type-ahead): next edit waits for the long pause. */
   ghostShown(): void {
     this.epoch.ghostShowed = true;

@@ -67,6 +67,21 @@ describe('core/inlineCompletion PauseBudget', () => {
     assert.ok(next.value);
   });
 
+  it('ghost text still gathering its context (the provider called, not yet asking) keeps its first place', async () => {
+    budget.keystroke(DOC, 2);
+    const release = budget.holdForGhostText();
+    const next = watch(budget.nextEdit(400));
+    await clock.tickAsync(700);
+    assert.equal(next.settled, false, 'next edit waits for ghost text');
+    const ghost = watch(budget.ghostText(100));
+    await clock.tickAsync(1);
+    assert.ok(ghost.value, 'ghost text gets the pause although next edit waited longer');
+    ghost.value.done(false);
+    release();
+    await clock.tickAsync(1);
+    assert.ok(next.value, 'ghost text had nothing to show: next edit follows');
+  });
+
   it('ghost text shown from the cache or type-ahead keeps next edit for the long pause', async () => {
     budget.keystroke(DOC, 2);
     budget.ghostShown();
