@@ -66,7 +66,7 @@ async function newTypeScriptEditor(page) {
   await page.locator('.quick-input-list .monaco-list-row', { hasText: /^TypeScript/ }).first().waitFor({ timeout: 10_000 });
   await page.keyboard.press('Enter');
   await page.locator('.statusbar-item', { hasText: 'TypeScript' }).first().waitFor({ timeout: 10_000 });
-  await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+  await page.locator('.editor-instance .monaco-editor').first().click();
 }
 
 async function completionRequests(control) {
