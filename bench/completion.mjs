@@ -28,6 +28,8 @@
 //   metric inline.overheadP50Ms/P95Ms  engine time per keystroke excluding the network: provide()
 //                                      until it waits, the handling of each streamed delta, and the
 //                                      post-processing after the stream ends
+//   metric inline.requestsPer100KeysWithNextEdit(Loaded)  both features on, quiet and on a loaded
+//                                      event loop (bench/completionBudget.mjs; targets <= 15, loaded <= quiet)
 //   ratio inline/bare.pauseToGhost     median time from the last keystroke before a pause to the
 //                                      ghost text, over the median latency of the bare request
 // It reports; it is not a test: it exits non-zero only when something could not be measured.
@@ -37,13 +39,15 @@
 //   BENCH_COMPLETION_LATENCY_MS=200  sandbox delay before the first byte (time to first token)
 //   BENCH_COMPLETION_TOKEN_MS=8      sandbox delay between streamed tokens
 //   BENCH_COMPLETION_DEBOUNCE_MS     the engine's debounce (default: the engine's DEFAULT_DEBOUNCE_MS)
+//   BENCH_COMPLETION_BUDGET=0        ghost text and next edit each on its own clock (no shared budget)
 //   BENCH_COMPLETION_MODEL_HITS=0.33 how often the model's answer is what the file holds next (the
 //                                    rest of the time it is the sandbox's scripted text, never right)
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { bundleForNode, f2, log, median, prng, table } from './lib.mjs';
+import { bundleForNode, f2, log, median, prng, table, verdict } from './lib.mjs';
+import { runBothFeatures } from './completionBudget.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const root = resolve(benchDir, '..');
@@ -58,7 +62,9 @@ const MODEL_HITS = env.BENCH_COMPLETION_MODEL_HITS ? Math.min(1, Math.max(0, Num
 const ORACLE_KEY_CHARS = 256;
 const MODEL = 'gpt-oss:120b';
 const PAUSE_MS = 500;
-const TARGETS = { requestsPer100Keys: 15, wastedTokens: 0.1, overheadP50Ms: 5, pauseToGhost: 1.1 };
+const TARGETS = { requestsPer100Keys: 15, requestsPer100KeysWithNextEdit: 15, wastedTokens: 0.1, overheadP50Ms: 5, pauseToGhost: 1.1 };
+/** BENCH_COMPLETION_BUDGET=0: ghost text and next edit each on its own clock (as before the shared budget). */
+const SHARE_BUDGET = env.BENCH_COMPLETION_BUDGET !== '0';
 const SOURCES = ['node_modules/eventsource-parser/dist/index.js', 'node_modules/undici/lib/web/fetch/body.js', 'node_modules/undici/lib/core/util.js'];
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -177,7 +183,8 @@ function bundle(tmp) {
   return bundleForNode(join(tmp, 'stratus-inline.cjs'), {
     contents: [
           "export { createInferenceClient } from './src/core/inference';",
-          "export { InlineCompletionEngine, buildPrompt, decideMode, postProcess, EarlyStop, CURSOR_MARKER, isPausePoint } from './src/core/inlineCompletion';",
+          "export { InlineCompletionEngine, buildPrompt, decideMode, postProcess, EarlyStop, CURSOR_MARKER, isPausePoint, PauseBudget } from './src/core/inlineCompletion';",
+          "export { NextEditEngine, EditHistory } from './src/core/nextEdit';",
           "export { startSandbox } from './test/sandbox/index';",
           "export { setCompletionOracle } from './test/sandbox/inference/completionScript';",
         ].join('\n'),
@@ -367,7 +374,10 @@ export async function runCompletionBench() {
     installOracle(m, steps);
     const typingSeconds = steps.reduce((s, x) => s + x.gapMs, 0) / 1000;
     log(`Inline completion benchmark: ${steps.length} keystrokes (~${typingSeconds.toFixed(0)} s of typing, real time), sandbox latency ${LATENCY_MS} ms + ${TOKEN_MS} ms per token, debounce ${DEBOUNCE_MS ?? 'default'}, model right ${(MODEL_HITS * 100).toFixed(0)} % of the time`);
-    const [inline, naive] = await Promise.all([runInline(m, steps), runNaive(m, steps)]);
+    const both = { model: MODEL, latencyMs: LATENCY_MS, tokenMs: TOKEN_MS, prng, shareBudget: SHARE_BUDGET };
+    const [inline, naive, withNextEdit] = await Promise.all([runInline(m, steps), runNaive(m, steps), runBothFeatures(m, steps, { ...both, loaded: false })]);
+    // Alone: its busy loop would load the other runs too.
+    const withNextEditLoaded = await runBothFeatures(m, steps, { ...both, loaded: true });
     const pauseKeys = [...steps.keys()].filter((k) => (steps[k]?.gapMs ?? 0) >= PAUSE_MS);
     const bare = await runBare(m, steps, pauseKeys);
     const ghost = pauseKeys.map((k) => inline.ghostAt.get(k)).filter((x) => x !== undefined);
@@ -398,6 +408,15 @@ export async function runCompletionBench() {
     const ghostOf = (keys) => keys.map((k) => inline.ghostAt.get(k)).filter((x) => x !== undefined);
     log(`pauses: ${atPausePoint.length} at a pause point (ghost median ${f2(median(ghostOf(atPausePoint)))} ms), ${midLine.length} elsewhere (ghost median ${f2(median(ghostOf(midLine)))} ms, ${ghostOf(midLine).filter((x) => x < 50).length} served at once by type-ahead)`);
     log(`pause to ghost text: median ${f2(median(ghost))} ms over ${ghost.length} pauses; bare request to its first line: median ${f2(median(bare))} ms`);
+    const perKeys = (r) => (r.received / steps.length) * 100;
+    const bothQuiet = perKeys(withNextEdit);
+    const bothLoaded = perKeys(withNextEditLoaded);
+    log(`with next edit suggestions (${SHARE_BUDGET ? 'one shared request budget per pause' : 'each on its own clock'}):`);
+    log(table(
+      ['event loop', 'requests', 'per 100 keys', 'ghost text', 'next edit', 'ghost at pauses', 'next edits shown'],
+      [withNextEdit, withNextEditLoaded].map((r, i) => [i === 0 ? 'quiet' : 'loaded (busy 50-200 ms)', r.received, f2(perKeys(r)), r.sent.ghostText, r.sent.nextEdit, `${r.shownAtPause}/${r.pauses}`, r.nextEditShown]),
+    ));
+    if (withNextEdit.shownAtPause === 0) failures.push('with next edit on, no pause ended with ghost text');
     log(`targets: requests/100 keys <= ${TARGETS.requestsPer100Keys}, wasted tokens <= ${TARGETS.wastedTokens * 100} % of naive, overhead p50 < ${TARGETS.overheadP50Ms} ms, pause to ghost <= ${TARGETS.pauseToGhost}x`);
     if (failures.length) {
       log('\nProblems:');
@@ -405,6 +424,8 @@ export async function runCompletionBench() {
     }
     log('');
     log(`metric inline.requestsPer100Keys ${f2(requestsPer100Keys)}`);
+    log(`metric inline.requestsPer100KeysWithNextEdit ${f2(bothQuiet)} (target <= ${TARGETS.requestsPer100KeysWithNextEdit}) ${verdict(bothQuiet <= TARGETS.requestsPer100KeysWithNextEdit)}`);
+    log(`metric inline.requestsPer100KeysWithNextEditLoaded ${f2(bothLoaded)} (target <= quiet ${f2(bothQuiet)}) ${verdict(bothLoaded <= bothQuiet)}`);
     log(`ratio inline/naive.wastedTokens ${Number.isFinite(wasted) ? wasted.toFixed(4) : 'n/a'}`);
     log(`metric inline.cacheHitRate ${Number.isFinite(cacheHitRate) ? cacheHitRate.toFixed(3) : 'n/a'}`);
     log(`metric inline.overheadP50Ms ${f2(p50)}`);
@@ -418,7 +439,8 @@ export async function runCompletionBench() {
       config: { keys: steps.length, latencyMs: LATENCY_MS, tokenMs: TOKEN_MS, pauseMs: PAUSE_MS, modelHits: MODEL_HITS },
       inline: { stats: inline.stats, triggers: inline.triggers, streams: inline.streams, serverTokens: inline.serverTokens, wastedTokens: inline.wastedTokens },
       naive,
-      metrics: { requestsPer100Keys, naivePer100Keys, cacheHitRate, overheadP50Ms: p50, overheadP95Ms: p95, ghostMedianMs: median(ghost), bareMedianMs: median(bare) },
+      withNextEdit: { shareBudget: SHARE_BUDGET, quiet: withNextEdit, loaded: withNextEditLoaded },
+      metrics: { requestsPer100Keys, requestsPer100KeysWithNextEdit: bothQuiet, requestsPer100KeysWithNextEditLoaded: bothLoaded, naivePer100Keys, cacheHitRate, overheadP50Ms: p50, overheadP95Ms: p95, ghostMedianMs: median(ghost), bareMedianMs: median(bare) },
       ratios: { wastedTokens: wasted, pauseToGhost },
       targets: TARGETS,
       failures,

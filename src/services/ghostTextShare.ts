@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { ContextSnippet, TierBackoff } from '../core/inlineCompletion';
+import type { ContextSnippet, PauseBudget, TierBackoff } from '../core/inlineCompletion';
 
 /**
  * What next edit suggestions share with ghost text (issue 40): the inline completion feature
@@ -19,9 +19,11 @@ export interface ModelRef {
  */
 export type GhostTextOffer = (document: vscode.TextDocument, position: vscode.Position) => { text: string; accepted: vscode.Command } | undefined;
 
-/** Ghost text's gates, model and back-off, as next edits follow them. */
+/** Ghost text's gates, model, back-off and request budget, as next edits follow them. */
 export interface GhostTextGates {
   readonly engine: { readonly backoff: TierBackoff };
+  /** One request per pause between ghost text and next edits (ghost text first at the cursor). */
+  readonly budget: PauseBudget;
   /** Why completions are off for `document` now, or undefined when they may run. */
   blocked(document: vscode.TextDocument): Promise<'off' | 'snoozed' | 'paused' | undefined>;
   /** The model for `wanted` (empty: ghost text's own), or undefined when none can be used. */

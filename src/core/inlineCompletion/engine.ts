@@ -7,6 +7,7 @@ import { decideMode, type CompletionMode } from './mode';
 import { postProcess } from './postProcess';
 import { buildPrompt, CURSOR_MARKER, type ContextSnippet } from './prompt';
 import { InflightRequest, ReceivedSuggestions, type Anchor, type Candidate } from './speculation';
+import type { BudgetTicket, PauseBudget } from './pauseBudget';
 import { TriggerPolicy, type TriggerKind } from './trigger';
 
 /** The document as the adapter saw it when the provider was called. */
@@ -19,6 +20,8 @@ export interface DocumentSnapshot {
   text: string;
   /** Cursor offset in `text` (UTF-16 units). */
   offset: number;
+  /** The document's version (the request budget counts one keystroke per version or cursor move). */
+  version?: number;
 }
 
 export interface CompletionContext {
@@ -76,6 +79,11 @@ export interface InlineCompletionEngineOptions {
   cacheEntries?: number;
   temperature?: number;
   backoff?: TierBackoff;
+  /**
+   * The request budget shared with next edit suggestions: when given, it decides when a pause
+   * has come (after the trigger's delay) and admits at most one request per pause between them.
+   */
+  budget?: PauseBudget;
   /** Called once when completions stop (401/403/400): show one notification. */
   onStop?: (state: BackoffState) => void;
   /** Called after every request that reached the network (for metering and the status bar). */
@@ -123,7 +131,11 @@ export class InlineCompletionEngine {
   async provide(doc: DocumentSnapshot, context: CompletionContext = {}, signal?: AbortSignal, options: ProvideOptions = {}): Promise<InlineItem[] | undefined> {
     const call = ++this.calls;
     const keyAt = this.now();
-    if (!options.explicit) this.trigger.observeKeystroke(keyAt);
+    const budget = this.options.budget;
+    if (!options.explicit) {
+      this.trigger.observeKeystroke(keyAt);
+      budget?.keystroke(doc.id, doc.version, doc.offset);
+    }
     const prefix = doc.text.slice(0, doc.offset);
     const suffix = doc.text.slice(doc.offset);
     const anchor: Anchor = { documentId: doc.id, prefix, suffix };
@@ -134,6 +146,7 @@ export class InlineCompletionEngine {
     if (ahead.length > 0 && !options.explicit) {
       this.scheduler.cancel();
       this.stats.typeAheadHits += 1;
+      budget?.ghostShown();
       return ahead;
     }
     const admission = this.backoff.admit(this.now());
@@ -159,6 +172,7 @@ export class InlineCompletionEngine {
     if (cached !== undefined) {
       this.scheduler.cancel();
       this.stats.cacheHits += 1;
+      budget?.ghostShown();
       this.received.add(anchor, cached, undefined);
       return merge([item({ text: cached, seq: undefined }, 'cache', mode)], ahead);
     }
@@ -166,19 +180,31 @@ export class InlineCompletionEngine {
     this.options.onTrigger?.(trigger.kind, trigger.delayMs);
     const joinable = this.inflight?.covers(anchor) === true && !options.explicit ? this.inflight : undefined;
     const request: CompletionRequest = { model: model.id, messages: built.messages, max_tokens: built.maxTokens, temperature: this.options.temperature ?? 0.2 };
+    // The user's own Alt+\ is no pause to detect: it goes at once, outside the budget.
+    const gate = options.explicit ? undefined : budget;
     const outcome = await this.scheduler.schedule(async (jobSignal) => {
       if (joinable) {
         await untilSettled(joinable.result, jobSignal);
         const rest = this.received.candidates(anchor);
         if (rest.length > 0 || jobSignal.aborted) return { found: rest, source: 'typeAhead' as const };
-        // The answer did not fit what was typed since: wait out the rest of the trigger's delay.
-        await this.sleep(trigger.delayMs - (this.now() - keyAt), jobSignal);
+        // The answer did not fit what was typed since: wait out the rest of the trigger's delay
+        // (the budget measures it from the last keystroke itself).
+        if (!gate) await this.sleep(trigger.delayMs - (this.now() - keyAt), jobSignal);
         if (jobSignal.aborted) return { found: [], source: 'network' as const };
       }
+      let ticket: BudgetTicket | undefined;
+      if (gate) {
+        ticket = await gate.ghostText(trigger.delayMs, jobSignal);
+        if (!ticket) return { found: [], source: 'network' as const };
+      }
       const started = this.start(request, anchor, mode, key, built.promptTokens);
+      if (ticket) {
+        const admitted = ticket;
+        void started.result.then((answer) => admitted.done(answer !== undefined));
+      }
       const text = await untilSettled(started.result, jobSignal);
       return { found: text === undefined ? [] : [{ text, seq: started.seq }], source: 'network' as const };
-    }, signal, joinable ? 0 : trigger.delayMs);
+    }, signal, joinable || gate ? 0 : trigger.delayMs);
     if (outcome.kind === 'superseded' || outcome.value.found.length === 0) {
       if (outcome.kind === 'superseded') this.stats.superseded += 1;
       return undefined;

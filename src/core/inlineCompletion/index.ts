@@ -21,3 +21,4 @@ export {
   type InlineItem,
   type ProvideOptions,
 } from './engine';
+export { LONG_PAUSE_MS, PauseBudget, type BudgetClient, type BudgetStats, type BudgetTicket } from './pauseBudget';

@@ -3,6 +3,7 @@ import { SLOW_DEBOUNCE_FACTOR, TierBackoff, type BackoffState } from '../inlineC
 import { LruCache } from '../inlineCompletion/cache';
 import { DebounceScheduler, type Scheduled, type SchedulerTimers } from '../inlineCompletion/debounce';
 import type { CompleteFn } from '../inlineCompletion/engine';
+import type { PauseBudget } from '../inlineCompletion/pauseBudget';
 import type { ContextSnippet } from '../inlineCompletion/prompt';
 import { parseAnswer } from './answer';
 import type { EditHistory } from './editHistory';
@@ -19,6 +20,8 @@ export type NoSuggestion =
   | RejectReason
   /** A newer edit (or cancel()) came first. */
   | 'superseded'
+  /** The pause's one request went to ghost text (it showed something) and the pause did not last on. */
+  | 'budgetSpent'
   /** The tier back-off pauses or stops requests, or saves tokens (single-line state). */
   | 'throttled'
   /** No recent edit in this document: nothing to follow up. */
@@ -69,6 +72,11 @@ export interface NextEditEngineOptions {
   idleMs?: number;
   /** The ghost-text engine's back-off, shared: one tier throttle and one stop for both. */
   backoff?: TierBackoff;
+  /**
+   * The request budget shared with ghost text: when given, it decides when the idle pause has come
+   * and admits this engine's request only when ghost text had nothing to show or the pause lasts.
+   */
+  budget?: PauseBudget;
   cacheEntries?: number;
   window?: WindowLimits;
   temperature?: number;
@@ -107,9 +115,24 @@ export class NextEditEngine {
     const admission = this.backoff.admit(this.now());
     if (!admission.allowed || admission.state.kind === 'singleLine') return this.none('throttled', true);
     const delay = admission.state.kind === 'slow' ? this.idleMs * SLOW_DEBOUNCE_FACTOR : this.idleMs;
+    const budget = this.options.budget;
+    budget?.keystroke(doc.id, doc.version);
     let outcome: Scheduled<NextEditResult>;
     try {
-      outcome = await this.scheduler.schedule((jobSignal) => this.run(doc, context, jobSignal), signal, delay);
+      outcome = await this.scheduler.schedule(async (jobSignal) => {
+        if (!budget) return this.run(doc, context, jobSignal);
+        const ticket = await budget.nextEdit(delay, jobSignal);
+        if (!ticket) return { kind: 'none', reason: jobSignal.aborted ? 'superseded' : 'budgetSpent' } satisfies NextEditResult;
+        // The next keystroke aborts the request at once (its answer could only be dropped as stale).
+        let showed = false;
+        try {
+          const result = await this.run(doc, context, AbortSignal.any([jobSignal, ticket.signal]));
+          showed = result.kind === 'suggestion';
+          return result;
+        } finally {
+          ticket.done(showed);
+        }
+      }, signal, budget ? 0 : delay);
     } catch {
       // A bug in the pipeline must never reach the editor's typing path: no suggestion, counted.
       outcome = { kind: 'ran', value: { kind: 'none', reason: 'failed' } };

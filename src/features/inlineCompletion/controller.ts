@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { InlineCompletionEngine, type BackoffState, type CompletionStreamLike } from '../../core/inlineCompletion';
+import { InlineCompletionEngine, PauseBudget, type BackoffState, type CompletionStreamLike } from '../../core/inlineCompletion';
 import type { UsageSnapshot } from '../../core/usage/summary';
 import { showError } from '../../platform/errorNotification';
 import type { Deps } from '../deps';
@@ -38,6 +38,8 @@ export class InlineController implements vscode.Disposable, GhostTextGates {
   /** Notifications shown because completions stopped (host tests). */
   stopNotifications = 0;
   private usageReadAt = 0;
+  /** The request budget ghost text shares with next edits: it outlives a rebuilt engine. */
+  readonly budget = new PauseBudget();
 
   constructor(
     private readonly deps: Deps,
@@ -75,6 +77,7 @@ export class InlineController implements vscode.Disposable, GhostTextGates {
   private createEngine(debounceMs: number): InlineCompletionEngine {
     return new InlineCompletionEngine({
       debounceMs,
+      budget: this.budget,
       model: () => this.currentModel ?? { id: '', maxModelLen: undefined },
       complete: (request, signal): CompletionStreamLike => {
         this.telemetry().requested();

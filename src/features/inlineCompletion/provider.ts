@@ -44,6 +44,10 @@ export class StratusInlineProvider implements vscode.InlineCompletionItemProvide
     const text = document.getText();
     const offset = document.offsetAt(position);
     const abort = toAbortSignal(token);
+    // This keystroke opens a pause of the budget shared with next edits; ghost text holds its
+    // first place in it while it gathers the context (awaits) before asking.
+    this.controller.budget.keystroke(document.uri.toString(), version, offset);
+    const release = this.controller.budget.holdForGhostText();
     try {
       if ((await this.controller.blocked(document)) !== undefined) return undefined;
       const model = await this.controller.resolveModel(abort.signal);
@@ -62,6 +66,7 @@ export class StratusInlineProvider implements vscode.InlineCompletionItemProvide
           relativePath: vscode.workspace.asRelativePath(document.uri, false),
           text,
           offset,
+          version,
         },
         { snippets, includeSnippet: () => this.context.mayReadContext() },
         abort.signal,
@@ -85,6 +90,7 @@ export class StratusInlineProvider implements vscode.InlineCompletionItemProvide
       this.logger.warn('Inline completion failed', error);
       return undefined;
     } finally {
+      release();
       abort.dispose();
     }
   }

@@ -98,6 +98,7 @@ export class NextEditController implements vscode.Disposable {
   private createEngine(backoff: TierBackoff): NextEditEngine {
     return new NextEditEngine({
       backoff,
+      budget: this.inline.budget,
       history: this.history,
       model: () => this.model,
       documentNow: (id) => {
@@ -154,6 +155,8 @@ export class NextEditController implements vscode.Disposable {
     if (this.ghost?.uri === id) this.ghost = undefined;
     const editor = vscode.window.activeTextEditor;
     if (this.accepting || editor?.document !== event.document) return;
+    // A keystroke: the pause the shared budget waits for starts again (ghost text reports the same version once).
+    this.inline.budget.keystroke(id, event.document.version);
     if (event.reason === vscode.TextDocumentChangeReason.Undo || event.reason === vscode.TextDocumentChangeReason.Redo) {
       this.cancelRequest();
       return;
