@@ -95,6 +95,8 @@ export const RESTRICTED_MODE_COMMANDS: Readonly<Record<string, { readonly safe: 
   'stratus.runPromptFile': { safe: 'opens @stratus /prompt; prompt files of an untrusted workspace are not read (only the person\'s own folder), and the turn\'s tools each ask through the trust gate' },
   // Reads the matching workspace files and sends them to the model: asked first in Restricted Mode.
   'stratus.batch.runPromptOverFiles': { gated: 'send' },
+  // Reads the failed items' files again and sends them: asked first in Restricted Mode.
+  'stratus.batch.retryFailed': { gated: 'send' },
   'stratus.batch.openResults': { safe: 'reads a batch job\'s results; each file is written only once the person accepts it in the review, never one changed since it was sent' },
   'stratus.batch.cancel': { safe: 'cancels a batch job the person started, after a modal confirmation; nothing from the workspace runs' },
 };

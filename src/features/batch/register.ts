@@ -124,13 +124,14 @@ export function register(deps: Deps, options: { service: BatchJobService; testMo
   };
 
   const retryFailed = async (jobId: string | undefined, confirm?: boolean): Promise<RunOutcome> => {
+    // The trust gate first: whatever the target, nothing of an untrusted workspace is read unasked.
+    const allowed = await deps.trust.confirm({ source: Commands.batchRetryFailed, action: 'send', message: vscode.l10n.t('Send the failed files of this untrusted workspace to the model again?'), button: vscode.l10n.t('Send') });
+    if (!allowed) return { kind: 'stopped' };
     if (!jobId) return { kind: 'error', message: vscode.l10n.t('This batch job is no longer known.') };
     if (retrying.has(jobId)) return { kind: 'stopped' };
     retrying.add(jobId);
     const controller = new AbortController();
     try {
-      const allowed = await deps.trust.confirm({ source: Commands.batchRetryFailed, action: 'send', message: vscode.l10n.t('Send the failed files of this untrusted workspace to the model again?'), button: vscode.l10n.t('Send') });
-      if (!allowed) return { kind: 'stopped' };
       const plan = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Stratus: reading which items failed…') }, () => planRetry(service, jobId, controller.signal));
       if (plan.kind !== 'job') {
         if (plan.kind === 'none') void vscode.window.showInformationMessage(plan.message);
