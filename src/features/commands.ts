@@ -41,4 +41,7 @@ export const Commands = {
   batchRunPromptOverFiles: 'stratus.batch.runPromptOverFiles',
   batchOpenResults: 'stratus.batch.openResults',
   batchCancel: 'stratus.batch.cancel',
+  /** A job of a feature's own kind (search embeddings, document OCR): its results through that feature. */
+  batchOpenJobResults: 'stratus.batch.openJobResults',
+  searchBuildEmbeddingsBatch: 'stratus.search.buildEmbeddingsBatch',
 } as const;

@@ -101,6 +101,11 @@ export class EmbeddingResults {
     this.vectors.push(...got.vectors);
   }
 
+  /** A line answered by an interactive call (the job run now): its vectors in input order. */
+  addAnswer(customId: string, embeddings: ReadonlyArray<readonly number[]>): void {
+    this.add({ customId, ok: true, statusCode: 200, body: { data: embeddings.map((embedding, index) => ({ index, embedding })) } });
+  }
+
   private fail(line: EmbeddingLine, message: string): void {
     this.failed.push({ customId: line.customId, chunks: line.hashes.length, message });
   }
