@@ -146,7 +146,7 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
   const toolsFeature = tools.register(deps, { rankedSearch: workspaceSearch, storageUri: context.storageUri });
   store.add(toolsFeature.disposable);
   store.add(transcription.register(deps));
-  const documentsFeature = documents.register(deps, { extensionUri: context.extensionUri, storageUri: context.storageUri, globalStorageUri: context.globalStorageUri });
+  const documentsFeature = documents.register(deps, { extensionUri: context.extensionUri, storageUri: context.storageUri, globalStorageUri: context.globalStorageUri }, batchJobs);
   store.add(documentsFeature.disposable);
   store.add(commitMessage.register(deps));
   store.add(quickFix.register(deps));

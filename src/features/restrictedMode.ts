@@ -76,6 +76,7 @@ export const RESTRICTED_MODE_COMMANDS: Readonly<Record<string, { readonly safe: 
   'stratus.transcription.saveSrt': { safe: PICKED },
   'stratus.transcription.saveVtt': { safe: PICKED },
   'stratus.documents.extract': { safe: PICKED },
+  'stratus.documents.extractBatch': { safe: PICKED },
   'stratus.documents.openMarkdown': { safe: VIEW },
   'stratus.documents.saveMarkdown': { safe: PICKED },
   'stratus.openWalkthrough': { safe: VIEW },

@@ -141,7 +141,7 @@ export class BatchJobService implements vscode.Disposable {
 
   /** Sends a job as one or more batches; the record is stored before polling starts. */
   async submit(
-    job: { title: string; model: string; items: BatchJobItem[]; requests: Iterable<BatchRequest>; estimate: JobCostEstimate; endpoint?: BatchEndpoint; kind?: string; data?: unknown },
+    job: { title: string; model: string; items: BatchJobItem[]; requests: Iterable<BatchRequest> | AsyncIterable<BatchRequest>; estimate: JobCostEstimate; endpoint?: BatchEndpoint; kind?: string; data?: unknown },
     signal?: AbortSignal,
   ): Promise<BatchJobRecord> {
     const transport = this.inference.client().transport;
