@@ -94,6 +94,13 @@ for (const profile of ['contract', 'production'] as const) {
       assert.match(still[0]?.text ?? '', /removeItem/);
     });
 
+    it('a chunk whose file changed before its events were applied is not sent (never keyed by the hash of its old text)', async () => {
+      assert.equal((await search.engine.pendingEmbeddings(MODEL)).length, 3);
+      ws.write('src/cart.ts', 'export function emptyCart(cart) { cart.items = []; }\n');
+      const pending = await search.engine.pendingEmbeddings(MODEL);
+      assert.deepEqual(pending.map((p) => p.path).sort(), ['docs/tokens.md', 'src/session.ts']);
+    });
+
     it('a partly failed batch stores the good lines and lists the failed ones with why', async () => {
       const pending = await search.engine.pendingEmbeddings(MODEL);
       const plan = planEmbeddingsBatch(pending, MODEL, 8192);
