@@ -25,7 +25,7 @@ describe('batch: search embeddings and document OCR as batch jobs (issue 42)', f
   after(async () => {
     const { api } = await stratus();
     for (const job of api.batch?.service.jobs() ?? []) await api.batch?.service.remove(job.id);
-    await search().update('embeddingModel', undefined, vscode.ConfigurationTarget.Global);
+    await search().update('embeddings.model', undefined, vscode.ConfigurationTarget.Global);
     rmSync(join(root, 'batch-kinds'), { recursive: true, force: true });
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await control('/reset', {});
@@ -57,7 +57,7 @@ describe('batch: search embeddings and document OCR as batch jobs (issue 42)', f
     assert.ok(api.searchEmbeddingsBatch, 'the embeddings batch test API');
     mkdirSync(join(root, 'batch-kinds'), { recursive: true });
     writeFileSync(join(root, 'batch-kinds', 'renewal.ts'), 'export function renewLease(lease) {\n  // extend the lease before it lapses\n  return lease.extend();\n}\n');
-    await search().update('embeddingModel', 'bge-m3:567m', vscode.ConfigurationTarget.Global);
+    await search().update('embeddings.model', 'bge-m3:567m', vscode.ConfigurationTarget.Global);
     const embedBefore = (await requests('/v1/embeddings')).length;
     const sent = await vscode.commands.executeCommand<{ kind: string; jobId?: string; chunks?: number }>('stratus.search.buildEmbeddingsBatch', { mode: 'batch' });
     assert.equal(sent?.kind, 'sent', JSON.stringify(sent));

@@ -81,7 +81,7 @@ export function registerEmbeddingsBatch(deps: Deps, search: SearchService, jobs:
     if (!folder) return { kind: 'error', message: vscode.l10n.t('Open a folder first: search embeddings are built for the workspace folder.') };
     const model = readSearchSettings(folder).embeddingModel;
     if (!model) {
-      const message = vscode.l10n.t('Semantic search is off: set stratus.search.embeddingModel to an embedding model first.');
+      const message = vscode.l10n.t('Semantic search is off: set stratus.search.embeddings.model to an embedding model first.');
       void vscode.window.showWarningMessage(message);
       return { kind: 'error', message };
     }
