@@ -80,6 +80,7 @@ export interface StratusApi {
   readonly network?: networkActivity.NetworkTestApi;
   /** Batch jobs and Run Prompt over Files: in ExtensionMode.Test only. */
   readonly batch?: batch.BatchTestApi;
+  readonly searchEmbeddingsBatch?: search.SearchFeature['embeddingsBatch'];
   /** The console's MCP server provider: in ExtensionMode.Test only. */
   readonly mcp?: mcp.McpTestApi;
 }
@@ -136,19 +137,21 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
   // Next edit suggestions share ghost text's gates, model, back-off and context, and its provider for an insertion at the cursor.
   const nextEditFeature = nextEdit.register(deps, inlineFeature.shared, context.extensionUri);
   store.add(nextEditFeature.disposable);
-  const workspaceSearch = store.add(search.register(deps, context));
+  // Batch jobs: ids kept in global storage and followed from activation (nothing is sent when there is none).
+  // Built before the features that send jobs of their own kind (search embeddings, document OCR).
+  // Batch jobs: ids kept in global storage and followed from activation (nothing is sent when there is none).
+  const batchJobs = store.add(new BatchJobService(context.globalState, deps.inference, logger, { tmpDir: tmpdir, onUsage: (event) => usageRuntime.meter.record(event) }));
+  const workspaceSearch = store.add(search.register(deps, context, { batchJobs, testMode }));
   // Ghost text looks up the definitions near the cursor in the search index (read only, local).
   inlineFeature.setDefinitionSearch(workspaceSearch.service);
   const toolsFeature = tools.register(deps, { rankedSearch: workspaceSearch, storageUri: context.storageUri });
   store.add(toolsFeature.disposable);
   store.add(transcription.register(deps));
-  const documentsFeature = documents.register(deps, { extensionUri: context.extensionUri, storageUri: context.storageUri, globalStorageUri: context.globalStorageUri });
+  const documentsFeature = documents.register(deps, { extensionUri: context.extensionUri, storageUri: context.storageUri, globalStorageUri: context.globalStorageUri }, batchJobs);
   store.add(documentsFeature.disposable);
   store.add(commitMessage.register(deps));
   store.add(quickFix.register(deps));
   store.add(review.register(deps));
-  // Batch jobs: ids kept in global storage and followed from activation (nothing is sent when there is none).
-  const batchJobs = store.add(new BatchJobService(context.globalState, deps.inference, logger, { tmpDir: tmpdir, onUsage: (event) => usageRuntime.meter.record(event) }));
   const explorer = resources.register(deps, { testMode, batches: batchJobs });
   store.add(explorer.disposable);
   const batchFeature = batch.register(deps, { service: batchJobs, testMode });
@@ -184,6 +187,7 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
     onboarding: onboardingFeature.testApi,
     network: networkFeature.testApi,
     batch: batchFeature.testApi,
+    searchEmbeddingsBatch: workspaceSearch.embeddingsBatch,
     mcp: mcpFeature.testApi,
   };
 }

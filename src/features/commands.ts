@@ -42,4 +42,7 @@ export const Commands = {
   batchOpenResults: 'stratus.batch.openResults',
   batchCancel: 'stratus.batch.cancel',
   batchRetryFailed: 'stratus.batch.retryFailed',
+  /** A job of a feature's own kind (search embeddings, document OCR): its results through that feature. */
+  batchOpenJobResults: 'stratus.batch.openJobResults',
+  searchBuildEmbeddingsBatch: 'stratus.search.buildEmbeddingsBatch',
 } as const;

@@ -76,6 +76,7 @@ export const RESTRICTED_MODE_COMMANDS: Readonly<Record<string, { readonly safe: 
   'stratus.transcription.saveSrt': { safe: PICKED },
   'stratus.transcription.saveVtt': { safe: PICKED },
   'stratus.documents.extract': { safe: PICKED },
+  'stratus.documents.extractBatch': { safe: PICKED },
   'stratus.documents.openMarkdown': { safe: VIEW },
   'stratus.documents.saveMarkdown': { safe: PICKED },
   'stratus.openWalkthrough': { safe: VIEW },
@@ -98,5 +99,7 @@ export const RESTRICTED_MODE_COMMANDS: Readonly<Record<string, { readonly safe: 
   // Reads the failed items' files again and sends them: asked first in Restricted Mode.
   'stratus.batch.retryFailed': { gated: 'send' },
   'stratus.batch.openResults': { safe: 'reads a batch job\'s results; each file is written only once the person accepts it in the review, never one changed since it was sent' },
+  'stratus.batch.openJobResults': { safe: 'opens a finished batch job\'s results through the feature that sent it: search vectors stored in the index, OCR pages shown in the document view; nothing from the workspace runs' },
+  'stratus.search.buildEmbeddingsBatch': { gated: 'send' },
   'stratus.batch.cancel': { safe: 'cancels a batch job the person started, after a modal confirmation; nothing from the workspace runs' },
 };

@@ -11,6 +11,7 @@ import {
   submitBatchJob,
   waitForBatch,
   type Batch,
+  type BatchEndpoint,
   type BatchRequest,
   type BatchResult,
   type BatchStatus,
@@ -69,6 +70,18 @@ export interface BatchJobRecord {
   retriedAs?: string;
   /** The job whose failed items this one retries. */
   retryOf?: string;
+  /** The job's kind when a feature registered one (`registerKind`); absent: Run Prompt over Files. */
+  kind?: string;
+  /** The kind's own data (JSON), kept with the job for its results. */
+  data?: unknown;
+}
+
+/** What the feature that sends jobs of a kind does with them (`registerKind`). */
+export interface BatchJobKind {
+  /** Opens a completed job's results (stores, shows them). */
+  openResults(job: BatchJobRecord): Promise<void>;
+  /** Told when a job of this kind ends (jobs of a registered kind are not on `onDidFinish`). */
+  finished(job: BatchJobRecord): void;
 }
 
 const STORAGE_KEY = 'stratus.batch.jobs';
@@ -97,6 +110,7 @@ export class BatchJobService implements vscode.Disposable {
   readonly onDidFinish = this.finished.event;
   private readonly following = new Map<string, AbortController>();
   private readonly wakers = new Set<() => void>();
+  private readonly kinds = new Map<string, BatchJobKind>();
   private disposed = false;
 
   constructor(
@@ -115,6 +129,23 @@ export class BatchJobService implements vscode.Disposable {
     return this.jobs().find((j) => j.id === id);
   }
 
+  /** A feature's job kind: its jobs' results and endings go to `handler`. */
+  registerKind(kind: string, handler: BatchJobKind): vscode.Disposable {
+    this.kinds.set(kind, handler);
+    return new vscode.Disposable(() => {
+      if (this.kinds.get(kind) === handler) this.kinds.delete(kind);
+    });
+  }
+
+  /** Opens a job of a registered kind's results; false when the job has no such kind (Run Prompt over Files reviews its own). */
+  async openKindResults(jobId: string): Promise<boolean> {
+    const job = this.job(jobId);
+    const kind = job?.kind !== undefined ? this.kinds.get(job.kind) : undefined;
+    if (!job || !kind) return false;
+    await kind.openResults(job);
+    return true;
+  }
+
   /** Follows every job that has not ended (on activation: nothing is sent when there is none). */
   resume(): void {
     for (const job of this.jobs()) if (!jobEnded(job)) this.follow(job.id);
@@ -126,14 +157,17 @@ export class BatchJobService implements vscode.Disposable {
   }
 
   /** Sends a job as one or more batches; the record is stored before polling starts. */
-  async submit(job: { title: string; model: string; items: BatchJobItem[]; requests: Iterable<BatchRequest>; estimate: JobCostEstimate; instruction?: string; retryOf?: string }, signal?: AbortSignal): Promise<BatchJobRecord> {
+  async submit(
+    job: { title: string; model: string; items: BatchJobItem[]; requests: Iterable<BatchRequest> | AsyncIterable<BatchRequest>; estimate: JobCostEstimate; endpoint?: BatchEndpoint; kind?: string; data?: unknown; instruction?: string; retryOf?: string },
+    signal?: AbortSignal,
+  ): Promise<BatchJobRecord> {
     if (job.retryOf !== undefined) {
       const source = this.job(job.retryOf);
       if (!source) throw new BatchError('The batch job to retry is no longer known', 'results_deleted');
       if (source.retriedAs !== undefined) throw new RetriedError(source.retriedAs);
     }
     const transport = this.inference.client().transport;
-    const result = await submitBatchJob(transport, job.requests, { endpoint: '/v1/chat/completions', tmpDir: this.options.tmpDir(), name: 'stratus', signal, metadata: { source: 'stratus' } });
+    const result = await submitBatchJob(transport, job.requests, { endpoint: job.endpoint ?? '/v1/chat/completions', tmpDir: this.options.tmpDir(), name: 'stratus', signal, metadata: { source: 'stratus' } });
     const record: BatchJobRecord = {
       id: `job-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
       title: job.title,
@@ -146,6 +180,7 @@ export class BatchJobService implements vscode.Disposable {
       reviewed: false,
       ...(job.instruction !== undefined ? { instruction: job.instruction } : {}),
       ...(job.retryOf !== undefined ? { retryOf: job.retryOf } : {}),
+      ...(job.kind !== undefined ? { kind: job.kind, data: job.data } : {}),
     };
     if (result.error !== undefined) {
       // Nothing created: the caller reports the error. Some parts created: the job is kept, with why the rest was not sent.
@@ -254,7 +289,10 @@ export class BatchJobService implements vscode.Disposable {
         }
       }
       const final = this.job(jobId);
-      if (final && !this.disposed) this.finished.fire(final);
+      if (!final || this.disposed) return;
+      if (final.kind === undefined) this.finished.fire(final);
+      else if (this.kinds.has(final.kind)) this.kinds.get(final.kind)?.finished(final);
+      else this.logger.warn(`Batch job ${final.id} of kind ${final.kind} ended, and no feature reads that kind.`);
     })().finally(() => {
       if (this.following.get(jobId) === controller) this.following.delete(jobId);
     });

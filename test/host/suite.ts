@@ -48,4 +48,5 @@ import './gateway.test';
 import './modelOverrides.test';
 import './modelFamilies.test';
 import './batch.test';
+import './batchKinds.test';
 import './mcp.test';

@@ -5,12 +5,23 @@ import { cleanOcrText } from './cleanup';
 import { ocrRequest } from './ocrRequest';
 import type { DocumentSource, PageImage, PageOutcome, PagePlan } from './types';
 
-/** Reads one page image with the OCR model; resolves to the page's Markdown. */
-export type PageReader = (image: PageImage, signal: AbortSignal) => Promise<string>;
+/** Reads one page image (page `page`, 1-based) with the OCR model; resolves to the page's Markdown. */
+export type PageReader = (image: PageImage, signal: AbortSignal, page: number) => Promise<string>;
+
+/** The model's answer for a page as its Markdown: cleaned, and marked when the answer limit cut it. */
+export function ocrAnswerMarkdown(text: string, finishReason: string | undefined): string {
+  const markdown = cleanOcrText(text);
+  return finishReason === 'length' ? `${markdown}\n\n_(cut short: the page's Markdown reached the model's answer limit)_` : markdown;
+}
+
+/** A page that cannot be read, its message already the sentence to show (a batch without its answer...). */
+export class PageFailure extends Error {
+  override readonly name = 'PageFailure';
+}
 
 /** Why a page failed, one sentence for the view and the Markdown (no secret: core errors are redacted). */
 export function failureReason(error: unknown): string {
-  if (error instanceof Error && error.name === 'DocumentError') return error.message;
+  if (error instanceof Error && (error.name === 'DocumentError' || error instanceof PageFailure)) return error.message;
   return presentError(error).message;
 }
 
@@ -23,8 +34,7 @@ export function ocrReader(client: InferenceClient, model: { id: string; maxModel
     const planned = ocrRequest(model, image);
     if (!planned.ok) throw new Error(planned.message);
     const result = await client.chat(planned.request, { signal, purpose: 'ocr' });
-    const markdown = cleanOcrText(result.text);
-    return result.finishReason === 'length' ? `${markdown}\n\n_(cut short: the page's Markdown reached the model's answer limit)_` : markdown;
+    return ocrAnswerMarkdown(result.text, result.finishReason);
   };
 }
 
@@ -75,7 +85,7 @@ export async function readPages(options: ReadPagesOptions): Promise<PageOutcome[
       if (page.action === 'text') return change(page, { status: 'done', markdown: await source.text(page.number) });
       const image = await source.image(page.number);
       if (!image) return change(page, { status: 'failed', reason: 'the page has no image to read' });
-      const markdown = await read(image, abort.signal);
+      const markdown = await read(image, abort.signal, page.number);
       change(page, { status: 'done', markdown, model: options.model });
     } catch (error) {
       if (abort.signal.aborted || error instanceof CancelledError) change(page, { status: 'cancelled' });

@@ -7,6 +7,7 @@
  */
 export { chunkRanges, chunkText, type Chunk, type ChunkOptions, type ChunkRange } from './text';
 export { contentHash, EmbeddingCache, embedTexts, planEmbeddingBatches, type EmbedFn, type EmbeddingBatch } from './query';
+export { EmbeddingResults, lineVectors, planEmbeddingsBatch, type EmbeddingLine, type EmbeddingsApplied, type EmbeddingsBatchPlan } from './query';
 export { SearchEngine } from './engine';
 export { WORKER_MIN_FILES } from './build';
 export { describeLoadFailure } from './store';
@@ -33,4 +34,4 @@ export { searchInference } from './query';
 export { IndexClient, IndexWorkerError, type IndexClientOptions } from './worker';
 export { searchSettingsKey } from './store';
 export { LIVE_FILE, loadStoredIndex } from './lexical';
-export type { OpenOptions, WorkspaceIndex } from './shared';
+export type { OpenOptions, PendingEmbedding, WorkspaceIndex } from './shared';

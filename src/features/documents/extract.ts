@@ -6,8 +6,8 @@ import { DEFAULT_MAX_MODEL_LEN } from '../../core/documents/ocrRequest';
 import { openDocument } from '../../core/documents/open';
 import { formatPageRange, pagesOf, parsePageRange } from '../../core/documents/pageRange';
 import { countActions, needsPageRange, planPages } from '../../core/documents/plan';
-import { failureReason, ocrReader } from '../../core/documents/run';
-import type { DocumentSource, ExtractMode, PageInfo, PageOutcome } from '../../core/documents/types';
+import { failureReason, ocrReader, type PageReader } from '../../core/documents/run';
+import type { DocumentSource, ExtractMode, PageInfo, PageOutcome, PagePlan } from '../../core/documents/types';
 import type { Deps } from '../deps';
 import { loadDocumentBytes } from './load';
 import { pickOcrModel, type OcrModel } from './models';
@@ -99,18 +99,28 @@ export interface Extraction {
   readonly finished: Promise<ExtractResult>;
 }
 
+/** A document opened and its reading planned: what `startExtraction` reads, and what a batch job sends. */
+export interface PlannedExtraction {
+  readonly fileName: string;
+  readonly key: string;
+  /** Opened with the OCR model's context (page images sized for it); the caller closes it. */
+  readonly source: DocumentSource;
+  /** The pages chosen, and how each is read. */
+  readonly pages: number[];
+  readonly mode: ExtractMode;
+  /** Pages known from the cache (done), and the pages still to read. */
+  readonly known: PageOutcome[];
+  readonly todo: PagePlan[];
+  readonly model: OcrModel | undefined;
+  readonly concurrency: number;
+}
+
 /**
- * Opens a document and starts reading it: size cap, pdf.js loaded if it is a PDF, pages chosen
+ * Opens a document and plans its reading: size cap, pdf.js loaded if it is a PDF, pages chosen
  * (range prompt past the cap), text layer or OCR per page, the OCR model picked, cached pages
  * reused. Undefined when the user stepped back. Throws DocumentError for a file that cannot be read.
  */
-export async function startExtraction(
-  deps: Deps,
-  cache: DocumentCache,
-  uri: vscode.Uri,
-  options: ExtractOptions,
-  run: (session: DocumentSession, read: (signal: AbortSignal, onPage: (page: PageOutcome) => void) => Promise<PageOutcome[]>) => Promise<PageOutcome[]>,
-): Promise<Extraction | undefined> {
+export async function planExtraction(deps: Deps, cache: DocumentCache, uri: vscode.Uri, options: ExtractOptions): Promise<PlannedExtraction | undefined> {
   const settings = readDocumentSettings();
   const fileName = path.basename(uri.path);
   const bytes = await loadDocumentBytes(uri, settings, false);
@@ -135,27 +145,45 @@ export async function startExtraction(
     const resize = model?.maxModelLen !== undefined && model.maxModelLen !== DEFAULT_MAX_MODEL_LEN && source.format === 'pdf';
     const sized = resize ? await openDocument(bytes, fileName, loadPdfJs, model?.maxModelLen) : source;
     if (sized !== source) await source.close();
-    const reader = model ? { read: ocrReader(deps.inference.client(), model), model: model.id } : undefined;
-    const session = new DocumentSession(`document-${nextSession++}`, uri, fileName, key, sized, cache, reader, settings.concurrency);
     keep = true;
-    session.seed([...known, ...todo.map((p): PageOutcome => ({ number: p.number, action: p.action, status: 'queued' }))]);
-    if (model?.fallback) void vscode.window.showWarningMessage(vscode.l10n.t('Stratus: {0} is not an OCR model; results may be worse than with one.', model.id));
-    const finished = run(session, (signal, onPage) => session.read(todo, signal, onPage)).then((outcomes): ExtractResult => {
-      const all = session.pages();
-      return {
-        sessionId: session.id,
-        fileName,
-        pageCount: source.pageCount,
-        markdown: session.markdown(),
-        pages: all.map((p) => ({ number: p.number, action: p.action, status: p.status, reason: p.reason, model: p.model })),
-        cancelled: outcomes.some((p) => p.status === 'cancelled'),
-        model: model?.id,
-      };
-    });
-    return { session, finished };
+    return { fileName, key, source: sized, pages, mode, known, todo, model, concurrency: settings.concurrency };
   } finally {
     if (!keep) await source.close().catch(() => undefined);
   }
+}
+
+/**
+ * Opens a document and starts reading it (see `planExtraction`). `reader` reads the OCR pages
+ * (default: the model, now; a batch job's answers once it completed).
+ */
+export async function startExtraction(
+  deps: Deps,
+  cache: DocumentCache,
+  uri: vscode.Uri,
+  options: ExtractOptions,
+  run: (session: DocumentSession, read: (signal: AbortSignal, onPage: (page: PageOutcome) => void) => Promise<PageOutcome[]>) => Promise<PageOutcome[]>,
+  reader?: (model: OcrModel) => PageReader,
+): Promise<Extraction | undefined> {
+  const planned = await planExtraction(deps, cache, uri, options);
+  if (!planned) return undefined;
+  const { fileName, key, source, known, todo, model } = planned;
+  const ocr = model ? { read: reader ? reader(model) : ocrReader(deps.inference.client(), model), model: model.id } : undefined;
+  const session = new DocumentSession(`document-${nextSession++}`, uri, fileName, key, source, cache, ocr, planned.concurrency);
+  session.seed([...known, ...todo.map((p): PageOutcome => ({ number: p.number, action: p.action, status: 'queued' }))]);
+  if (model?.fallback) void vscode.window.showWarningMessage(vscode.l10n.t('Stratus: {0} is not an OCR model; results may be worse than with one.', model.id));
+  const finished = run(session, (signal, onPage) => session.read(todo, signal, onPage)).then((outcomes): ExtractResult => {
+    const all = session.pages();
+    return {
+      sessionId: session.id,
+      fileName,
+      pageCount: source.pageCount,
+      markdown: session.markdown(),
+      pages: all.map((p) => ({ number: p.number, action: p.action, status: p.status, reason: p.reason, model: p.model })),
+      cancelled: outcomes.some((p) => p.status === 'cancelled'),
+      model: model?.id,
+    };
+  });
+  return { session, finished };
 }
 
 /** One line for the notification after reading. */

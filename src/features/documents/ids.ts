@@ -3,6 +3,7 @@ import { ToolNames } from '../../core/agent/toolNames';
 /** Command ids, the view type and the file types of the documents feature. */
 export const DocumentCommands = {
   extract: 'stratus.documents.extract',
+  extractBatch: 'stratus.documents.extractBatch',
   openMarkdown: 'stratus.documents.openMarkdown',
   saveMarkdown: 'stratus.documents.saveMarkdown',
 } as const;

@@ -8,7 +8,12 @@ import { showError } from '../../platform/errorNotification';
 import type { Deps } from '../deps';
 import { FileCacheStore } from './cacheStore';
 import { registerOcrChatCommand } from './chat';
-import { parseExtractOptions, startExtraction, summary, type ExtractResult } from './extract';
+import { parseExtractOptions, startExtraction, summary, type ExtractOptions, type ExtractResult } from './extract';
+import { ocrBatchJobs, type OcrBatchOutcome } from './ocrBatch';
+import type { BatchJobService } from '../../services/batchJobs';
+import type { BatchMode } from '../../platform/batchJobUi';
+import type { PageReader } from '../../core/documents/run';
+import type { OcrModel } from './models';
 import { DOCUMENT_EXTENSIONS, DocumentCommands, READ_DOCUMENT_TOOL } from './ids';
 import { ReadDocumentTool } from './tool';
 import type { DocumentSession } from './session';
@@ -18,6 +23,10 @@ import { DocumentPanel } from './view';
 export interface DocumentsTestApi {
   panels(): readonly DocumentPanel[];
   session(id: string): DocumentSession | undefined;
+  /** Read now or as a batch (`batchMode` answers the question). */
+  runBatch(uri: vscode.Uri, options: ExtractOptions & { batchMode: BatchMode }): Promise<OcrBatchOutcome>;
+  /** A completed OCR job's pages shown in the view. */
+  applyBatch(jobId: string): Promise<OcrBatchOutcome>;
 }
 
 export interface DocumentsFeature {
@@ -25,7 +34,7 @@ export interface DocumentsFeature {
   readonly testApi: DocumentsTestApi;
 }
 
-export function register(deps: Deps, context: { extensionUri: vscode.Uri; storageUri: vscode.Uri | undefined; globalStorageUri: vscode.Uri }): DocumentsFeature {
+export function register(deps: Deps, context: { extensionUri: vscode.Uri; storageUri: vscode.Uri | undefined; globalStorageUri: vscode.Uri }, batchJobs: BatchJobService): DocumentsFeature {
   const store = new DisposableStore();
   const storage = context.storageUri?.scheme === 'file' ? context.storageUri : context.globalStorageUri.scheme === 'file' ? context.globalStorageUri : undefined;
   const cache = new DocumentCache(new FileCacheStore(storage ? path.join(storage.fsPath, 'documents') : undefined));
@@ -68,26 +77,33 @@ export function register(deps: Deps, context: { extensionUri: vscode.Uri; storag
 
   const sessionOf = (argument: unknown): DocumentSession | undefined => (typeof argument === 'string' ? panels.get(argument)?.session ?? (lastSession?.id === argument ? lastSession : undefined) : lastSession);
 
-  const extract = async (uriArgument?: unknown, optionsArgument?: unknown): Promise<ExtractResult | undefined> => {
+  /** The document to read: the argument, else one picked; undefined when Stratus is not configured or none was picked. */
+  const documentUri = async (uriArgument: unknown): Promise<vscode.Uri | undefined> => {
     const configured = await deps.inference.isConfigured();
     if (!configured.apiKey || !configured.baseUrl) {
       void vscode.window.showErrorMessage(configured.apiKey ? vscode.l10n.t('Stratus is not configured: set stratus.inference.baseUrl.') : vscode.l10n.t('Stratus is not configured: set your API key.'));
       return undefined;
     }
-    let uri = uriArgument instanceof vscode.Uri ? uriArgument : undefined;
-    if (!uri) {
-      const picked = await vscode.window.showOpenDialog({
-        title: vscode.l10n.t('Stratus: Extract Text from Document'),
-        openLabel: vscode.l10n.t('Extract Text'),
-        canSelectMany: false,
-        filters: { [vscode.l10n.t('Documents and images')]: [...DOCUMENT_EXTENSIONS], [vscode.l10n.t('All files')]: ['*'] },
-      });
-      uri = picked?.[0];
-      if (!uri) return undefined;
-    }
+    if (uriArgument instanceof vscode.Uri) return uriArgument;
+    const picked = await vscode.window.showOpenDialog({
+      title: vscode.l10n.t('Stratus: Extract Text from Document'),
+      openLabel: vscode.l10n.t('Extract Text'),
+      canSelectMany: false,
+      filters: { [vscode.l10n.t('Documents and images')]: [...DOCUMENT_EXTENSIONS], [vscode.l10n.t('All files')]: ['*'] },
+    });
+    return picked?.[0];
+  };
+
+  const extract = async (uriArgument?: unknown, optionsArgument?: unknown): Promise<ExtractResult | undefined> => {
+    const uri = await documentUri(uriArgument);
+    return uri ? extractWith(uri, parseExtractOptions(optionsArgument)) : undefined;
+  };
+
+  /** Reads the document into the view; `reader` reads its OCR pages (default: the model, now). */
+  const extractWith = async (uri: vscode.Uri, options: ExtractOptions, reader?: (model: OcrModel) => PageReader): Promise<ExtractResult | undefined> => {
     const fileName = path.basename(uri.path);
     try {
-      const started = await startExtraction(deps, cache, uri, parseExtractOptions(optionsArgument), (session, read) =>
+      const started = await startExtraction(deps, cache, uri, options, (session, read) =>
         Promise.resolve(
           vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Stratus: reading {0}', fileName), cancellable: true }, async (progress, token) => {
             const abort = toAbortSignal(token);
@@ -105,6 +121,7 @@ export function register(deps: Deps, context: { extensionUri: vscode.Uri; storag
             }
           }),
         ),
+        reader,
       );
       if (!started) return undefined;
       const { session } = started;
@@ -134,6 +151,13 @@ export function register(deps: Deps, context: { extensionUri: vscode.Uri; storag
   };
 
   store.add(vscode.commands.registerCommand(DocumentCommands.extract, (uri?: unknown, options?: unknown) => extract(uri, options)));
+  // Now or as a batch (half price), both prices shown first; a completed job's pages shown as the run would.
+  const ocrJobs = ocrBatchJobs(deps, cache, batchJobs, extractWith);
+  store.add(ocrJobs.disposable);
+  store.add(vscode.commands.registerCommand(DocumentCommands.extractBatch, async (uriArgument?: unknown) => {
+    const uri = await documentUri(uriArgument);
+    return uri ? ocrJobs.run(uri, {}) : undefined;
+  }));
   store.add(vscode.commands.registerCommand(DocumentCommands.openMarkdown, async (argument?: unknown) => {
     const session = sessionOf(argument);
     if (!session) {
@@ -160,6 +184,11 @@ export function register(deps: Deps, context: { extensionUri: vscode.Uri; storag
   });
   return {
     disposable: store,
-    testApi: { panels: () => [...panels.values()], session: (id) => panels.get(id)?.session ?? (lastSession?.id === id ? lastSession : undefined) },
+    testApi: {
+      panels: () => [...panels.values()],
+      session: (id) => panels.get(id)?.session ?? (lastSession?.id === id ? lastSession : undefined),
+      runBatch: (uri, options) => ocrJobs.run(uri, options),
+      applyBatch: (jobId) => ocrJobs.apply(jobId),
+    },
   };
 }

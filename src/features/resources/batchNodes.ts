@@ -60,7 +60,10 @@ export function batchTreeItem(job: BatchJobRecord, now = Date.now()): vscode.Tre
   );
   // `;failed`: a completed job with failed items not yet retried (Retry Failed Items).
   const retryable = state === 'completed' && !job.error && failed > 0 && job.retriedAs === undefined;
-  item.contextValue = `stratus.batchJob;${ended ? 'ended' : 'running'};${state === 'completed' && !job.error ? 'results' : ''}${retryable ? ';failed' : ''}`;
-  if (state === 'completed' && !job.error) item.command = { command: Commands.batchOpenResults, title: vscode.l10n.t('Review Results'), arguments: [job.id] };
+  // A job of a feature's own kind (search embeddings, document OCR) opens its results through that feature.
+  const results = state === 'completed' && !job.error ? (job.kind === undefined ? 'results' : 'kindResults') : '';
+  item.contextValue = `stratus.batchJob;${ended ? 'ended' : 'running'};${results}${retryable && job.kind === undefined ? ';failed' : ''}`;
+  if (results === 'results') item.command = { command: Commands.batchOpenResults, title: vscode.l10n.t('Review Results'), arguments: [job.id] };
+  if (results === 'kindResults') item.command = { command: Commands.batchOpenJobResults, title: vscode.l10n.t('Open Results'), arguments: [job.id] };
   return item;
 }

@@ -106,6 +106,11 @@ export function register(deps: Deps, options: ResourcesOptions): { disposable: v
       return runWrite(ctx, resolved.kind, action, resolved.item, writeOptionsFrom(testArgs, options.testMode));
     });
 
+  // A finished batch job of a feature's own kind: its results through that feature (services/batchJobs.ts).
+  store.add(vscode.commands.registerCommand(Commands.batchOpenJobResults, async (target?: unknown) => {
+    const jobId = typeof target === 'string' ? target : typeof target === 'object' && target !== null && typeof (target as { jobId?: unknown }).jobId === 'string' ? (target as { jobId: string }).jobId : undefined;
+    if (jobId !== undefined) await options.batches?.openKindResults(jobId);
+  }));
   store.add(vscode.commands.registerCommand(Commands.resourcesCreate, async (arg?: unknown, testArgs?: unknown) => {
     if (!(await ensureSignedIn(deps))) return undefined;
     const kind = isNode(arg) ? arg.kind : typeof arg === 'string' ? connection.client().catalog.kind(arg) : await pickKind(connection, vscode.l10n.t('Stratus: Create Resource'), 'create');

@@ -3,6 +3,8 @@ import type { Deps } from '../deps';
 import { searchChatCommand } from './chat';
 import { showSearchPick } from './quickPick';
 import { SearchService, type WorkspaceSearch } from './service';
+import type { BatchJobService } from '../../services/batchJobs';
+import { registerEmbeddingsBatch, type EmbeddingsBatchArgs, type EmbeddingsBatchOutcome } from './embeddingsBatch';
 
 export type { WorkspaceSearch, WorkspaceSearchHit, WorkspaceSearchResult } from './service';
 
@@ -14,6 +16,8 @@ export const SearchCommands = {
 /** The search feature: what `register` returns is disposable and is the search others call. */
 export interface SearchFeature extends WorkspaceSearch, vscode.Disposable {
   readonly service: SearchService;
+  /** The embeddings batch job (host tests, ExtensionMode.Test only). */
+  readonly embeddingsBatch?: { run(args?: EmbeddingsBatchArgs): Promise<EmbeddingsBatchOutcome>; apply(jobId: string): Promise<EmbeddingsBatchOutcome> };
 }
 
 /**
@@ -23,10 +27,12 @@ export interface SearchFeature extends WorkspaceSearch, vscode.Disposable {
  * `stratus.search.backgroundIndexing` is on: never merely because Stratus was activated (VS Code
  * activates it to list language models). It never blocks activation.
  */
-export function register(deps: Deps, context: Pick<vscode.ExtensionContext, 'storageUri'>): SearchFeature {
+export function register(deps: Deps, context: Pick<vscode.ExtensionContext, 'storageUri'>, options: { batchJobs: BatchJobService; testMode: boolean }): SearchFeature {
   const service = new SearchService(deps, context.storageUri);
+  const embeddingsBatch = registerEmbeddingsBatch(deps, service, options.batchJobs, options.testMode);
   const disposables: vscode.Disposable[] = [
     service,
+    embeddingsBatch.disposable,
     vscode.commands.registerCommand(SearchCommands.searchWorkspace, (query?: unknown) => showSearchPick(service, deps.logger, typeof query === 'string' ? query : '')),
     vscode.commands.registerCommand(SearchCommands.rebuildIndex, () => service.index('rebuild')),
     deps.chatCommands.register(searchChatCommand(service)),
@@ -36,6 +42,7 @@ export function register(deps: Deps, context: Pick<vscode.ExtensionContext, 'sto
   disposables.push({ dispose: () => clearTimeout(timer) });
   return {
     service,
+    ...(options.testMode ? { embeddingsBatch: { run: embeddingsBatch.run, apply: embeddingsBatch.apply } } : {}),
     searchWorkspace: (query, options) => service.searchWorkspace(query, options),
     dispose: () => {
       for (const d of disposables.reverse()) d.dispose();

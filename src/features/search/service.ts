@@ -263,6 +263,18 @@ export class SearchService implements WorkspaceSearch, vscode.Disposable {
     await this.engine?.flush();
   }
 
+  /** The folder indexed (the first workspace folder), once started. */
+  get indexedFolder(): vscode.Uri | undefined {
+    return this.folder ?? this.placement.folder ?? vscode.workspace.workspaceFolders?.[0]?.uri;
+  }
+
+  /** The index brought up to date (events applied), for a batch job of its embeddings; undefined without a folder. */
+  async currentIndex(): Promise<WorkspaceIndex | undefined> {
+    await this.whenIndexed();
+    await this.engine?.flush();
+    return this.engine;
+  }
+
   /**
    * The lexical order (the picker, as you type; ghost text's definitions); starts the index on
    * first use. `symbols`: a language server's definitions of an identifier first (default).

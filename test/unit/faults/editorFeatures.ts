@@ -124,7 +124,7 @@ export const ocrPage: Feature = {
         plan,
         model: OCR_MODEL.id,
         concurrency: 2,
-        read: (image, signal) => reader(image, signal).catch((error: unknown) => {
+        read: (image, signal, page) => reader(image, signal, page).catch((error: unknown) => {
           failure = error;
           throw error;
         }),

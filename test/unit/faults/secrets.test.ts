@@ -123,7 +123,7 @@ describe('secrets sweep: servers that echo the credentials back', () => {
           const errors = [
             await failure(streamEdit({ client, model: 'm', prompt: editPrompt, session: new EditSession(range), signal: new AbortController().signal, onEdits: () => undefined })),
             await failure(writeCommitMessage(client, 'm', commitPrompt, () => undefined)),
-            await failure(ocrReader(client, { id: 'deepseek-ocr:3b', maxModelLen: 8192 })(image, new AbortController().signal)),
+            await failure(ocrReader(client, { id: 'deepseek-ocr:3b', maxModelLen: 8192 })(image, new AbortController().signal, 1)),
             await failure(client.completeStream({ model: 'c', prompt: 'const a = ' }, { purpose: 'inline' }).consume()),
           ];
           assert.ok(stub.requests.length >= 4, 'the requests reached the echoing server');

@@ -68,6 +68,21 @@ for (const profile of ['contract', 'production'] as const) {
       assert.ok(sandbox().control.requests({ pathPrefix: '/v1/embeddings' }).length >= 1, 'the worker asked the host to embed');
     });
 
+    it('a batch job\'s vectors go through the worker: the chunks without one listed, stored, then used with only the query embedded', async () => {
+      const settings: SearchSettings = { ...DEFAULT_SEARCH_SETTINGS, embeddingModel: 'bge-m3:567m', rerank: { ...DEFAULT_SEARCH_SETTINGS.rerank, enabled: false } };
+      const remote = indexClient(settings);
+      await remote.open();
+      const pending = await remote.pendingEmbeddings('bge-m3:567m');
+      assert.deepEqual(pending.map((p) => p.path).sort(), ['src/auth/tokenRefresher.ts', 'src/cart.ts', 'src/session.ts']);
+      const answer = await client.embed({ model: 'bge-m3:567m', input: pending.map((p) => p.text) });
+      const vectors = pending.map((p, i) => ({ hash: p.hash, vector: Float32Array.from(answer.embeddings[i] ?? []) }));
+      assert.deepEqual(await remote.storeEmbeddings('bge-m3:567m', [...vectors, { hash: 'e'.repeat(40), vector: new Float32Array([1, 0]) }]), { stored: 3, stale: 1 });
+      assert.deepEqual(await remote.pendingEmbeddings('bge-m3:567m'), []);
+      sandbox().control.clearRequests();
+      await remote.search('renew credentials expiry');
+      assert.equal(sandbox().control.requests({ pathPrefix: '/v1/embeddings' }).length, 1, 'only the query');
+    });
+
     it('an embedding failure keeps the lexical order, and its note is the host client\'s own error', async () => {
       const remote = indexClient({ ...DEFAULT_SEARCH_SETTINGS, embeddingModel: 'no-such-embedder:1b', rerank: { ...DEFAULT_SEARCH_SETTINGS.rerank, enabled: false } });
       await remote.open();

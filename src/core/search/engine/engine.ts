@@ -8,13 +8,12 @@ import { logIndexStats } from './statsLog';
 import { INDEX_FILE, LIVE_FILE, loadStoredIndex, needsNewSegment, storeIndex } from '../lexical/storedIndex';
 import { embeddingsFile, Ranker, toHit } from '../query/ranking';
 import type { LocalCandidates } from '../query/rerankStage';
-import type { IndexProgress, IndexStats, SearchEngineOptions, SearchHit, SearchResult, WorkspaceIndex } from '../shared/searchTypes';
+import type { IndexProgress, IndexStats, PendingEmbedding, SearchEngineOptions, SearchHit, SearchResult, WorkspaceIndex } from '../shared/searchTypes';
 
 export { WORKER_MIN_FILES } from '../build/indexer';
 export { describeLoadFailure } from '../store/indexFormat';
 export { DEFAULT_SEARCH_SETTINGS } from '../shared/searchTypes';
 export type { IndexProgress, IndexStats, SearchEngineOptions, SearchHit, SearchInference, SearchNote, SearchResult, SearchSettings, WorkspaceIndex } from '../shared/searchTypes';
-
 export { INDEX_FILE } from '../lexical/storedIndex';
 const SAVE_DELAY_MS = 10_000;
 
@@ -88,9 +87,7 @@ export class SearchEngine implements WorkspaceIndex {
 
   /** Loads the stored index and brings it up to date, or builds one. Idempotent while running. */
   open(options: { signal?: AbortSignal; onProgress?: (p: IndexProgress) => void } = {}): Promise<IndexStats> {
-    this.opened ??= this.load(options).finally(() => {
-      this.opened = undefined;
-    });
+    this.opened ??= this.load(options).finally(() => (this.opened = undefined));
     return this.opened;
   }
 
@@ -358,11 +355,7 @@ export class SearchEngine implements WorkspaceIndex {
     return this.searchIndex(query, limit).map((h, i) => toHit(h, i));
   }
 
-  /**
-   * Local candidates (lexical, fused with embeddings when configured), then the rerank model's
-   * order. Degrades to the local order with a note, never to an empty answer; throws only
-   * CancelledError (the caller's signal).
-   */
+  /** Local candidates, then the rerank model's order; degrades with a note, throws only CancelledError (see `Ranker.search`). */
   search(query: string, options: { signal?: AbortSignal; onLocal?: (hits: SearchHit[]) => void } = {}): Promise<SearchResult> {
     return this.ranker.search(query, options);
   }
@@ -375,6 +368,14 @@ export class SearchEngine implements WorkspaceIndex {
   /** The lexical order, as the index worker's client offers it (see `WorkspaceIndex`). */
   query(query: string, limit?: number): Promise<SearchHit[]> {
     return Promise.resolve(this.lexical(query, limit));
+  }
+
+  /** The chunks without a vector of `model`, and vectors computed by a batch job stored (see `Ranker`). */
+  pendingEmbeddings(model: string): Promise<PendingEmbedding[]> {
+    return this.ranker.pendingEmbeddings(model);
+  }
+  storeEmbeddings(model: string, vectors: ReadonlyArray<{ hash: string; vector: Float32Array }>): Promise<{ stored: number; stale: number }> {
+    return this.ranker.storeEmbeddings(model, vectors);
   }
 
   /** The text of each hit's line range, read from the file (the preview when unreadable). */

@@ -56,9 +56,9 @@ export function planEmbeddingBatches(texts: readonly string[], options: Embeddin
   return batches;
 }
 
-export function normalise(vector: readonly number[]): Float32Array {
+export function normalise(vector: ArrayLike<number>): Float32Array {
   let sum = 0;
-  for (const v of vector) sum += v * v;
+  for (let i = 0; i < vector.length; i++) sum += (vector[i] ?? 0) ** 2;
   const norm = Math.sqrt(sum) || 1;
   const out = new Float32Array(vector.length);
   for (let i = 0; i < vector.length; i++) out[i] = (vector[i] ?? 0) / norm;

@@ -6,6 +6,7 @@
  * workspace symbols with the index's order for an identifier (`symbolFusion.ts`).
  */
 export { contentHash, dot, EmbeddingCache, embedTexts, planEmbeddingBatches, type EmbedFn, type EmbeddingBatch } from './embeddings';
+export { EmbeddingResults, lineVectors, planEmbeddingsBatch, type EmbeddingLine, type EmbeddingsApplied, type EmbeddingsBatchPlan } from './embeddingsBatch';
 export { reciprocalRankFusion } from './fusion';
 export { searchInference } from './inference';
 export { embeddingsFile, Ranker, toHit, type RankerOptions } from './ranking';

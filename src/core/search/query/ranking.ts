@@ -1,11 +1,11 @@
 import { CancelledError } from '../../errors';
-import { contentHash, dot, EmbeddingCache, embedTexts } from './embeddings';
+import { contentHash, dot, EmbeddingCache, embedTexts, normalise } from './embeddings';
 import type { IndexStorage, SearchFileSystem } from '../shared/files';
 import { reciprocalRankFusion } from './fusion';
 import type { ChunkMeta, LexicalHit } from '../shared/indexTypes';
 import type { LexicalIndex } from '../lexical/lexical';
 import { readDocuments, rerankStage, type LocalCandidates } from './rerankStage';
-import type { SearchHit, SearchInference, SearchNote, SearchResult, SearchSettings } from '../shared/searchTypes';
+import type { PendingEmbedding, SearchHit, SearchInference, SearchNote, SearchResult, SearchSettings } from '../shared/searchTypes';
 
 export function embeddingsFile(model: string): string {
   return `search-embeddings-${model.replace(/[^A-Za-z0-9._-]+/g, '_')}.bin`;
@@ -123,38 +123,85 @@ export class Ranker {
 
   /** Embeds the chunks whose text has no vector yet (cached by content hash, persisted). */
   async embedMissing(inference: SearchInference, cache: EmbeddingCache, maxModelLen: number, signal?: AbortSignal): Promise<number> {
-    // Chunks indexed since the last embedding pass have no hash yet: read them once to get it.
-    // One index throughout (a save may swap in the merged one, whose ids differ, meanwhile).
-    const index = this.index;
+    const pending = await this.missingIn(cache);
+    if (pending.length === 0) return 0;
+    const vectors = await embedTexts(inference.embed, cache.model, pending.map((p) => p.text), { maxModelLen, signal });
+    pending.forEach(({ hash }, i) => {
+      const v = vectors[i];
+      if (v) cache.set(hash, v);
+    });
+    cache.retain(new Set([...this.index.allChunks()].map(([, c]) => c.hash)));
+    await this.options.save();
+    return pending.length;
+  }
+
+  /** The chunks without a vector of `model` (one per distinct text), to embed elsewhere (a batch job). */
+  async pendingEmbeddings(model: string): Promise<PendingEmbedding[]> {
+    return this.missingIn(await this.embeddingCache(model));
+  }
+
+  /**
+   * Stores vectors of `model` computed elsewhere (a batch job), each keyed by the content hash of
+   * the text it was computed from: a vector whose text no chunk holds any more (its file changed
+   * since it was sent) is stale and dropped, never stored.
+   */
+  async storeEmbeddings(model: string, vectors: ReadonlyArray<{ hash: string; vector: Float32Array }>): Promise<{ stored: number; stale: number }> {
+    const cache = await this.embeddingCache(model);
+    // Chunks indexed since (a changed file) are hashed from their text now.
+    await this.hashUnhashed(this.index);
+    const live = new Set([...this.index.allChunks()].map(([, c]) => c.hash));
+    let stored = 0;
+    for (const { hash, vector } of vectors) {
+      if (!live.has(hash)) continue;
+      cache.set(hash, normalise(vector));
+      stored += 1;
+    }
+    cache.retain(live);
+    await this.options.save();
+    return { stored, stale: vectors.length - stored };
+  }
+
+  /** Reads every chunk without a content hash yet and sets it; their texts by hash. */
+  private async hashUnhashed(index: LexicalIndex): Promise<Map<string, string>> {
     const unhashed: Array<{ id: number; meta: ChunkMeta }> = [];
     for (const [id, meta] of index.allChunks()) if (meta.hash === '') unhashed.push({ id, meta });
     const texts = new Map<string, string>();
-    if (unhashed.length > 0) {
-      const bodies = await this.documentsFor(unhashed.map(({ id, meta }, i) => ({ id, path: meta.path, startLine: meta.startLine, endLine: meta.endLine, preview: meta.preview, localRank: i + 1 })));
-      unhashed.forEach(({ id }, i) => {
-        const text = bodies[i] ?? '';
-        const hash = contentHash(text);
-        index.setHash(id, hash);
-        texts.set(hash, text);
-      });
-    }
+    if (unhashed.length === 0) return texts;
+    const bodies = await this.documentsFor(unhashed.map(({ id, meta }, i) => ({ id, path: meta.path, startLine: meta.startLine, endLine: meta.endLine, preview: meta.preview, localRank: i + 1 })));
+    unhashed.forEach(({ id }, i) => {
+      const text = bodies[i] ?? '';
+      const hash = contentHash(text);
+      index.setHash(id, hash);
+      texts.set(hash, text);
+    });
+    return texts;
+  }
+
+  /**
+   * The chunks whose text has no vector in `cache`, each keyed by the hash of the text read now: a
+   * chunk whose file changed since it was hashed (its events not applied yet) is left out.
+   */
+  private async missingIn(cache: EmbeddingCache): Promise<PendingEmbedding[]> {
+    // Chunks indexed since the last embedding pass have no hash yet: read them once to get it.
+    // One index throughout (a save may swap in the merged one, whose ids differ, meanwhile).
+    const index = this.index;
+    const texts = await this.hashUnhashed(index);
     const missing = new Map<string, ChunkMeta>();
     for (const [, meta] of index.allChunks()) if (!cache.get(meta.hash) && !missing.has(meta.hash)) missing.set(meta.hash, meta);
-    if (missing.size === 0) return 0;
     const entries = [...missing];
     const absent = entries.filter(([hash]) => !texts.has(hash));
     if (absent.length > 0) {
       const bodies = await this.documentsFor(absent.map(([, m], i) => ({ id: 0, path: m.path, startLine: m.startLine, endLine: m.endLine, preview: m.preview, localRank: i + 1 })));
-      absent.forEach(([hash], i) => texts.set(hash, bodies[i] ?? ''));
+      absent.forEach(([hash], i) => {
+        const text = bodies[i] ?? '';
+        if (contentHash(text) === hash) texts.set(hash, text);
+      });
     }
-    const vectors = await embedTexts(inference.embed, cache.model, entries.map(([hash]) => texts.get(hash) ?? ''), { maxModelLen, signal });
-    entries.forEach(([hash], i) => {
-      const v = vectors[i];
-      if (v) cache.set(hash, v);
-    });
-    cache.retain(new Set([...index.allChunks()].map(([, c]) => c.hash)));
-    await this.options.save();
-    return entries.length;
+    const out: PendingEmbedding[] = [];
+    for (const [hash, meta] of entries) {
+      const text = texts.get(hash);
+      if (text !== undefined) out.push({ hash, path: meta.path, text });
+    }
+    return out;
   }
-
 }

@@ -14,6 +14,7 @@ export {
   type IndexProgress,
   type IndexStats,
   type OpenOptions,
+  type PendingEmbedding,
   type RerankFn,
   type SearchEngineOptions,
   type SearchHit,

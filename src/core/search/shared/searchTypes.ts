@@ -140,6 +140,13 @@ export interface SearchEngineOptions {
   buildWorker?: () => Worker;
 }
 
+/** A chunk text without a vector of the embedding model yet, keyed by the content hash of that text. */
+export interface PendingEmbedding {
+  hash: string;
+  path: string;
+  text: string;
+}
+
 export interface OpenOptions {
   signal?: AbortSignal;
   onProgress?: (p: IndexProgress) => void;
@@ -167,6 +174,10 @@ export interface WorkspaceIndex {
   flush(): Promise<void>;
   /** Resolves once the writes of the index started so far are done. */
   persisted(): Promise<void>;
+  /** The chunks without a vector of `model`, to embed as a batch job. */
+  pendingEmbeddings(model: string): Promise<PendingEmbedding[]>;
+  /** Stores vectors computed by a batch job; a vector whose text no chunk holds now is dropped (`stale`). */
+  storeEmbeddings(model: string, vectors: ReadonlyArray<{ hash: string; vector: Float32Array }>): Promise<{ stored: number; stale: number }>;
   onDidUpdate: ((paths: string[]) => void) | undefined;
   dispose(): void;
 }

@@ -3,9 +3,9 @@ import { CancelledError } from '../../errors';
 import type { Logger } from '../../log';
 import type { SearchFileSystem } from '../shared/files';
 import { searchSettingsKey } from '../store/indexFormat';
-import { isIndexStats, isLocalResult, isSearchHits, parseFromWorker, type FileEventKind, type FromWorker, type ToWorker, type WireError, type WireNote, type WorkerInit } from './protocol';
+import { isIndexStats, isLocalResult, isPendingEmbeddings, isSearchHits, isStoredCounts, parseFromWorker, type FileEventKind, type FromWorker, type ToWorker, type WireError, type WireNote, type WorkerInit } from './protocol';
 import { readDocuments, rerankStage } from '../query/rerankStage';
-import type { IndexStats, OpenOptions, SearchHit, SearchInference, SearchNote, SearchResult, SearchSettings, WorkspaceIndex } from '../shared/searchTypes';
+import type { IndexStats, OpenOptions, PendingEmbedding, SearchHit, SearchInference, SearchNote, SearchResult, SearchSettings, WorkspaceIndex } from '../shared/searchTypes';
 
 export interface IndexClientOptions {
   /** Starts the index worker (dist/searchIndexWorker.js; its source is indexWorker.ts). */
@@ -337,6 +337,14 @@ export class IndexClient implements WorkspaceIndex {
 
   async persisted(): Promise<void> {
     await this.request({ t: 'persisted', id: 0 }, anything);
+  }
+
+  pendingEmbeddings(model: string): Promise<PendingEmbedding[]> {
+    return this.request({ t: 'pendingEmbeddings', id: 0, model }, isPendingEmbeddings);
+  }
+
+  storeEmbeddings(model: string, vectors: ReadonlyArray<{ hash: string; vector: Float32Array }>): Promise<{ stored: number; stale: number }> {
+    return this.request({ t: 'storeEmbeddings', id: 0, model, vectors: [...vectors] }, isStoredCounts);
   }
 
   /**

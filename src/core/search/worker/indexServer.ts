@@ -147,6 +147,18 @@ export function serveIndex(port: Port, makeBuildWorker: (script: string) => Work
         }
         return;
       }
+      case 'pendingEmbeddings':
+        return answer(m.id, async () => {
+          const e = need();
+          await e.whenLoaded();
+          return e.pendingEmbeddings(m.model);
+        });
+      case 'storeEmbeddings':
+        return answer(m.id, async () => {
+          const e = need();
+          await e.whenLoaded();
+          return e.storeEmbeddings(m.model, m.vectors);
+        });
       case 'flush':
         return answer(m.id, () => need().flush());
       case 'persisted':

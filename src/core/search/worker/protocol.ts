@@ -1,4 +1,4 @@
-import type { IndexStats, SearchHit, SearchNote, SearchSettings } from '../shared/searchTypes';
+import type { IndexStats, PendingEmbedding, SearchHit, SearchNote, SearchSettings } from '../shared/searchTypes';
 
 /**
  * The messages between the extension host and the index worker (the thread that owns the index).
@@ -42,6 +42,9 @@ export type ToWorker =
   /** `dropped`: set by the parser, how many malformed events it left out (the rest still apply). */
   | { t: 'update'; events: Array<[FileEventKind, string]>; dropped?: number }
   | { t: 'flush'; id: number }
+  /** The chunks without a vector of `model`; vectors a batch job computed, stored (see `WorkspaceIndex`). */
+  | { t: 'pendingEmbeddings'; id: number; model: string }
+  | { t: 'storeEmbeddings'; id: number; model: string; vectors: Array<{ hash: string; vector: Float32Array }> }
   | { t: 'persisted'; id: number }
   | { t: 'close'; id: number }
   | { t: 'cancel'; id: number }
@@ -121,6 +124,10 @@ export function parseToWorker(m: unknown): ToWorker | undefined {
       return isId(m.id) && isStr(m.query, 100_000) && isCount(m.limit) && m.limit <= 10_000 ? (m as ToWorker) : undefined;
     case 'update':
       return parseUpdate(m.events);
+    case 'pendingEmbeddings':
+      return isId(m.id) && isStr(m.model, 500) ? (m as ToWorker) : undefined;
+    case 'storeEmbeddings':
+      return isId(m.id) && isStr(m.model, 500) && Array.isArray(m.vectors) && m.vectors.length <= 10_000_000 && m.vectors.every(isHashVector) ? (m as ToWorker) : undefined;
     case 'flush':
     case 'persisted':
     case 'close':
@@ -179,6 +186,20 @@ export function isWireNote(v: unknown): v is WireNote {
 
 export function isLocalResult(v: unknown): v is { hits: SearchHit[]; notes: WireNote[] } {
   return isObj(v) && isSearchHits(v.hits) && Array.isArray(v.notes) && v.notes.length <= 10 && v.notes.every(isWireNote);
+}
+
+const isHash = (v: unknown): v is string => typeof v === 'string' && /^[0-9a-f]{40}$/.test(v);
+
+function isHashVector(v: unknown): v is { hash: string; vector: Float32Array } {
+  return isObj(v) && isHash(v.hash) && v.vector instanceof Float32Array && v.vector.length <= 100_000;
+}
+
+export function isPendingEmbeddings(v: unknown): v is PendingEmbedding[] {
+  return Array.isArray(v) && v.every((p) => isObj(p) && isHash(p.hash) && isStr(p.path, 4096) && isStr(p.text));
+}
+
+export function isStoredCounts(v: unknown): v is { stored: number; stale: number } {
+  return isObj(v) && isCount(v.stored) && isCount(v.stale);
 }
 
 const SKIP_REASONS = ['excluded', 'gitignored', 'binary', 'too_large', 'unreadable'] as const;
