@@ -124,9 +124,13 @@ describe('Quick fixes: Fix and Explain with Stratus', function () {
     moved.source = reduceProblem.source;
     moved.code = reduceProblem.code;
     diagnostics.set(document.uri, [moved]);
+    const before = await lastSeq();
     const outcome = await vscode.commands.executeCommand<ChatOutcome>(explain?.command?.command ?? '', ...(explain?.command?.arguments ?? []));
     assert.match(outcome.query ?? '', /\(E1001\) in `[^`]+` at line 32,/);
     assert.match(outcome.query ?? '', /function total\(items\) \{\n {2}return items\.reduce/);
+    // The request @stratus sends for it is answered within this test: left in flight, it reached the
+    // sandbox during the next test, which counts the requests it caused.
+    await eventually(async () => (await requests('/v1/chat/completions')).find((r) => r.seq > before && r.status === 200), '@stratus to send the explanation request');
   });
 
   it('Explain with Stratus refuses when the problem is no longer reported after the code changed (issue 31, item 5)', async () => {
