@@ -7,6 +7,7 @@ import { SearchService } from '../../src/features/search/service';
 import { testDeps } from './fakes';
 import { stratus } from './extension';
 import { control, eventually, requests, sandbox } from './sandbox';
+import { setGlobal } from './settingsState';
 
 interface StreamRecord { seq: number; model: string; tokensPlanned: number; tokensStreamed: number; abortedByClient: boolean; complete: boolean }
 
@@ -58,11 +59,18 @@ const inline = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfigur
 describe('inline completion (ghost text, against the sandbox)', function () {
   this.timeout(60_000);
 
-  beforeEach(async () => {
-    await control('/reset', {});
+  // The key and settings once for the suite (storing a key lists the models again; a settings write
+  // saves settings.json and fires a change): a test that changes one puts it back itself.
+  let keyChanged = false;
+  before(async () => {
     await vscode.commands.executeCommand('stratus.setApiKey', sandbox().apiKey);
-    await vscode.workspace.getConfiguration('stratus').update('chat.model', 'gpt-oss:120b', vscode.ConfigurationTarget.Global);
-    await inline().update('debounceMs', 0, vscode.ConfigurationTarget.Global);
+  });
+  beforeEach(async () => {
+    if (keyChanged) await vscode.commands.executeCommand('stratus.setApiKey', sandbox().apiKey);
+    keyChanged = false;
+    await control('/reset', {});
+    await setGlobal('stratus', 'chat.model', 'gpt-oss:120b');
+    await setGlobal('stratus.completion.inline', 'debounceMs', 0);
     await vscode.commands.executeCommand('stratus.inlineCompletion.snooze', 0);
     (await api()).retry();
   });
@@ -281,6 +289,7 @@ describe('inline completion (ghost text, against the sandbox)', function () {
   });
 
   it('a 401 stops completions with one notification, not one per keystroke, and the reason in the status bar', async () => {
+    keyChanged = true;
     await vscode.commands.executeCommand('stratus.setApiKey', 'not-the-key');
     const errors = recordErrors();
     const stoppedBefore = (await api()).stopNotifications();
@@ -300,6 +309,7 @@ describe('inline completion (ghost text, against the sandbox)', function () {
     assert.match(status.tooltip, /stopped/);
     // A new key is a fresh start.
     await vscode.commands.executeCommand('stratus.setApiKey', sandbox().apiKey);
+    keyChanged = false;
     await eventually(async () => ((await (await api()).status()).status?.kind === 'on' ? true : undefined), 'completions back on');
     const { document, end } = await documentWith('const d = ');
     assert.equal((await provide(document, end)).length, 1);

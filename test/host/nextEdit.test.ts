@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { NextEditTestApi } from '../../src/features/nextEdit/register';
 import { stratus } from './extension';
 import { control, eventually, requests, sandbox } from './sandbox';
+import { setGlobal } from './settingsState';
 
 async function api(): Promise<NextEditTestApi> {
   const { api: stratusApi } = await stratus();
@@ -50,12 +51,15 @@ async function closeEditors(): Promise<void> {
 describe('next edit suggestions (against the sandbox)', function () {
   this.timeout(60_000);
 
+  // The key once for the suite (storing it lists the models again), the model only when it changed.
+  before(async () => {
+    await vscode.commands.executeCommand('stratus.setApiKey', sandbox().apiKey);
+  });
   beforeEach(async () => {
     await control('/reset', {});
     // Whole prompts in the request log (a next-edit prompt is told apart by its window).
     await control('/recorded-strings', { maxChars: 200_000 });
-    await vscode.commands.executeCommand('stratus.setApiKey', sandbox().apiKey);
-    await vscode.workspace.getConfiguration('stratus').update('chat.model', 'gpt-oss:120b', vscode.ConfigurationTarget.Global);
+    await setGlobal('stratus', 'chat.model', 'gpt-oss:120b');
     await vscode.commands.executeCommand('stratus.inlineCompletion.snooze', 0);
     (await stratus()).api.inlineCompletion?.retry();
     await closeEditors();

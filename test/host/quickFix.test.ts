@@ -7,6 +7,7 @@ import { DOCUMENTATION_INSTRUCTION } from '../../src/features/quickFix/prompts';
 import type { Sandbox } from '../sandbox/index';
 import { useProductionSandbox } from './productionSandbox';
 import { control, eventually, requests, sandbox } from './sandbox';
+import { setGlobal } from './settingsState';
 
 const SOURCE = `function total(items) {
   return items.reduce((sum, item) => sum + item.price);
@@ -42,9 +43,12 @@ describe('Quick fixes: Fix and Explain with Stratus', function () {
   let document: vscode.TextDocument;
   let reduceProblem: vscode.Diagnostic;
 
+  // The key once for the suite (storing it lists the models again): no test changes it.
+  before(async () => {
+    await vscode.commands.executeCommand('stratus.setApiKey', sandbox().apiKey);
+  });
   beforeEach(async () => {
     await control('/reset', {});
-    await vscode.commands.executeCommand('stratus.setApiKey', sandbox().apiKey);
     diagnostics = vscode.languages.createDiagnosticCollection('stratus-test');
     document = await vscode.workspace.openTextDocument({ content: SOURCE, language: 'javascript' });
     await vscode.window.showTextDocument(document);
@@ -120,9 +124,13 @@ describe('Quick fixes: Fix and Explain with Stratus', function () {
     moved.source = reduceProblem.source;
     moved.code = reduceProblem.code;
     diagnostics.set(document.uri, [moved]);
+    const before = await lastSeq();
     const outcome = await vscode.commands.executeCommand<ChatOutcome>(explain?.command?.command ?? '', ...(explain?.command?.arguments ?? []));
     assert.match(outcome.query ?? '', /\(E1001\) in `[^`]+` at line 32,/);
     assert.match(outcome.query ?? '', /function total\(items\) \{\n {2}return items\.reduce/);
+    // The request @stratus sends for it is answered within this test: left in flight, it reached the
+    // sandbox during the next test, which counts the requests it caused.
+    await eventually(async () => (await requests('/v1/chat/completions')).find((r) => r.seq > before && r.status === 200), '@stratus to send the explanation request');
   });
 
   it('Explain with Stratus refuses when the problem is no longer reported after the code changed (issue 31, item 5)', async () => {
@@ -182,6 +190,7 @@ function endToEnd(profile: 'contract' | 'production'): void {
 
     before(async () => {
       if (profile === 'production') ({ sandbox: production, restore: restoreProfile } = await useProductionSandbox());
+      await vscode.commands.executeCommand('stratus.setApiKey', production ? production.credentials.apiKey : sandbox().apiKey);
     });
     beforeEach(async () => {
       await control('/reset', {});
@@ -189,8 +198,7 @@ function endToEnd(profile: 'contract' | 'production'): void {
       // The whole prompt in the request log (a reset shortens recorded strings again).
       await control('/recorded-strings', { maxChars: 200_000 });
       production?.control.setRecordedStringLimit(200_000);
-      await vscode.commands.executeCommand('stratus.setApiKey', production ? production.credentials.apiKey : sandbox().apiKey);
-      await vscode.workspace.getConfiguration('stratus').update('chat.model', 'gpt-oss:120b', vscode.ConfigurationTarget.Global);
+      await setGlobal('stratus', 'chat.model', 'gpt-oss:120b');
       // The function as a symbol, whether or not the JavaScript language server has started.
       symbols = vscode.languages.registerDocumentSymbolProvider({ language: 'javascript', scheme: 'untitled' }, {
         provideDocumentSymbols: () => [new vscode.DocumentSymbol('total', '', vscode.SymbolKind.Function, new vscode.Range(0, 0, 2, 1), new vscode.Range(0, 9, 0, 14))],

@@ -4,6 +4,7 @@ import { ContentDecoder } from '../../../src/core/inference/chat/contentDecoder'
 import { OfferedTools } from '../../../src/core/inference/chat/offeredTools';
 import type { RecoveredCall } from '../../../src/core/inference/chat/textToolCalls';
 import type { ToolDefinition } from '../../../src/core/inference/chat/types';
+import { cpuMicros } from '../properties/growth';
 import { check } from '../properties/harness';
 import { cut } from './helpers/cut';
 
@@ -136,11 +137,11 @@ describe('inference/chat tool calls printed as text', () => {
 });
 
 describe('inference/chat tool calls printed as text: work grows linearly with a held call (issue 40, item 9)', () => {
-  /** Milliseconds to decode each text of `texts` (already cut into small deltas) once. */
+  /** CPU microseconds to decode each text of `texts` (already cut into small deltas) once (CPU, not wall time: a loaded machine's waits are not work). */
   function once(split: readonly string[][]): number {
-    const start = process.hrtime.bigint();
-    for (const deltas of split) decode(deltas);
-    return Number(process.hrtime.bigint() - start) / 1e6;
+    return cpuMicros(() => {
+      for (const deltas of split) decode(deltas);
+    });
   }
   const deltasOf = (text: string): string[] => {
     const deltas: string[] = [];
@@ -163,8 +164,8 @@ describe('inference/chat tool calls printed as text: work grows linearly with a 
       const eightTexts = Array.from({ length: 8 }, () => deltasOf(make(n)));
       const oneLong = [deltasOf(make(8 * n))];
       once(eightTexts);
-      // Interleaved, the best of each kept: a loaded machine only ever slows a run down, so the
-      // least of seven is each side's own cost whatever else ran meanwhile.
+      // Interleaved, the least CPU time of each kept: noise (a collector thread, a cold cache) only
+      // ever adds to a run.
       let eight = Infinity;
       let long = Infinity;
       for (let run = 0; run < 7; run++) {
@@ -172,7 +173,7 @@ describe('inference/chat tool calls printed as text: work grows linearly with a 
         long = Math.min(long, once(oneLong));
       }
       // Linear: a ratio about 1. The quadratic scan this replaces measured 5-8x more here; the bound leaves room for a loaded machine.
-      assert.ok(long < 4 * eight, `${name}: 8 x ${n} chars in ${eight.toFixed(2)} ms, ${8 * n} chars in ${long.toFixed(2)} ms`);
+      assert.ok(long < 4 * eight, `${name}: 8 x ${n} chars in ${eight} µs of CPU, ${8 * n} chars in ${long} µs`);
     });
   }
 });

@@ -92,7 +92,12 @@ describe('mcp server: the console fault rows and the secrets sweep over stdio', 
 
       it('a stalled or reset read: a one-line tool error, and the next call is answered', async () => {
         const sb = await sandbox();
-        const s = await open({ env: sandboxEnv(sb), args: ['--timeout-seconds', '0.3'] });
+        // The timeout is the server's for EVERY request (first byte, and silence within a body), the
+        // healthy ones before and after the fault too: at 0.3 s a loaded machine (load ~12 on 2 CPUs,
+        // this process serving the sandbox and the server's process both waiting for a CPU) let a
+        // healthy listing miss it, and "the next call is answered" failed. The stall lasts until the
+        // client leaves, so a longer timeout changes only how long the stalled call waits.
+        const s = await open({ env: sandboxEnv(sb), args: ['--timeout-seconds', '2'] });
         data(await s.call('list_resources', { kind: 'virtualMachines', limit: 1 }));
         for (const kind of ['stall', 'drop'] as const) {
           sb.control.injectBodyFault({ kind, count: 10, pathPrefix: '/api/compute' });

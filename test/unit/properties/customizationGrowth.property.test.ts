@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { fileLinks, parseAgentFile, parsePromptFile, parseSkill, promptInputs, resolveVariables } from '../../../src/core/agent/customization/index';
+import { leastCpu, repsFor } from './growth';
 import { check } from './harness';
 
 // Issue 40, item 3: a prompt file, agent or skill comes from a repository and is parsed on the
@@ -52,15 +53,13 @@ function parseAll(text: string): void {
   resolveVariables(prompt.body, { inputs: new Map(), selection: 'x' });
 }
 
-/** The least time over a few batches of `rounds` parses (the least is the one least disturbed by the machine). */
+/**
+ * The least CPU time (µs) over a few batches of `rounds` parses: CPU, not wall time (a loaded
+ * machine makes the longer batch wait for a CPU more often), and the least is the one least
+ * disturbed by collector threads and cold caches.
+ */
 function leastTime(text: string, rounds: number): number {
-  let least = Number.POSITIVE_INFINITY;
-  for (let batch = 0; batch < 3; batch++) {
-    const start = process.hrtime.bigint();
-    for (let r = 0; r < rounds; r++) parseAll(text);
-    least = Math.min(least, Number(process.hrtime.bigint() - start));
-  }
-  return least;
+  return leastCpu(3, rounds, () => parseAll(text));
 }
 
 /** 8 KB and 64 KB: the texts stay small enough for the engine's ordinary heap (larger ones skew the times). */
@@ -73,9 +72,8 @@ function growth(shape: Shape): number {
   const small = fileOf(shape, SMALL);
   const large = fileOf(shape, 8 * SMALL);
   parseAll(small); // compiled before it is timed
-  // Enough rounds that the small file's batch is not a handful of timer ticks.
-  const once = Math.max(1, leastTime(small, 1));
-  const rounds = Math.min(20_000, Math.max(1, Math.ceil(3e6 / once)));
+  // Enough rounds that the small file's batch takes a few milliseconds of CPU.
+  const rounds = repsFor(() => parseAll(small), 3_000, 16_384);
   let least = Number.POSITIVE_INFINITY;
   for (let attempt = 0; attempt < 3 && least >= MAX_GROWTH; attempt++) least = Math.min(least, leastTime(large, rounds) / leastTime(small, rounds));
   return least;
