@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { isBatchError, type BatchResult } from '../../core/inference/batch';
 import { formatEur } from '../../core/usage/format';
 import { presentError } from '../../core/presentError';
+import { batchErrorMessage } from '../../platform/batchJobUi';
 import { afterActivation } from '../../platform/afterActivation';
 import { DisposableStore } from '../../platform/disposables';
 import { jobEnded, type BatchJobRecord, type BatchJobService } from '../../services/batchJobs';
@@ -224,17 +225,6 @@ function commandArgs(args: unknown, testMode: boolean): RunArgs | undefined {
   if (typeof a.glob === 'string') out.glob = a.glob;
   if (testMode && (a.mode === 'batch' || a.mode === 'now')) out.mode = a.mode;
   return out;
-}
-
-function batchErrorMessage(reason: string, message: string): string {
-  switch (reason) {
-    case 'unavailable':
-      return vscode.l10n.t('The Batch API is not available on this account yet. Run the job now (standard price) instead.');
-    case 'results_deleted':
-      return vscode.l10n.t('The results of this batch are no longer kept (the provider deletes them after 7 days). Run the job again.');
-    default:
-      return message;
-  }
 }
 
 function reportReview(review: ReviewOutcome, job: BatchJobRecord): void {

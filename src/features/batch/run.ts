@@ -4,6 +4,7 @@ import { parsePromptFile, PROMPT_FILE_SUFFIX } from '../../core/agent/customizat
 import { jobOverCaps, parseTurnCaps } from '../../core/agent/turnBudget';
 import { addChatRequestTokens, estimateJobCost, type JobCostEstimate } from '../../core/usage/batchCost';
 import { formatEur } from '../../core/usage/format';
+import { askBatchMode, type BatchMode } from '../../platform/batchJobUi';
 import { readSettings } from '../../platform/settings';
 import { readWorkspaceText } from '../../platform/workspaceFiles';
 import type { BatchJobItem } from '../../services/batchJobs';
@@ -85,16 +86,14 @@ export async function prepareFiles(model: string, instruction: string, uris: rea
   return { instruction, model, items, requests, estimate: estimateJobCost(tokens), skipped };
 }
 
-/** Now or as a batch, with both prices shown before anything is sent. */
-export async function askMode(job: PreparedJob): Promise<'now' | 'batch' | undefined> {
-  const e = job.estimate;
-  const tokens = vscode.l10n.t('{0} files, ~{1} input and at most {2} output tokens', job.items.length, e.inputTokens.toLocaleString(), e.outputTokens.toLocaleString());
-  const items: Array<vscode.QuickPickItem & { mode: 'now' | 'batch' }> = [
-    { mode: 'batch', label: vscode.l10n.t('Batch (half price, results within 24 h)'), description: vscode.l10n.t('at most {0}', formatEur(e.batchEur)), detail: vscode.l10n.t('Not counted against the hourly cap; followed in the Activities view. {0}', tokens) },
-    { mode: 'now', label: vscode.l10n.t('Now (standard price)'), description: vscode.l10n.t('at most {0}', formatEur(e.standardEur)), detail: vscode.l10n.t('One request per file, against the hourly cap. {0}', tokens) },
-  ];
-  const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Run Prompt over Files: send now or as a batch?') });
-  return picked?.mode;
+/** Now (standard price) or as a batch (half price): both prices shown before anything is sent. */
+export function askMode(job: PreparedJob): Promise<BatchMode | undefined> {
+  return askBatchMode({
+    title: vscode.l10n.t('Run Prompt over Files: send now or as a batch?'),
+    what: vscode.l10n.t('{0} files', job.items.length),
+    estimate: job.estimate,
+    nowDetail: vscode.l10n.t('One request per file, against the hourly cap.'),
+  });
 }
 
 /**
