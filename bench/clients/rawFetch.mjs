@@ -12,6 +12,7 @@ export function setup(baseURL) {
         body: JSON.stringify({ model, messages: [{ role: 'user', content: 'bench' }], stream: true }),
       });
       if (res.status !== 200) throw new Error(`rawFetch: HTTP ${res.status}: ${await res.text()}`);
+      if (!res.body) throw new Error('rawFetch: no body');
       const utf8 = new TextDecoder();
       let buf = '';
       for await (const bytes of res.body) {
