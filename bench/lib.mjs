@@ -115,9 +115,10 @@ export function runMain(main) {
  * timed process: `source` is an entry file, or module text resolved from the repository root.
  * @param {string} outfile
  * @param {{ entry: string } | { contents: string }} source
+ * @param {import('esbuild').Plugin[]} [plugins] those the shipped bundle is built with (dist/mcp.js: the MCP SDK's validator)
  * @returns {Promise<string>} outfile
  */
-export async function bundleForNode(outfile, source) {
+export async function bundleForNode(outfile, source, plugins = []) {
   const esbuild = await import('esbuild');
   await esbuild.build({
     ...('entry' in source ? { entryPoints: [source.entry] } : { stdin: { contents: source.contents, resolveDir: root, loader: 'ts' } }),
@@ -127,6 +128,7 @@ export async function bundleForNode(outfile, source) {
     format: 'cjs',
     target: 'node20',
     logLevel: 'warning',
+    plugins,
   });
   return outfile;
 }

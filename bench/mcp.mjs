@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { bundleForNode, f1, f2, live, log, median } from './lib.mjs';
+import { mcpCfWorkerValidator } from '../scripts/mcpBundle.mjs';
 
 /**
  * The core side: the console client's own list call in one long-lived process of its own (warm
@@ -109,7 +110,7 @@ export async function runMcpBench() {
   /** @type {Array<() => Promise<void>>} */
   const closers = [];
   try {
-    const serverFile = await bundleForNode(join(tmp, 'mcp.js'), { entry: 'src/mcp/main.ts' });
+    const serverFile = await bundleForNode(join(tmp, 'mcp.js'), { entry: 'src/mcp/main.ts' }, [mcpCfWorkerValidator]);
     const helpers = await bundleForNode(join(tmp, 'helpers.cjs'), {
       contents: "export { startSandbox } from './test/sandbox/index';\n",
     });

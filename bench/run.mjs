@@ -7,7 +7,7 @@
 //   BENCH_CHUNKS=200000       chunks per timed stream
 //   BENCH_AISDK_CHUNKS=40000  chunks per timed stream for the ai SDK only (it is ~20x slower)
 //   BENCH_TTFD_N=200          timed requests per first-delta child
-//   BENCH_CLIENTS=stratus,openai,aisdk,raw
+//   BENCH_CLIENTS=stratus,openai,aisdk,raw,rawFetch   (rawFetch: the raw baseline on fetch, Stratus' engine)
 //   BENCH_SKIP_HOST=1, BENCH_SKIP_PACKAGE=1   skip those parts (reported as not measured)
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,7 +27,7 @@ const AISDK_CHUNKS = Math.min(CHUNKS, int(env.BENCH_AISDK_CHUNKS, 40_000));
 const TTFD_N = int(env.BENCH_TTFD_N, 200);
 const TTFD_WARMUPS = 20;
 const WARM_CHUNKS = 2_000;
-const CLIENTS = (env.BENCH_CLIENTS ?? 'stratus,openai,aisdk,raw').split(',').map((s) => s.trim()).filter(Boolean);
+const CLIENTS = (env.BENCH_CLIENTS ?? 'stratus,openai,aisdk,raw,rawFetch').split(',').map((s) => s.trim()).filter(Boolean);
 const WORKLOADS = ['content', 'tools'];
 const CHILD_TIMEOUT_MS = 120_000;
 const BUILD_TIMEOUT_MS = 180_000;
@@ -186,6 +186,11 @@ function summarise({ streams, ttfd, cold }) {
       medianMs: median(rs.map((r) => r.medianMs)),
       p90Ms: median(rs.map((r) => r.p90Ms)),
       overheadMs: median(overheads),
+      // Over the raw baseline on fetch, the engine Stratus uses: what the client itself adds.
+      overFetchMs: median(rs.map((r) => {
+        const raw = ttfd.find((x) => x.client === 'rawFetch' && x.round === r.round);
+        return raw ? r.medianMs - raw.medianMs : NaN;
+      }).filter(Number.isFinite)),
       rounds: rs.length,
     };
   }
@@ -310,7 +315,7 @@ async function main() {
     log(table(['client', 'chunks', 'wall ms', 'cpu ms', 'wall/raw', 'cpu/raw', 'peak RSS MB', 'RSS growth MB', 'runs'], rows));
   }
   log(`\nWarm time to first delta (median of ${TTFD_N} requests per child, median over rounds)`);
-  log(table(['client', 'median ms', 'p90 ms', 'overhead vs raw ms'], CLIENTS.filter((c) => first[c]).map((c) => [c, f2(first[c].medianMs), f2(first[c].p90Ms), f2(first[c].overheadMs)])));
+  log(table(['client', 'median ms', 'p90 ms', 'overhead vs raw ms', 'vs rawFetch ms'], CLIENTS.filter((c) => first[c]).map((c) => [c, f2(first[c].medianMs), f2(first[c].p90Ms), f2(first[c].overheadMs), f2(first[c].overFetchMs)])));
   log('\nCold first request (fresh process: module loads, engine initialisation, request, first delta; median over rounds)');
   log(table(['client', 'median ms', 'vs raw'], CLIENTS.filter((c) => coldFirst[c]).map((c) => [c, f1(coldFirst[c].medianMs), f2(coldFirst[c].ratioToRaw)])));
   log('\nExtension');
@@ -351,6 +356,7 @@ async function main() {
   for (const c of CLIENTS) {
     if (first[c] && c !== 'raw') metrics.push([`ttfd.overhead.${c}_ms`, first[c].overheadMs]);
   }
+  if (first.stratus && Number.isFinite(first.stratus.overFetchMs)) metrics.push(['ttfd.overhead_over_fetch.stratus_ms', first.stratus.overFetchMs]);
   if (first.raw) metrics.push(['ttfd.raw_ms', first.raw.medianMs]);
   for (const c of CLIENTS) if (coldFirst[c]) metrics.push([`cold_first.${c}_ms`, coldFirst[c].medianMs]);
   if (coldFirst.stratus && Number.isFinite(coldFirst.stratus.ratioToRaw)) ratios.push(['stratus/raw.coldFirst', coldFirst.stratus.ratioToRaw]);

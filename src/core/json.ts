@@ -53,12 +53,27 @@ export function arr(value: unknown): readonly unknown[] {
   return Array.isArray(value) ? value : [];
 }
 
+// The keys of each dotted path, split once: the paths are a few fixed strings of the catalog and
+// the compact views, read for every field of every record of a list (issue 43).
+const PATH_KEYS = new Map<string, readonly string[]>();
+const MAX_CACHED_PATHS = 1024;
+
+function pathKeys(path: string): readonly string[] {
+  let keys = PATH_KEYS.get(path);
+  if (keys === undefined) {
+    keys = path.split('.');
+    if (PATH_KEYS.size < MAX_CACHED_PATHS) PATH_KEYS.set(path, keys);
+  }
+  return keys;
+}
+
 /** The value at a dotted path (`operatingSystem.name`), or undefined. */
 export function at(value: unknown, path: string): unknown {
   let current: unknown = value;
-  for (const key of path.split('.')) {
+  const keys = pathKeys(path);
+  for (let i = 0; i < keys.length; i++) {
     if (!isRecord(current)) return undefined;
-    current = current[key];
+    current = current[keys[i] as string];
   }
   return current;
 }

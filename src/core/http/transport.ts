@@ -43,6 +43,8 @@ const MAX_ATTEMPTS = 5;
 const MAX_ERROR_BODY_CHARS = 64 * 1024;
 /** Longest timeout honoured (a day; longer ones are cut to it). One that is not a positive number is the default. */
 const MAX_TIMEOUT_MS = 86_400_000;
+// The joined URLs kept by `url` (the API paths are a few fixed strings; paths with ids beyond these are joined each time).
+const MAX_JOINED_PATHS = 64;
 
 function checkedTimeouts(t: TransportTimeouts): TransportTimeouts {
   return {
@@ -69,6 +71,8 @@ export class HttpTransport {
   private readonly retry: RetryOptions;
   private readonly inFlight = new Set<AttemptControl>();
   private base: URL | undefined;
+  /** Each path's joined URL (`url`), worked out once: every request of a stream used to join it anew. */
+  private readonly joined = new Map<string, string>();
 
   constructor(private readonly options: TransportOptions) {
     this.logger = options.logger ?? silentLogger;
@@ -85,20 +89,32 @@ export class HttpTransport {
 
   /** Full URL for an API path (validates the configured base URL). */
   url(path: string): string {
-    this.base ??= parseBaseUrl(this.options.baseUrl, this.options.baseUrlParam);
-    return joinUrl(this.base, path);
+    let joined = this.joined.get(path);
+    if (joined === undefined) {
+      this.base ??= parseBaseUrl(this.options.baseUrl, this.options.baseUrlParam);
+      joined = joinUrl(this.base, path);
+      // The API paths are a few fixed strings; ids in paths are many, and not kept.
+      if (this.joined.size < MAX_JOINED_PATHS) this.joined.set(path, joined);
+    }
+    return joined;
   }
 
   /** Sends a request; resolves with a 2xx response whose body is unread, or throws a typed error. */
   async request(req: RequestOptions): Promise<HttpResponse> {
     const url = new URL(this.url(req.path));
+    const redactor = this.redactor;
     for (const [k, v] of Object.entries(req.query ?? {})) {
       if (v !== undefined) url.searchParams.set(k, String(v));
     }
     // Redacted when logged, so a token fetched on a later attempt is covered too.
     const where = (): string => this.redact(`${req.method} ${url.pathname}${url.search}`);
+    let target: string | undefined;
     const ctx: FailureContext = {
-      target: this.redact(`${req.method} ${url.origin}${url.pathname}`),
+      // Redacted when first used (an error, a log line), not before every request is sent: with
+      // the secrets known by then, so a token fetched after the request started is covered too.
+      get target(): string {
+        return (target ??= redactor.redact(`${req.method} ${url.origin}${url.pathname}`));
+      },
       streaming: req.streaming === true,
       connectMs: this.timeouts.connectMs,
       firstByteMs: checkedTimeout(req.timeouts?.firstByteMs, this.timeouts.firstByteMs, MAX_TIMEOUT_MS),

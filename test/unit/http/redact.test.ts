@@ -57,3 +57,21 @@ describe('one redactor shared by the transports and the log', () => {
     }
   });
 });
+
+describe('the request target in errors', () => {
+  it('is redacted of a key first learned during that request (a gateway with the key in its path)', async () => {
+    const key = 'gw-key-5f1c9a7e22';
+    const server = await startServer((_q, res) => sendJson(res, 400, { error: { message: 'bad request', type: 'invalid_request_error' } }));
+    try {
+      const transport = new HttpTransport({ baseUrl: `${server.url}/${key}/v1`, auth: () => Promise.resolve(key), retry: { attempts: 1 } });
+      const error = await transport.request({ method: 'POST', path: '/v1/chat/completions', json: {} }).then(
+        () => assert.fail('expected an error'),
+        (e: unknown) => e as Error,
+      );
+      assert.ok(error.message.includes('/chat/completions'), error.message);
+      assert.ok(!error.message.includes(key), `the first request's error shows the key: ${error.message}`);
+    } finally {
+      await server.close();
+    }
+  });
+});
