@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { answerText, fileRequest, textHash } from '../../../src/core/inference/batch';
+import { answerText, fileAnswer, fileRequest, textHash } from '../../../src/core/inference/batch';
 
 describe('prompt over files: requests and answers', () => {
   it('one chat request per file: instruction, path and text, a bounded answer, never streamed', () => {
@@ -16,7 +16,6 @@ describe('prompt over files: requests and answers', () => {
     const body = (content: unknown): unknown => ({ choices: [{ message: { content } }] });
     assert.equal(answerText(body('export const a = 2;\n')), 'export const a = 2;\n');
     assert.equal(answerText(body('```ts\nexport const a = 2;\n```')), 'export const a = 2;\n');
-    assert.equal(answerText(body('Here:\n```ts\nx\n```')), 'Here:\n```ts\nx\n```', 'a fence inside the answer is kept');
     assert.equal(answerText(body('``````')), '``````');
     assert.equal(answerText(body(null)), undefined);
     assert.equal(answerText({ choices: [] }), undefined);
@@ -26,5 +25,85 @@ describe('prompt over files: requests and answers', () => {
   it('hashes what was sent, so a file changed since is told apart', () => {
     assert.equal(textHash('a'), textHash('a'));
     assert.notEqual(textHash('a'), textHash('a\n'));
+  });
+
+  describe('a hostile answer is never offered over the file (issue 42 review)', () => {
+    const body = (content: unknown): unknown => ({ choices: [{ message: { content } }] });
+    const refused = (content: unknown, current: string): string | undefined => {
+      const a = fileAnswer(body(content), current);
+      return a.ok ? undefined : a.code;
+    };
+    const text = (content: unknown, current: string): string | undefined => {
+      const a = fileAnswer(body(content), current);
+      return a.ok ? a.text : undefined;
+    };
+
+    it('an empty or blank answer does not empty a file that has text (an empty file may stay empty)', () => {
+      assert.equal(refused('', 'export const a = 1;\n'), 'empty_answer');
+      assert.equal(refused(' \n\n\t', 'export const a = 1;\n'), 'empty_answer');
+      assert.equal(refused('```ts\n```', 'export const a = 1;\n'), 'empty_answer');
+      assert.equal(refused('<|end|>', 'export const a = 1;\n'), 'empty_answer');
+      assert.equal(refused(null, 'x'), 'empty_answer');
+      assert.equal(text('', ''), '');
+    });
+
+    it('chatter around one fenced block keeps the block; two blocks or a lone fence are not the file', () => {
+      assert.equal(text('Here is the updated file:\n```ts\nexport const a = 2;\n```\nLet me know if you need more.', 'export const a = 1;\n'), 'export const a = 2;\n');
+      assert.equal(refused('First:\n```ts\na\n```\nand\n```ts\nb\n```', 'a\n'), 'not_file_text');
+      assert.equal(refused('Sure!\n```ts\nexport const a = 2;', 'export const a = 1;\n'), 'not_file_text');
+      // A Markdown file with fences of its own keeps its fences.
+      const md = '# Title\n\n```sh\nnpm test\n```\n';
+      assert.equal(text('# Title\n\n```sh\nnpm run test\n```\n', md), '# Title\n\n```sh\nnpm run test\n```\n');
+    });
+
+    it('leaked chat-format tokens: trailing end tokens dropped, others refuse the answer unless the file holds them', () => {
+      assert.equal(text('export const a = 2;\n<|end|>', 'export const a = 1;\n'), 'export const a = 2;\n');
+      assert.equal(text('export const a = 2;\n<|return|>\n<|im_end|>  ', 'x\n'), 'export const a = 2;\n');
+      assert.equal(refused('<|channel|>analysis<|message|>thinking<|end|><|start|>assistant<|channel|>final<|message|>export const a = 2;\n', 'export const a = 1;\n'), 'control_tokens');
+      assert.equal(refused('a\n<|end|>\nb\n', 'a\n'), 'control_tokens');
+      const tokenizer = "const END = '<|end|>';\n";
+      assert.equal(text("const END = '<|end|>'; // the end token\n", tokenizer), "const END = '<|end|>'; // the end token\n");
+    });
+
+    it('a diff instead of the file, or binary data, is refused', () => {
+      assert.equal(refused('--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1 +1 @@\n-export const a = 1;\n+export const a = 2;\n', 'export const a = 1;\n'), 'not_file_text');
+      assert.equal(refused('diff --git a/x b/x\n', 'x\n'), 'not_file_text');
+      assert.equal(refused('abc\u0000\u0001def', 'abc\n'), 'binary_answer');
+      const patch = '--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n';
+      assert.equal(text(patch.replace('+b', '+c'), patch), patch.replace('+b', '+c'), 'a patch file may be rewritten as a patch');
+    });
+
+    it('a CRLF file keeps CRLF, a BOM in the answer is dropped, so an answer equal to the file is no change', () => {
+      const crlf = 'line one\r\nline two\r\n';
+      assert.equal(text('line one\nline two\n', crlf), crlf);
+      assert.equal(text('\uFEFFline one\nline two\n', crlf), crlf);
+      assert.equal(text('a\nb\n', 'a\nb\n'), 'a\nb\n');
+    });
+
+    it('linear on hostile answers: work at n and 8n stays proportional (a generous ratio, quadratic would be 64x)', () => {
+      const answers: Array<(n: number) => string> = [
+        (n) => `x${'<|end|>'.repeat(n)}`,
+        (n) => `x${' \n'.repeat(n)}<|end|>`,
+        (n) => `x${'\n   '.repeat(n)}`,
+        (n) => `x${'```\n'.repeat(n)}`,
+        (n) => `Here:\n\`\`\`\n${'a\n'.repeat(n)}\`\`\`\nDone`,
+        (n) => `x${'<|'.repeat(n)}`,
+      ];
+      for (const make of answers) {
+        const cost = (n: number): number => {
+          const content = make(n);
+          let best = Number.POSITIVE_INFINITY;
+          for (let i = 0; i < 5; i++) {
+            const start = process.hrtime.bigint();
+            fileAnswer(body(content), 'x\n');
+            best = Math.min(best, Number(process.hrtime.bigint() - start));
+          }
+          return Math.max(best, 1);
+        };
+        cost(2_000);
+        const ratio = cost(160_000) / cost(20_000);
+        assert.ok(ratio < 32, `${JSON.stringify(make(1))}: 8x the input took ${ratio.toFixed(1)}x the time`);
+      }
+    });
   });
 });
