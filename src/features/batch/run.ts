@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { fileRequest, textHash, type BatchRequest } from '../../core/inference/batch';
+import { fileCustomId, fileRequest, textHash, type BatchRequest } from '../../core/inference/batch';
 import { parsePromptFile, PROMPT_FILE_SUFFIX } from '../../core/agent/customization/promptFile';
 import { jobOverCaps, parseTurnCaps } from '../../core/agent/turnBudget';
 import { addChatRequestTokens, estimateJobCost, type JobCostEstimate } from '../../core/usage/batchCost';
@@ -75,9 +75,11 @@ export async function prepareFiles(model: string, instruction: string, uris: rea
       skipped.push(label);
       continue;
     }
-    const customId = `file-${i}`;
+    const sentHash = textHash(read.text);
+    // Bound to what was sent: an answer of another job or file never matches this item.
+    const customId = fileCustomId(i, { model, instruction, uri: uri.toString(), sentHash });
     const request = fileRequest({ customId, instruction, path: label, text: read.text, model });
-    items.push({ customId, uri: uri.toString(), label, sentHash: textHash(read.text) });
+    items.push({ customId, uri: uri.toString(), label, sentHash });
     requests.push(request);
     addChatRequestTokens(tokens, request.body as Parameters<typeof addChatRequestTokens>[1]);
   }

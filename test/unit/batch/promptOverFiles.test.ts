@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { answerText, fileAnswer, fileRequest, textHash } from '../../../src/core/inference/batch';
+import { answerText, fileAnswer, fileCustomId, fileRequest, matchResults, openResults, readResults, submitBatchJob, textHash, waitForBatch, type Batch, type BatchRequest } from '../../../src/core/inference/batch';
+import { startBatchRig, type BatchRig } from './helpers';
 
 describe('prompt over files: requests and answers', () => {
   it('one chat request per file: instruction, path and text, a bounded answer, never streamed', () => {
@@ -105,5 +106,50 @@ describe('prompt over files: requests and answers', () => {
         assert.ok(ratio < 32, `${JSON.stringify(make(1))}: 8x the input took ${ratio.toFixed(1)}x the time`);
       }
     });
+  });
+});
+
+describe('prompt over files: an answer matches only the request it answers (issue 42 review)', () => {
+  let rig: BatchRig;
+  beforeEach(async () => {
+    rig = await startBatchRig({ profile: 'contract', batchStepMs: 60_000, retry: { attempts: 1 } });
+  });
+  afterEach(() => rig.close());
+
+  const model = 'gpt-oss:120b';
+  const file = (i: number, uri: string, text: string, instruction = 'Add JSDoc'): { customId: string; request: BatchRequest } => {
+    const customId = fileCustomId(i, { model, instruction, uri, sentHash: textHash(text) });
+    return { customId, request: fileRequest({ customId, instruction, path: uri.split('/').pop() ?? uri, text, model }) };
+  };
+
+  it('the results file of another job (a retry of other files, an output_file_id pointing elsewhere) matches none of this job, over real HTTP', async () => {
+    // Job A: a.ts then b.ts. Job B (the retry of b.ts alone): b.ts is its first file.
+    const jobA = [file(0, 'file:///w/src/a.ts', 'export const a = 1;\n'), file(1, 'file:///w/src/b.ts', 'export const b = 1;\n')];
+    const jobB = [file(0, 'file:///w/src/b.ts', 'export const b = 1;\n')];
+    const sent = await submitBatchJob(rig.transport, jobA.map((f) => f.request), { endpoint: '/v1/chat/completions', tmpDir: rig.tmp, name: 'a' });
+    assert.equal(sent.error, undefined);
+    const final = await waitForBatch(rig.transport, (sent.parts[0] as { batch: Batch }).batch.id, { sleep: rig.sleep, initialDelayMs: 60_000 });
+    assert.ok(final.outputFileId);
+    const matched: string[] = [];
+    const summary = await matchResults(
+      jobB.map((f) => f.customId),
+      readResults(await openResults(rig.transport, final.outputFileId)),
+      (r) => void matched.push(r.customId),
+    );
+    assert.deepEqual(matched, [], "no answer of job A is taken for job B's file (a.ts's answer was matched to b.ts with `file-0`)");
+    assert.equal(summary.unexpected, 2);
+    assert.deepEqual(summary.missing, [jobB[0]?.customId]);
+    // Its own results still match.
+    const own = await matchResults(jobA.map((f) => f.customId), readResults(await openResults(rig.transport, final.outputFileId)));
+    assert.equal(own.succeeded, 2);
+  });
+
+  it('a custom_id differs by file, text sent, instruction and model, stays in the custom_id limit, and is the same for the same request', () => {
+    const base = { model, instruction: 'x', uri: 'file:///w/a.ts', sentHash: textHash('a') };
+    const id = fileCustomId(0, base);
+    assert.equal(fileCustomId(0, { ...base }), id);
+    for (const other of [{ ...base, uri: 'file:///w/b.ts' }, { ...base, sentHash: textHash('b') }, { ...base, instruction: 'y' }, { ...base, model: 'm' }]) assert.notEqual(fileCustomId(0, other), id);
+    assert.notEqual(fileCustomId(1, base), id);
+    assert.match(id, /^file-0-[0-9a-f]{24}$/);
   });
 });

@@ -27,6 +27,18 @@ export function fileRequest(input: { customId: string; instruction: string; path
   };
 }
 
+/**
+ * The custom_id of one file of a job: its place in the job and a digest of what was asked of it
+ * (model, instruction, file and the hash of the text sent). A results line is matched by
+ * custom_id alone, so a bare `file-0` matched the first file of any job: a results file of
+ * another job (an output_file_id pointing elsewhere, a retry of other files) put one file's
+ * answer over another. With the digest, an answer only ever matches the request it answers.
+ */
+export function fileCustomId(index: number, sent: { model: string; instruction: string; uri: string; sentHash: string }): string {
+  const digest = createHash('sha256').update(JSON.stringify([sent.model, sent.instruction, sent.uri, sent.sentHash]), 'utf8').digest('hex');
+  return `file-${index}-${digest.slice(0, 24)}`;
+}
+
 /** sha256 of a text (what was sent, to tell a file changed since). */
 export function textHash(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
