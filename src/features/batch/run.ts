@@ -6,6 +6,7 @@ import { addChatRequestTokens, estimateJobCost, type JobCostEstimate } from '../
 import { formatEur } from '../../core/usage/format';
 import { readSettings } from '../../platform/settings';
 import { readWorkspaceText } from '../../platform/workspaceFiles';
+import { workspaceIgnoreJudge } from '../../platform/workspaceIgnores';
 import type { BatchJobItem } from '../../services/batchJobs';
 import type { PromptOverFilesArgs } from '../../services/promptOverFiles';
 import type { Deps } from '../deps';
@@ -68,8 +69,14 @@ export async function prepareFiles(model: string, instruction: string, uris: rea
   const requests: BatchRequest[] = [];
   const skipped: string[] = [];
   const tokens = { inputTokens: 0, outputTokens: 0 };
+  // A glob matches ignored files too (a .gitignored .env): never sent, as workspace search never reads them.
+  const ignored = workspaceIgnoreJudge();
   for (const [i, uri] of uris.entries()) {
     const label = vscode.workspace.asRelativePath(uri);
+    if ((await ignored(uri)) !== undefined) {
+      skipped.push(label);
+      continue;
+    }
     const read = await readWorkspaceText(uri, MAX_FILE_BYTES);
     if (!read.ok || read.binary || read.truncated) {
       skipped.push(label);
