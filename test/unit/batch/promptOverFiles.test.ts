@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { answerText, fileAnswer, fileCustomId, fileRequest, matchResults, openResults, readResults, submitBatchJob, textHash, waitForBatch, type Batch, type BatchRequest } from '../../../src/core/inference/batch';
+import { assertLinearGrowth } from '../properties/growth';
 import { startBatchRig, type BatchRig } from './helpers';
 
 describe('prompt over files: requests and answers', () => {
@@ -81,7 +82,7 @@ describe('prompt over files: requests and answers', () => {
       assert.equal(text('a\nb\n', 'a\nb\n'), 'a\nb\n');
     });
 
-    it('linear on hostile answers: work at n and 8n stays proportional (a generous ratio, quadratic would be 64x)', () => {
+    it('linear on hostile answers: work at n and 8n stays proportional (growth harness: best of runs at n and 8n)', () => {
       const answers: Array<(n: number) => string> = [
         (n) => `x${'<|end|>'.repeat(n)}`,
         (n) => `x${' \n'.repeat(n)}<|end|>`,
@@ -91,19 +92,7 @@ describe('prompt over files: requests and answers', () => {
         (n) => `x${'<|'.repeat(n)}`,
       ];
       for (const make of answers) {
-        const cost = (n: number): number => {
-          const content = make(n);
-          let best = Number.POSITIVE_INFINITY;
-          for (let i = 0; i < 5; i++) {
-            const start = process.hrtime.bigint();
-            fileAnswer(body(content), 'x\n');
-            best = Math.min(best, Number(process.hrtime.bigint() - start));
-          }
-          return Math.max(best, 1);
-        };
-        cost(2_000);
-        const ratio = cost(160_000) / cost(20_000);
-        assert.ok(ratio < 32, `${JSON.stringify(make(1))}: 8x the input took ${ratio.toFixed(1)}x the time`);
+        assertLinearGrowth(make, (content) => fileAnswer(body(content), 'x\n'), 2_000, { label: JSON.stringify(make(1)) });
       }
     });
   });
