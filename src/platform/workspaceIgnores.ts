@@ -27,3 +27,32 @@ export async function landedIgnoreFilter(file: WorkspaceFile): Promise<PathFilte
 export async function ignoredWhereItLands(file: WorkspaceFile): Promise<string | undefined> {
   return ignoredReason(await landedIgnoreFilter(file), file.lands.relative);
 }
+
+/**
+ * A judge of workspace files matched by a glob (`findFiles` honours neither `.gitignore` nor
+ * `search.exclude`): why a file is left out by the rules the workspace search uses (the
+ * `files.exclude` of its folder, `.git/` and `node_modules/`, the `.gitignore` files on its way),
+ * or undefined when it may be read and sent. Each `.gitignore` is read once per judge; a file
+ * outside every workspace folder is left out.
+ */
+export function workspaceIgnoreJudge(): (uri: vscode.Uri) => Promise<string | undefined> {
+  const texts = new Map<string, Promise<string | undefined>>();
+  return async (uri) => {
+    const folder = vscode.workspace.getWorkspaceFolder(uri);
+    if (!folder) return 'it is outside the workspace folders';
+    const base = folder.uri.path.endsWith('/') ? folder.uri.path : `${folder.uri.path}/`;
+    if (!uri.path.startsWith(base)) return 'it is outside the workspace folders';
+    const relative = uri.path.slice(base.length);
+    const excludes = enabledGlobs(vscode.workspace.getConfiguration('files', folder).get<Record<string, unknown>>('exclude', {}));
+    const read = (dir: string): Promise<string | undefined> => {
+      const key = `${folder.uri.toString()}\u0000${dir}`;
+      let text = texts.get(key);
+      if (!text) {
+        text = gitignoreText(vscode.Uri.joinPath(folder.uri, dir, '.gitignore'));
+        texts.set(key, text);
+      }
+      return text;
+    };
+    return ignoredReason(await filterForPath([...excludes, ...ALWAYS_IGNORED], relative, read), relative);
+  };
+}

@@ -46,7 +46,7 @@ describe('batch: Run Prompt over Files as a batch (issue 42)', function () {
   after(async () => {
     const { api } = await stratus();
     for (const job of api.batch?.service.jobs() ?? []) await api.batch?.service.remove(job.id);
-    for (const dir of ['batch-host', 'batch-resume', 'batch-404', 'batch-retry', 'batch-cap']) rmSync(join(root, dir), { recursive: true, force: true });
+    for (const dir of ['batch-host', 'batch-resume', 'batch-404', 'batch-retry', 'batch-cap', 'batch-ignored']) rmSync(join(root, dir), { recursive: true, force: true });
   });
 
   function write(relative: string, text: string): void {
@@ -213,5 +213,19 @@ describe('batch: Run Prompt over Files as a batch (issue 42)', function () {
     } finally {
       await config.update('agent.maxTurnCostEur', undefined, vscode.ConfigurationTarget.Global);
     }
+  });
+
+  it('a .gitignored secret file (.env) or folder matched by the glob is never read nor sent; the other files are', async () => {
+    const { api } = await stratus();
+    assert.ok(api.batch);
+    write('batch-ignored/.gitignore', '.env\nprivate/\n');
+    write('batch-ignored/.env', 'API_KEY=sk-fake-sandbox-ignored\n');
+    write('batch-ignored/private/key.ts', "export const key = 'fake-sandbox-ignored';\n");
+    write('batch-ignored/a.ts', 'export const a = 1;\n');
+    const outcome = await api.batch.run({ instruction: 'Add a header comment', glob: 'batch-ignored/**', mode: 'batch' });
+    assert.ok(outcome.kind === 'sent', JSON.stringify(outcome));
+    const job = api.batch.service.job(outcome.jobId);
+    assert.deepEqual(job?.items.map((i) => i.label).sort(), ['batch-ignored/.gitignore', 'batch-ignored/a.ts']);
+    assert.deepEqual([...outcome.skipped].sort(), ['batch-ignored/.env', 'batch-ignored/private/key.ts']);
   });
 });

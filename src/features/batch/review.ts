@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { answerText, textHash, type FailedItem } from '../../core/inference/batch';
+import { fileAnswer, textHash, type FailedItem } from '../../core/inference/batch';
 import type { BatchJobItem } from '../../services/batchJobs';
 import { openChanges, type ChangeEntry } from '../../platform/multiDiff';
 import { readWorkspaceText } from '../../platform/workspaceFiles';
@@ -61,17 +61,19 @@ export async function reviewAnswers(
   for (const item of items) {
     const body = answers.get(item.customId);
     if (body === undefined) continue;
-    const text = answerText(body);
-    if (text === undefined) {
-      outcome.failed.push({ customId: item.customId, code: 'empty_answer', message: vscode.l10n.t('The answer holds no text') });
-      continue;
-    }
     const uri = vscode.Uri.parse(item.uri);
     const current = await readWorkspaceText(uri, MAX_FILE_BYTES);
     if (!current.ok || textHash(current.text) !== item.sentHash) {
       outcome.changedSinceSent.push(item.label);
       continue;
     }
+    // An empty answer, chatter or a diff around the code, leaked chat tokens: never written over the file.
+    const answer = fileAnswer(body, current.text);
+    if (!answer.ok) {
+      outcome.failed.push({ customId: item.customId, code: answer.code, message: answer.message });
+      continue;
+    }
+    const text = answer.text;
     if (current.text === text) outcome.unchanged.push(item.label);
     else candidates.push({ item, uri, proposed: text });
   }

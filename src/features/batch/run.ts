@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { fileRequest, textHash, type BatchRequest } from '../../core/inference/batch';
+import { fileCustomId, fileRequest, textHash, type BatchRequest } from '../../core/inference/batch';
 import { parsePromptFile, PROMPT_FILE_SUFFIX } from '../../core/agent/customization/promptFile';
 import { jobOverCaps, parseTurnCaps } from '../../core/agent/turnBudget';
 import { addChatRequestTokens, estimateJobCost, type JobCostEstimate } from '../../core/usage/batchCost';
@@ -7,6 +7,7 @@ import { formatEur } from '../../core/usage/format';
 import { askBatchMode, type BatchMode } from '../../platform/batchJobUi';
 import { readSettings } from '../../platform/settings';
 import { readWorkspaceText } from '../../platform/workspaceFiles';
+import { workspaceIgnoreJudge } from '../../platform/workspaceIgnores';
 import type { BatchJobItem } from '../../services/batchJobs';
 import type { PromptOverFilesArgs } from '../../services/promptOverFiles';
 import type { Deps } from '../deps';
@@ -69,16 +70,24 @@ export async function prepareFiles(model: string, instruction: string, uris: rea
   const requests: BatchRequest[] = [];
   const skipped: string[] = [];
   const tokens = { inputTokens: 0, outputTokens: 0 };
+  // A glob matches ignored files too (a .gitignored .env): never sent, as workspace search never reads them.
+  const ignored = workspaceIgnoreJudge();
   for (const [i, uri] of uris.entries()) {
     const label = vscode.workspace.asRelativePath(uri);
+    if ((await ignored(uri)) !== undefined) {
+      skipped.push(label);
+      continue;
+    }
     const read = await readWorkspaceText(uri, MAX_FILE_BYTES);
     if (!read.ok || read.binary || read.truncated) {
       skipped.push(label);
       continue;
     }
-    const customId = `file-${i}`;
+    const sentHash = textHash(read.text);
+    // Bound to what was sent: an answer of another job or file never matches this item.
+    const customId = fileCustomId(i, { model, instruction, uri: uri.toString(), sentHash });
     const request = fileRequest({ customId, instruction, path: label, text: read.text, model });
-    items.push({ customId, uri: uri.toString(), label, sentHash: textHash(read.text) });
+    items.push({ customId, uri: uri.toString(), label, sentHash });
     requests.push(request);
     addChatRequestTokens(tokens, request.body as Parameters<typeof addChatRequestTokens>[1]);
   }

@@ -51,7 +51,9 @@ function issues(value: unknown): BatchValidationIssue[] {
   const list = isRecord(value) ? arr(value.data) : arr(value);
   return list.filter(isRecord).slice(0, 1000).map((e) => {
     const line = num(e.line);
-    return { code: str(e.code), message: str(e.message) ?? 'invalid', line: line !== undefined && Number.isInteger(line) && line > 0 ? line : undefined };
+    const code = str(e.code);
+    const message = str(e.message);
+    return { code: code?.slice(0, 100), message: message === undefined ? 'invalid' : message.length > 500 ? `${message.slice(0, 499)}…` : message, line: line !== undefined && Number.isInteger(line) && line > 0 ? line : undefined };
   });
 }
 

@@ -5,4 +5,4 @@ export { matchResults, parseResultLine, readResults, type FailedItem, type Resul
 export { BATCHES_PATH, FILES_PATH, cancelBatch, checkBatchId, createBatch, getBatch, listBatches, openResults, parseBatch, uploadBatchFile, type BatchCallOptions } from './batch';
 export { completedOrThrow, waitForBatch, type PollOptions } from './poll';
 export { fileSink, submitBatchJob, type SubmitOptions, type SubmitResult, type SubmittedPart } from './job';
-export { answerText, fileRequest, MAX_FILE_ANSWER_TOKENS, PROMPT_OVER_FILES_SYSTEM, textHash } from './promptOverFiles';
+export { answerText, fileAnswer, fileCustomId, fileRequest, MAX_FILE_ANSWER_TOKENS, PROMPT_OVER_FILES_SYSTEM, textHash, type AnswerRefusal, type FileAnswer } from './promptOverFiles';

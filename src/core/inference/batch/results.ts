@@ -7,6 +7,14 @@ import { isRecord, num, str } from '../../json';
 import { jsonlLines } from './jsonl';
 import type { BatchResult } from './types';
 
+/** Longest error code and message kept from a results line (they are stored with the job and shown). */
+export const MAX_ERROR_CODE_CHARS = 100;
+export const MAX_ERROR_MESSAGE_CHARS = 500;
+
+function clip(text: string | undefined, max: number): string | undefined {
+  return text === undefined || text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
 /** One results line, or why it cannot be used. */
 export function parseResultLine(line: string): BatchResult | undefined {
   let value: unknown;
@@ -19,7 +27,7 @@ export function parseResultLine(line: string): BatchResult | undefined {
   const customId = str(value.custom_id);
   if (customId === undefined || customId === '') return undefined;
   if (isRecord(value.error)) {
-    return { customId, ok: false, code: str(value.error.code) ?? 'error', message: str(value.error.message) ?? 'The request failed', statusCode: undefined };
+    return { customId, ok: false, code: clip(str(value.error.code), MAX_ERROR_CODE_CHARS) ?? 'error', message: clip(str(value.error.message), MAX_ERROR_MESSAGE_CHARS) ?? 'The request failed', statusCode: undefined };
   }
   const response = value.response;
   if (!isRecord(response)) return undefined;
@@ -29,7 +37,7 @@ export function parseResultLine(line: string): BatchResult | undefined {
   if (statusCode === undefined || !isRecord(body)) return undefined;
   if (statusCode >= 200 && statusCode < 300) return { customId, ok: true, statusCode, body };
   const error = isRecord(body.error) ? body.error : {};
-  return { customId, ok: false, code: str(error.code) ?? str(error.type) ?? `http_${statusCode}`, message: str(error.message) ?? `HTTP ${statusCode}`, statusCode };
+  return { customId, ok: false, code: clip(str(error.code) ?? str(error.type), MAX_ERROR_CODE_CHARS) ?? `http_${statusCode}`, message: clip(str(error.message), MAX_ERROR_MESSAGE_CHARS) ?? `HTTP ${statusCode}`, statusCode };
 }
 
 /** The results of a file, in file order; an unreadable line is `{ malformed: lineNumber }`. */
