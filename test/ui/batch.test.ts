@@ -50,7 +50,7 @@ describe('UI: bulk work at half price (batch)', function () {
     await runCommand(page, 'Stratus: Run Prompt over Files…');
     const input = page.locator('.quick-input-widget input').first();
     await page.locator('.quick-input-widget', { hasText: 'the instruction' }).first().waitFor({ timeout: 20_000 });
-    await input.fill('Add a one-line summary under the title');
+    await input.fill('Add a summary line');
     await page.keyboard.press('Enter');
     await page.locator('.quick-input-widget', { hasText: 'the files' }).first().waitFor({ timeout: 10_000 });
     await input.fill('notes/*.md');
@@ -63,10 +63,15 @@ describe('UI: bulk work at half price (batch)', function () {
 
     // The batch in the Activities view, waiting on the provider.
     await showActivities(page);
-    const row = page.locator('.monaco-list-row', { hasText: 'Batch: Add a one-line summary' }).first();
+    const row = page.locator('.monaco-list-row', { hasText: 'Batch: Add a summary line' }).first();
     await row.waitFor({ timeout: 20_000 });
     assert.match(await row.innerText(), /validating · 0\/3/);
-    await row.hover();
+    // Its tooltip: the state, the requests, both prices, and the hourly cap it does not count against.
+    await page.locator('.notification-toast', { hasText: 'sending the batch' }).first().waitFor({ state: 'hidden', timeout: 20_000 });
+    await row.locator('.label-name, .monaco-icon-label').first().hover();
+    const tooltip = page.locator('.monaco-hover, .workbench-hover', { hasText: 'Not counted against the hourly cap' }).first();
+    await tooltip.waitFor({ timeout: 15_000 });
+    assert.match(await tooltip.innerText(), /State: validating/);
     await screenshot(page, 'batch-activities');
 
     // The provider finishes it (the sandbox's clock); Refresh reads its state now.
@@ -74,7 +79,7 @@ describe('UI: bulk work at half price (batch)', function () {
     const header = page.locator('.pane-header', { hasText: 'Activities' }).first();
     await header.hover();
     await header.locator('a.action-label[aria-label="Refresh Activities"]').click();
-    const completed = page.locator('.monaco-list-row', { hasText: 'Batch: Add a one-line summary' }).filter({ hasText: 'completed · 3/3' }).first();
+    const completed = page.locator('.monaco-list-row', { hasText: 'Batch: Add a summary line' }).filter({ hasText: 'completed · 3/3' }).first();
     await completed.waitFor({ timeout: 20_000 });
 
     // Its results: one multi-file diff, and the files to accept.
