@@ -111,6 +111,10 @@ export class BatchJobService implements vscode.Disposable {
   private readonly following = new Map<string, AbortController>();
   private readonly wakers = new Set<() => void>();
   private readonly kinds = new Map<string, BatchJobKind>();
+  /** The sleeping poll of each followed job (absent while its check is in flight). */
+  private readonly sleeping = new Map<string, () => void>();
+  /** Callers of checkNow() waiting for a job's check to end (its poll sleeps again or ends). */
+  private readonly checked = new Map<string, Array<() => void>>();
   private disposed = false;
 
   constructor(
@@ -154,6 +158,29 @@ export class BatchJobService implements vscode.Disposable {
   /** Reads every followed batch now instead of at its next poll. */
   pollNow(): void {
     for (const wake of [...this.wakers]) wake();
+  }
+
+  /**
+   * Checks the provider's state of every job that has not ended now (the Activities view's
+   * Refresh): a sleeping poll is woken, a job no longer followed is followed again, and a job
+   * whose check is in flight gets no second one. Resolves when those checks have ended.
+   */
+  checkNow(): Promise<void> {
+    const waits: Promise<void>[] = [];
+    for (const job of this.jobs()) {
+      if (jobEnded(job) || this.disposed) continue;
+      waits.push(new Promise<void>((resolve) => this.checked.set(job.id, [...(this.checked.get(job.id) ?? []), resolve])));
+      if (!this.following.has(job.id)) this.follow(job.id);
+      else this.sleeping.get(job.id)?.();
+    }
+    return Promise.all(waits).then(() => undefined);
+  }
+
+  /** Tells checkNow()'s callers that the job's check ended. */
+  private checkEnded(jobId: string): void {
+    const waiting = this.checked.get(jobId);
+    this.checked.delete(jobId);
+    for (const resolve of waiting ?? []) resolve();
   }
 
   /** Sends a job as one or more batches; the record is stored before polling starts. */
@@ -266,7 +293,7 @@ export class BatchJobService implements vscode.Disposable {
             signal: controller.signal,
             initialDelayMs: this.options.pollInitialMs ?? 30_000,
             maxDelayMs: this.options.pollMaxMs ?? 600_000,
-            sleep: (ms, signal) => this.sleep(ms, signal),
+            sleep: (ms, signal) => this.sleep(jobId, ms, signal),
             onUpdate: (batch) => void this.updatePart(jobId, batch),
           });
           await this.updatePart(jobId, final);
@@ -295,21 +322,25 @@ export class BatchJobService implements vscode.Disposable {
       else this.logger.warn(`Batch job ${final.id} of kind ${final.kind} ended, and no feature reads that kind.`);
     })().finally(() => {
       if (this.following.get(jobId) === controller) this.following.delete(jobId);
+      this.checkEnded(jobId);
     });
   }
 
-  /** Waits `ms`, or until pollNow() or the signal. */
-  private sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  /** Waits `ms`, or until pollNow(), checkNow() or the signal. Entering it ends the job's check. */
+  private sleep(jobId: string, ms: number, signal?: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
       const done = (): void => {
         clearTimeout(timer);
         this.wakers.delete(done);
+        if (this.sleeping.get(jobId) === done) this.sleeping.delete(jobId);
         signal?.removeEventListener('abort', done);
         resolve();
       };
       const timer = setTimeout(done, ms);
       this.wakers.add(done);
+      this.sleeping.set(jobId, done);
       signal?.addEventListener('abort', done, { once: true });
+      this.checkEnded(jobId);
     });
   }
 
@@ -333,6 +364,7 @@ export class BatchJobService implements vscode.Disposable {
     for (const c of this.following.values()) c.abort();
     this.following.clear();
     this.pollNow();
+    for (const jobId of [...this.checked.keys()]) this.checkEnded(jobId);
     this.changed.dispose();
     this.finished.dispose();
   }

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { RunOutcome } from '../../src/features/batch/register';
 import { silentLogger } from '../../src/core/log';
 import { BatchJobService, type BatchJobRecord } from '../../src/services/batchJobs';
+import { jobState } from '../../src/features/resources/batchNodes';
 import { stratus } from './extension';
 import { testDeps } from './fakes';
 import { control, eventually, requests, sandbox } from './sandbox';
@@ -46,7 +47,7 @@ describe('batch: Run Prompt over Files as a batch (issue 42)', function () {
   after(async () => {
     const { api } = await stratus();
     for (const job of api.batch?.service.jobs() ?? []) await api.batch?.service.remove(job.id);
-    for (const dir of ['batch-host', 'batch-resume', 'batch-404', 'batch-retry', 'batch-cap', 'batch-ignored']) rmSync(join(root, dir), { recursive: true, force: true });
+    for (const dir of ['batch-host', 'batch-resume', 'batch-404', 'batch-retry', 'batch-cap', 'batch-ignored', 'batch-refresh']) rmSync(join(root, dir), { recursive: true, force: true });
   });
 
   function write(relative: string, text: string): void {
@@ -196,6 +197,32 @@ describe('batch: Run Prompt over Files as a batch (issue 42)', function () {
     assert.ok(second.kind === 'reviewed', JSON.stringify(second));
     assert.deepEqual(second.review.applied, ['batch-retry/bad.ts']);
     assert.match(readFileSync(join(root, 'batch-retry/bad.ts'), 'utf8'), /^Echo \(/);
+  });
+
+  it('Refresh on the Activities view checks a running batch now, not at its next poll, with one check in flight per job', async () => {
+    const { api } = await stratus();
+    assert.ok(api.batch);
+    write('batch-refresh/a.ts', 'export const a = 1;\n');
+    const sent = await api.batch.run({ instruction: 'Add a header comment', glob: 'batch-refresh/*.ts', mode: 'batch' });
+    assert.ok(sent.kind === 'sent', JSON.stringify(sent));
+    const part = api.batch.service.job(sent.jobId)?.parts[0]?.id;
+    assert.ok(part, 'the job has its batch');
+    const reads = async (): Promise<number> => (await requests(`/v1/batches/${part}`)).filter((r) => r.method === 'GET' && r.path === `/v1/batches/${part}`).length;
+    // The follower's first read has been made and it sleeps (its next poll is 30 s away).
+    await vscode.commands.executeCommand('stratus.activities.refresh');
+    const first = api.batch.service.job(sent.jobId);
+    assert.ok(first && jobState(first) === 'validating', JSON.stringify(first?.parts));
+    await control('/clock', { advanceMs: 4 * STEP_MS + 1000 });
+    const before = await reads();
+    // Two Refreshes at once: one read of the batch, both resolved once it is known.
+    await Promise.all([vscode.commands.executeCommand('stratus.activities.refresh'), vscode.commands.executeCommand('stratus.activities.refresh')]);
+    const job = api.batch.service.job(sent.jobId);
+    assert.ok(job, 'the job is kept');
+    assert.equal(jobState(job), 'completed', 'the Refresh read the batch now');
+    assert.equal((await reads()) - before, 1, 'one check in flight for the job');
+    const node = ((await api.views.activities.getChildren()) ?? []).find((n) => (n as { jobId?: string }).jobId === sent.jobId);
+    assert.ok(node, 'the batch is listed');
+    assert.match(String((await api.views.activities.getTreeItem(node)).description), /completed · 1\/1/);
   });
 
   it('a job that would pass the cost cap of one task is refused before anything is sent, with what to do', async () => {

@@ -23,6 +23,8 @@ export const README_SCREENSHOTS: Readonly<Record<string, string>> = {
   'next-edit': 'next-edit',
   'review-comments': 'review-comments',
   'plan-with-todo-list': 'plan-with-todo-list',
+  'batch-activities': 'batch-activities',
+  'batch-review': 'batch-review',
 };
 
 const runStarted = Date.now();

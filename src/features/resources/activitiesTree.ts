@@ -69,11 +69,15 @@ export class ActivitiesTree implements vscode.TreeDataProvider<ActivityNode>, vs
     this.changed.fire(undefined);
   }
 
-  /** Reads the tenant's recent activities again; a read in flight is aborted, not doubled. */
+  /**
+   * Reads the tenant's recent activities again (a read in flight is aborted, not doubled) and the
+   * provider's state of every running batch now (one check in flight per job): a Refresh shows
+   * what is true now, not what the next scheduled poll would find.
+   */
   async refresh(): Promise<void> {
     this.abortLoad();
     this.loaded = false;
-    await this.loadServerList();
+    await Promise.all([this.loadServerList(), this.batches?.checkNow()]);
     this.changed.fire(undefined);
   }
 
