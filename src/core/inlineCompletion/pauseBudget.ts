@@ -117,6 +117,16 @@ export class PauseBudget {
     return true;
   }
 
+  /**
+   * `documentId` was closed: its versions are forgotten. A document opened again at the same
+   * address (a file reopened, an untitled editor reusing "Untitled-1") numbers its versions from 1
+   * again; remembered, its edits would read as late reports of versions already seen, open no
+   * pause, and next edit would find the last pause spent for good.
+   */
+  forget(documentId: string): void {
+    this.seen.delete(documentId);
+  }
+
   /** The p90 of the recent inter-key intervals, or undefined while too few are known. */
   rhythmP90(): number | undefined {
     return this.intervals.length < BUDGET_RHYTHM_MIN_SAMPLES ? undefined : p90(this.intervals);

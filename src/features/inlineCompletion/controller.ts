@@ -61,6 +61,8 @@ export class InlineController implements vscode.Disposable, GhostTextGates {
         this.refresh();
       }),
       vscode.window.onDidChangeActiveTextEditor(() => this.refresh()),
+      // A document opened again at the same address numbers its versions afresh (see forget).
+      vscode.workspace.onDidCloseTextDocument((document) => this.budget.forget(document.uri.toString())),
     ];
   }
 

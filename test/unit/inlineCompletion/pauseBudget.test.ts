@@ -127,6 +127,23 @@ describe('core/inlineCompletion PauseBudget', () => {
     assert.equal(budget.stats.keystrokes, 3);
   });
 
+  it('a document closed and opened again at the same address (Untitled-1 reused, versions from 1 again) opens a pause at its first edit', async () => {
+    const untitled = 'untitled:Untitled-1';
+    assert.equal(budget.keystroke(untitled, 2), true);
+    const first = watch(budget.nextEdit(400));
+    await clock.tickAsync(450);
+    assert.ok(first.value, 'next edit asks after the rename');
+    first.value.done(true);
+    for (let v = 3; v <= 5; v++) assert.equal(budget.keystroke(untitled, v), true);
+    // Closed; a new editor gets the same address and is renamed again (version 2).
+    budget.forget(untitled);
+    assert.equal(budget.keystroke(untitled, 2), true, 'the edit of the new document is a keystroke, not a late report');
+    const again = watch(budget.nextEdit(400));
+    await clock.tickAsync(450);
+    assert.ok(again.value, 'next edit asks in the new pause (it was refused as "budgetSpent")');
+    assert.equal(budget.stats.granted.nextEdit, 2);
+  });
+
   it('a keystroke queued behind a late timer is seen before the request leaves', async () => {
     budget.keystroke(DOC, 2);
     lateMs = 150;
