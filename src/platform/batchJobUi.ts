@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { jobOverCaps, parseTurnCaps } from '../core/agent/turnBudget';
 import type { JobCostEstimate } from '../core/usage/batchCost';
 import { formatEur } from '../core/usage/format';
 
@@ -32,4 +33,20 @@ export function batchErrorMessage(reason: string, message: string): string {
     default:
       return message;
   }
+}
+
+/**
+ * Why the caps of one task refuse a bulk job at the price chosen (before anything is sent), with
+ * what to do; undefined when it fits. The same settings as an agent turn's caps (application
+ * scope: a workspace cannot raise them). `what` names the job ("this job over 3 files"),
+ * `narrow` how to make it smaller.
+ */
+export function bulkJobCapRefusal(estimate: JobCostEstimate, mode: BatchMode, what: string, narrow: string): string | undefined {
+  const settings = vscode.workspace.getConfiguration('stratus');
+  const over = jobOverCaps(estimate, mode, parseTurnCaps({ maxTurnTokens: settings.get<unknown>('agent.maxTurnTokens'), maxTurnCostEur: settings.get<unknown>('agent.maxTurnCostEur') }));
+  if (!over) return undefined;
+  const price = mode === 'batch' ? vscode.l10n.t('as a batch (half price)') : vscode.l10n.t('now (standard price)');
+  return over.cap === 'cost'
+    ? vscode.l10n.t('Not sent: {0} may cost up to {1} {2}, above the cost cap of one task ({3}, stratus.agent.maxTurnCostEur). {4}', what, formatEur(over.value), price, formatEur(over.limit), narrow)
+    : vscode.l10n.t('Not sent: {0} may use up to {1} tokens, above the token cap of one task ({2}, stratus.agent.maxTurnTokens). {3}', what, over.value.toLocaleString(), over.limit.toLocaleString(), narrow);
 }

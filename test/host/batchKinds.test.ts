@@ -110,4 +110,32 @@ describe('batch: search embeddings and document OCR as batch jobs (issue 42)', f
     assert.equal((await requests('/v1/chat/completions')).length, chatBefore, 'the pages came from the batch');
     assert.equal(api.batch?.service.job(jobId)?.reviewed, true);
   });
+
+  it('the caps of one task hold these jobs too: over the token cap, neither is sent, and the message says what to change', async () => {
+    const { api } = await stratus();
+    assert.ok(api.documents, 'the documents test API');
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    assert.ok(folder);
+    mkdirSync(join(root, 'batch-kinds'), { recursive: true });
+    const lines = Array.from({ length: 300 }, (_, i) => `export function settleInvoice${i}(invoice) { return invoice.total * ${i + 1}; }`);
+    writeFileSync(join(root, 'batch-kinds', 'invoices.ts'), `${lines.join('\n')}\n`);
+    const uri = vscode.Uri.joinPath(folder, 'batch-kinds', 'capped.pdf');
+    await vscode.workspace.fs.writeFile(uri, await imagePdf([{ markdown: '# One', nonce: 'batch-cap-1' }, { markdown: '# Two', nonce: 'batch-cap-2' }]));
+    const config = vscode.workspace.getConfiguration('stratus');
+    await config.update('agent.maxTurnTokens', 1000, vscode.ConfigurationTarget.Global);
+    await search().update('embeddings.model', 'bge-m3:567m', vscode.ConfigurationTarget.Global);
+    try {
+      const uploads = (await requests('/v1/files')).filter((r) => r.method === 'POST').length;
+      const embedded = await vscode.commands.executeCommand<{ kind: string; reason?: string; message?: string }>('stratus.search.buildEmbeddingsBatch', { mode: 'batch' });
+      assert.ok(embedded?.kind === 'error' && embedded.reason === 'over_cap', JSON.stringify(embedded));
+      assert.match(embedded.message ?? '', /^Not sent: the embeddings of .* above the token cap of one task \(1,000, stratus\.agent\.maxTurnTokens\)\. Raise the cap/);
+      const read = await api.documents.runBatch(uri, { batchMode: 'batch' });
+      assert.ok(read.kind === 'error' && read.reason === 'over_cap', JSON.stringify(read));
+      assert.match(read.message, /^Not sent: the OCR of .* above the token cap of one task .* Choose fewer pages or raise the cap\.$/);
+      assert.equal((await requests('/v1/files')).filter((r) => r.method === 'POST').length, uploads, 'nothing uploaded');
+    } finally {
+      await config.update('agent.maxTurnTokens', undefined, vscode.ConfigurationTarget.Global);
+      await search().update('embeddings.model', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
 });

@@ -1,10 +1,8 @@
 import * as vscode from 'vscode';
 import { fileCustomId, fileRequest, textHash, type BatchRequest } from '../../core/inference/batch';
 import { parsePromptFile, PROMPT_FILE_SUFFIX } from '../../core/agent/customization/promptFile';
-import { jobOverCaps, parseTurnCaps } from '../../core/agent/turnBudget';
 import { addChatRequestTokens, estimateJobCost, type JobCostEstimate } from '../../core/usage/batchCost';
-import { formatEur } from '../../core/usage/format';
-import { askBatchMode, type BatchMode } from '../../platform/batchJobUi';
+import { askBatchMode, bulkJobCapRefusal, type BatchMode } from '../../platform/batchJobUi';
 import { readSettings } from '../../platform/settings';
 import { readWorkspaceText } from '../../platform/workspaceFiles';
 import { workspaceIgnoreJudge } from '../../platform/workspaceIgnores';
@@ -105,18 +103,9 @@ export function askMode(job: PreparedJob): Promise<BatchMode | undefined> {
   });
 }
 
-/**
- * Why the caps of one task refuse the job at the price chosen (before anything is sent), with what
- * to do; undefined when it fits. The same settings as an agent turn's cost cap.
- */
-export function capRefusal(job: PreparedJob, mode: 'now' | 'batch'): string | undefined {
-  const settings = vscode.workspace.getConfiguration('stratus');
-  const over = jobOverCaps(job.estimate, mode, parseTurnCaps({ maxTurnTokens: settings.get<unknown>('agent.maxTurnTokens'), maxTurnCostEur: settings.get<unknown>('agent.maxTurnCostEur') }));
-  if (!over) return undefined;
-  const price = mode === 'batch' ? vscode.l10n.t('as a batch (half price)') : vscode.l10n.t('now (standard price)');
-  return over.cap === 'cost'
-    ? vscode.l10n.t('Not sent: this job over {0} files may cost up to {1} {2}, above the cost cap of one task ({3}, stratus.agent.maxTurnCostEur). Narrow the glob, choose the batch price, or raise the cap.', job.items.length, formatEur(over.value), price, formatEur(over.limit))
-    : vscode.l10n.t('Not sent: this job over {0} files may use up to {1} tokens, above the token cap of one task ({2}, stratus.agent.maxTurnTokens). Narrow the glob or raise the cap.', job.items.length, over.value.toLocaleString(), over.limit.toLocaleString());
+/** Why the caps of one task refuse the job at the price chosen (before anything is sent); undefined when it fits. */
+export function capRefusal(job: PreparedJob, mode: BatchMode): string | undefined {
+  return bulkJobCapRefusal(job.estimate, mode, vscode.l10n.t('this job over {0} files', job.items.length), vscode.l10n.t('Narrow the glob, choose the batch price, or raise the cap.'));
 }
 
 /** Sends every request now, one at a time (standard price, metered as chat). */

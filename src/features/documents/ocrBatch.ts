@@ -5,7 +5,7 @@ import type { ExtractMode } from '../../core/documents/types';
 import { isBatchError, type BatchResult } from '../../core/inference/batch';
 import { presentError } from '../../core/presentError';
 import { formatEur } from '../../core/usage/format';
-import { askBatchMode, batchErrorMessage, type BatchMode } from '../../platform/batchJobUi';
+import { askBatchMode, batchErrorMessage, bulkJobCapRefusal, type BatchMode } from '../../platform/batchJobUi';
 import type { BatchJobRecord, BatchJobService } from '../../services/batchJobs';
 import { Commands } from '../commands';
 import type { Deps } from '../deps';
@@ -72,6 +72,12 @@ export function ocrBatchJobs(deps: Deps, cache: DocumentCache, jobs: BatchJobSer
       const estimate = estimateOcrBatch(ocrPages.length, model);
       const what = vscode.l10n.t('{0} page(s) of {1} by OCR', ocrPages.length, fileName);
       const mode = options.batchMode ?? (await askBatchMode({ title: vscode.l10n.t('Read {0}: now or as a batch?', fileName), what, estimate, nowDetail: vscode.l10n.t('One request per page, now.') }));
+      const refused = mode ? bulkJobCapRefusal(estimate, mode, vscode.l10n.t('the OCR of {0}', what), vscode.l10n.t('Choose fewer pages or raise the cap.')) : undefined;
+      if (refused) {
+        await source.close();
+        void vscode.window.showWarningMessage(refused);
+        return { kind: 'error', message: refused, reason: 'over_cap' };
+      }
       if (mode !== 'batch') {
         await source.close();
         return mode === 'now' ? { kind: 'read', result: await extractWith(uri, same) } : { kind: 'stopped' };

@@ -3,7 +3,7 @@ import { isBatchError } from '../../core/inference/batch';
 import { presentError } from '../../core/presentError';
 import { EmbeddingResults, planEmbeddingsBatch, type EmbeddingLine, type EmbeddingsApplied, type WorkspaceIndex } from '../../core/search';
 import { formatEur } from '../../core/usage/format';
-import { askBatchMode, batchErrorMessage, type BatchMode } from '../../platform/batchJobUi';
+import { askBatchMode, batchErrorMessage, bulkJobCapRefusal, type BatchMode } from '../../platform/batchJobUi';
 import { DisposableStore } from '../../platform/disposables';
 import { readSearchSettings } from '../../platform/searchSettings';
 import type { BatchJobRecord, BatchJobService } from '../../services/batchJobs';
@@ -77,6 +77,14 @@ export function registerEmbeddingsBatch(deps: Deps, search: SearchService, jobs:
   };
 
   const run = async (args?: EmbeddingsBatchArgs): Promise<EmbeddingsBatchOutcome> => {
+    // The trust gate first, whatever the state: an untrusted workspace is asked before anything.
+    const allowed = await deps.trust.confirm({
+      source: Commands.searchBuildEmbeddingsBatch,
+      action: 'send',
+      message: vscode.l10n.t('Send the indexed text of this untrusted workspace to the embedding model?'),
+      button: vscode.l10n.t('Send'),
+    });
+    if (!allowed) return { kind: 'stopped' };
     const folder = search.indexedFolder;
     if (!folder) return { kind: 'error', message: vscode.l10n.t('Open a folder first: search embeddings are built for the workspace folder.') };
     const model = readSearchSettings(folder).embeddingModel;
@@ -85,13 +93,6 @@ export function registerEmbeddingsBatch(deps: Deps, search: SearchService, jobs:
       void vscode.window.showWarningMessage(message);
       return { kind: 'error', message };
     }
-    const allowed = await deps.trust.confirm({
-      source: Commands.searchBuildEmbeddingsBatch,
-      action: 'send',
-      message: vscode.l10n.t('Send the indexed text of this untrusted workspace to the embedding model?'),
-      button: vscode.l10n.t('Send'),
-    });
-    if (!allowed) return { kind: 'stopped' };
     const controller = new AbortController();
     try {
       const prepared = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Stratus: reading the chunks without embeddings…') }, async () => {
@@ -109,6 +110,11 @@ export function registerEmbeddingsBatch(deps: Deps, search: SearchService, jobs:
       const what = vscode.l10n.t('{0} chunks of {1} files', plan.chunks, plan.files);
       const mode = args?.mode ?? (await askBatchMode({ title: vscode.l10n.t('Build search embeddings: now or as a batch?'), what, estimate: plan.estimate, nowDetail: vscode.l10n.t('One request per group of chunks, now.') }));
       if (!mode) return { kind: 'stopped' };
+      const refused = bulkJobCapRefusal(plan.estimate, mode, vscode.l10n.t('the embeddings of {0}', what), vscode.l10n.t('Raise the cap to build them in one job.'));
+      if (refused) {
+        void vscode.window.showWarningMessage(refused);
+        return { kind: 'error', message: refused, reason: 'over_cap' };
+      }
       if (mode === 'now') {
         const collector = new EmbeddingResults(plan.lines);
         await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Stratus: embedding {0} chunks…', plan.chunks), cancellable: true }, async (_p, token) => {
