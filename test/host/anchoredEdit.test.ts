@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { EditOutcome, ReviewOutcome } from '../../src/features/edit/register';
 import type { EditArgs } from '../../src/features/quickFix/provider';
 import { control, eventually, sandbox } from './sandbox';
+import { revertAndCloseEditors, untitledDocument } from './editors';
 
 // Issue 31, item 5: the lines an edit, a quick fix or a review works on follow the document from
 // the moment they are chosen (or the run refuses as stale), whatever awaits come in between.
@@ -11,26 +12,10 @@ const FUNCTION = ['const header = 1;', 'function total(value) {', '  const tax =
 const RENAMED = FUNCTION.replace(/\bvalue\b/g, 'amount');
 const ABOVE = '// added above\n// while the box was open\n';
 
-async function closeEditors(): Promise<void> {
-  for (let i = 0; i < 20 && vscode.window.visibleTextEditors.length > 0; i++) await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-}
-
-let opened = 0;
-
-/**
- * A new document for each test, under a name no earlier test used, shown and active. With
- * `openTextDocument({ content })` the workbench names it "Untitled-N" and reuses the N of a
- * document just closed; the extension host learns of the close later, so on a loaded host (1.104)
- * the open returned the previous test's document (still holding its "// typed") and the test
- * edited that one.
- */
+/** A new document for each test, shown and active (see `untitledDocument` for why a name of its own). */
 async function open(content: string, language = 'javascript'): Promise<vscode.TextEditor> {
-  const uri = vscode.Uri.from({ scheme: 'untitled', path: `anchored-${process.pid}-${++opened}.js` });
-  let document = await vscode.workspace.openTextDocument(uri);
-  if (document.languageId !== language) document = await vscode.languages.setTextDocumentLanguage(document, language);
+  const document = await untitledDocument(content, language);
   const editor = await vscode.window.showTextDocument(document, vscode.ViewColumn.One);
-  assert.ok(await editor.edit((b) => b.insert(new vscode.Position(0, 0), content)));
-  assert.equal(document.getText(), content, 'a new document holding only this test\'s text');
   await eventually(() => Promise.resolve(vscode.window.activeTextEditor?.document === document ? true : undefined), 'the new document\'s editor to be active');
   return editor;
 }
@@ -57,7 +42,7 @@ describe('Anchored ranges: an edit lands on the lines chosen, wherever they move
     await control('/reset', {});
     await vscode.commands.executeCommand('stratus.setApiKey', sandbox().apiKey);
     await vscode.workspace.getConfiguration('stratus').update('chat.model', 'gpt-oss:120b', vscode.ConfigurationTarget.Global);
-    await closeEditors();
+    await revertAndCloseEditors();
   });
   afterEach(async () => {
     await vscode.commands.executeCommand('stratus.edit.rejectAll');
@@ -66,7 +51,7 @@ describe('Anchored ranges: an edit lands on the lines chosen, wherever they move
     await control('/reset', {});
     await vscode.workspace.getConfiguration('stratus').update('chat.model', undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('stratus.removeApiKey');
-    await closeEditors();
+    await revertAndCloseEditors();
   });
 
   /** The function selected, with "rename value to amount" first in the instruction box's history. */

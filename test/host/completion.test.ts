@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CompletionOutcome } from '../../src/features/completion/register';
 import { control, eventually, requests, sandbox } from './sandbox';
+import { revertAndCloseEditors, untitledDocument } from './editors';
 
 /** "1 2 3 … n": what the sandbox's scripted model streams for "long n". */
 function counting(n: number): string {
@@ -14,7 +15,7 @@ async function lastSeq(): Promise<number> {
 
 /** Opens an untitled document with `content`, selects `line` of it, and makes it the active editor. */
 async function editorWith(content: string, line: number): Promise<vscode.TextEditor> {
-  const document = await vscode.workspace.openTextDocument({ content, language: 'plaintext' });
+  const document = await untitledDocument(content, 'plaintext');
   const editor = await vscode.window.showTextDocument(document, vscode.ViewColumn.One);
   editor.selection = new vscode.Selection(line, 0, line, document.lineAt(line).text.length);
   return editor;
@@ -31,12 +32,6 @@ async function type(document: vscode.TextDocument, at: vscode.Position, text: st
   assert.fail(`could not type ${JSON.stringify(text)}`);
 }
 
-/** Closes every editor without save prompts (the documents are untitled). */
-async function closeEditors(): Promise<void> {
-  for (let i = 0; i < 20 && vscode.window.visibleTextEditors.length > 0; i++) {
-    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-  }
-}
 
 describe('Complete Selection (against the sandbox)', function () {
   this.timeout(60_000);
@@ -46,18 +41,18 @@ describe('Complete Selection (against the sandbox)', function () {
     await control('/reset', {});
     await vscode.commands.executeCommand('stratus.setApiKey', sandbox().apiKey);
     await vscode.workspace.getConfiguration('stratus').update('chat.model', 'gpt-oss:120b', vscode.ConfigurationTarget.Global);
-    await closeEditors();
+    await revertAndCloseEditors();
   });
   after(async () => {
     await control('/reset', {});
     await vscode.workspace.getConfiguration('stratus').update('chat.model', undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('stratus.removeApiKey');
     await vscode.commands.executeCommand('stratus.signOutOfConsole');
-    await closeEditors();
+    await revertAndCloseEditors();
   });
 
   it('streams the completion after the selection through /v1/completions, as one undoable edit', async () => {
-    const document = await vscode.workspace.openTextDocument({ content: 'function add(a, b) {', language: 'javascript' });
+    const document = await untitledDocument('function add(a, b) {', 'javascript');
     const editor = await vscode.window.showTextDocument(document);
     editor.selection = new vscode.Selection(0, 0, 0, document.lineAt(0).text.length);
     const outcome = await vscode.commands.executeCommand<CompletionOutcome>('stratus.completeSelection');
@@ -72,7 +67,7 @@ describe('Complete Selection (against the sandbox)', function () {
   });
 
   for (const [what, leave] of [
-    ['switching to another tab', async () => { await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: 'elsewhere' }), vscode.ViewColumn.One); }],
+    ['switching to another tab', async () => { await vscode.window.showTextDocument(await untitledDocument('elsewhere', 'plaintext'), vscode.ViewColumn.One); }],
     ['closing the editor', async () => { await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor'); }],
   ] as const) {
     it(`${what} mid-stream stops the request (the sandbox sees the connection closed) and keeps what was inserted`, async () => {

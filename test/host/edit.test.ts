@@ -4,6 +4,7 @@ import type { EditOutcome, ReviewOutcome } from '../../src/features/edit/registe
 import type { Sandbox } from '../sandbox/index';
 import { useProductionSandbox } from './productionSandbox';
 import { control, eventually, requests, sandbox } from './sandbox';
+import { revertAndCloseEditors, untitledDocument } from './editors';
 
 const FUNCTION = [
   'const header = 1;',
@@ -16,12 +17,8 @@ const FUNCTION = [
 ].join('\n');
 const RENAMED = FUNCTION.replace(/\bvalue\b/g, 'amount');
 
-async function closeEditors(): Promise<void> {
-  for (let i = 0; i < 20 && vscode.window.visibleTextEditors.length > 0; i++) await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-}
-
 async function open(content: string, language = 'javascript'): Promise<vscode.TextEditor> {
-  const document = await vscode.workspace.openTextDocument({ content, language });
+  const document = await untitledDocument(content, language);
   return vscode.window.showTextDocument(document, vscode.ViewColumn.One);
 }
 
@@ -51,7 +48,7 @@ function suite(profile: 'contract' | 'production'): void {
       production?.control.reset();
       await vscode.commands.executeCommand('stratus.setApiKey', production ? production.credentials.apiKey : sandbox().apiKey);
       await vscode.workspace.getConfiguration('stratus').update('chat.model', 'gpt-oss:120b', vscode.ConfigurationTarget.Global);
-      await closeEditors();
+      await revertAndCloseEditors();
     });
     afterEach(async () => {
       await vscode.commands.executeCommand('stratus.edit.rejectAll');
@@ -61,7 +58,7 @@ function suite(profile: 'contract' | 'production'): void {
       await restoreProfile?.();
       await vscode.workspace.getConfiguration('stratus').update('chat.model', undefined, vscode.ConfigurationTarget.Global);
       await vscode.commands.executeCommand('stratus.removeApiKey');
-      await closeEditors();
+      await revertAndCloseEditors();
     });
 
     it('shows the rewrite as a diff in the editor; Accept All leaves the rewrite, undone in one step', async () => {
@@ -147,12 +144,12 @@ describe('Edit with Instruction: Edit Again, size limit', function () {
     await control('/reset', {});
     await vscode.commands.executeCommand('stratus.setApiKey', sandbox().apiKey);
     await vscode.workspace.getConfiguration('stratus').update('chat.model', 'gpt-oss:120b', vscode.ConfigurationTarget.Global);
-    await closeEditors();
+    await revertAndCloseEditors();
   });
   after(async () => {
     await vscode.workspace.getConfiguration('stratus').update('chat.model', undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('stratus.removeApiKey');
-    await closeEditors();
+    await revertAndCloseEditors();
   });
 
   it('Edit Again refines the last instruction on the same range (the accepted rewrite)', async () => {

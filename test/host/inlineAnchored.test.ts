@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { InlineCompletionTestApi } from '../../src/features/inlineCompletion/register';
 import { stratus } from './extension';
 import { control, eventually, sandbox } from './sandbox';
+import { untitledDocument } from './editors';
 
 // Issue 31, item 5 (audit of ghost text): a suggestion is requested for the text and cursor of one
 // moment; it is placed only if the document is still that text when the answer arrives.
@@ -35,7 +36,7 @@ describe('Anchored ranges: ghost text is placed only in the text it was asked fo
     await control('/latency', { ms: 0, chunkDelayMs: 300, pathPrefix: '/v1/completions' });
     const before = Math.max(0, ...((await control('/completions')) as { streams: { seq: number }[] }).streams.map((s) => s.seq));
     const content = `// ${Math.random().toString(36).slice(2)}\nconst answer = `;
-    const document = await vscode.workspace.openTextDocument({ content, language: 'typescript' });
+    const document = await untitledDocument(content, 'typescript');
     const end = document.positionAt(content.length);
     const pending = (await api()).provider.provideInlineCompletionItems(document, end, { triggerKind: vscode.InlineCompletionTriggerKind.Automatic, selectedCompletionInfo: undefined }, new vscode.CancellationTokenSource().token);
     await eventually(async () => ((await control('/completions')) as { streams: { seq: number }[] }).streams.find((s) => s.seq > before), 'the request to start streaming');

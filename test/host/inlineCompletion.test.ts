@@ -7,6 +7,7 @@ import { SearchService } from '../../src/features/search/service';
 import { testDeps } from './fakes';
 import { stratus } from './extension';
 import { control, eventually, requests, sandbox } from './sandbox';
+import { revertAndCloseEditors, untitledDocument } from './editors';
 import { setGlobal } from './settingsState';
 
 interface StreamRecord { seq: number; model: string; tokensPlanned: number; tokensStreamed: number; abortedByClient: boolean; complete: boolean }
@@ -28,7 +29,7 @@ async function api(): Promise<InlineCompletionTestApi> {
 /** A fresh document (its own prompt, so no cache hit from another test) with the cursor at the end. */
 async function documentWith(content: string, language = 'typescript'): Promise<{ document: vscode.TextDocument; end: vscode.Position }> {
   const unique = `// ${Math.random().toString(36).slice(2)}\n${content}`;
-  const document = await vscode.workspace.openTextDocument({ content: unique, language });
+  const document = await untitledDocument(unique, language);
   return { document, end: document.positionAt(unique.length) };
 }
 
@@ -153,7 +154,7 @@ describe('inline completion (ghost text, against the sandbox)', function () {
 
   describe('in an editor (VS Code\'s own commands)', () => {
     afterEach(async () => {
-      for (let i = 0; i < 5 && vscode.window.visibleTextEditors.length > 0; i++) await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      await revertAndCloseEditors();
     });
     async function editorWith(content: string): Promise<vscode.TextEditor> {
       const { document, end } = await documentWith(content);
@@ -335,7 +336,7 @@ describe('inline completion context: open editors and recent edits, never ignore
     await vscode.workspace.getConfiguration('files').update('exclude', { '**/inline-context/excluded.ts': true }, vscode.ConfigurationTarget.Global);
   });
   after(async () => {
-    for (let i = 0; i < 20 && vscode.window.visibleTextEditors.length > 0; i++) await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    await revertAndCloseEditors();
     await vscode.workspace.getConfiguration('files').update('exclude', undefined, vscode.ConfigurationTarget.Global);
     await vscode.workspace.fs.delete(dir, { recursive: true, useTrash: false });
   });

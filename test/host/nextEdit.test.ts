@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { NextEditTestApi } from '../../src/features/nextEdit/register';
 import { stratus } from './extension';
 import { control, eventually, requests, sandbox } from './sandbox';
+import { revertAndCloseEditors, untitledDocument } from './editors';
 import { setGlobal } from './settingsState';
 
 async function api(): Promise<NextEditTestApi> {
@@ -22,7 +23,7 @@ const SCALE = [
 
 /** An editor on a fresh untitled document (a unique first line: no cache hit from another test). */
 async function editorWith(content: string): Promise<vscode.TextEditor> {
-  const document = await vscode.workspace.openTextDocument({ content: `// ${Math.random().toString(36).slice(2)}\n${content}`, language: 'typescript' });
+  const document = await untitledDocument(`// ${Math.random().toString(36).slice(2)}\n${content}`, 'typescript');
   return vscode.window.showTextDocument(document, { preview: false });
 }
 
@@ -44,10 +45,6 @@ async function nextEditRequests(): Promise<Awaited<ReturnType<typeof requests>>>
   return (await requests('/v1/completions')).filter((r) => JSON.stringify(r.body?.json ?? '').includes('<window>'));
 }
 
-async function closeEditors(): Promise<void> {
-  for (let i = 0; i < 10 && vscode.window.visibleTextEditors.length > 0; i++) await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-}
-
 describe('next edit suggestions (against the sandbox)', function () {
   this.timeout(60_000);
 
@@ -62,10 +59,10 @@ describe('next edit suggestions (against the sandbox)', function () {
     await setGlobal('stratus', 'chat.model', 'gpt-oss:120b');
     await vscode.commands.executeCommand('stratus.inlineCompletion.snooze', 0);
     (await stratus()).api.inlineCompletion?.retry();
-    await closeEditors();
+    await revertAndCloseEditors();
   });
   after(async () => {
-    await closeEditors();
+    await revertAndCloseEditors();
     await control('/recorded-strings', { maxChars: 200 });
     await control('/reset', {});
     await vscode.workspace.getConfiguration('stratus').update('chat.model', undefined, vscode.ConfigurationTarget.Global);
@@ -282,7 +279,7 @@ describe('next edit suggestions: never in an ignored file', function () {
     await vscode.workspace.getConfiguration('stratus').update('chat.model', 'gpt-oss:120b', vscode.ConfigurationTarget.Global);
   });
   after(async () => {
-    await closeEditors();
+    await revertAndCloseEditors();
     await control('/recorded-strings', { maxChars: 200 });
     await vscode.workspace.fs.delete(dir, { recursive: true, useTrash: false });
     await vscode.workspace.getConfiguration('stratus').update('chat.model', undefined, vscode.ConfigurationTarget.Global);

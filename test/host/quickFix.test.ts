@@ -7,6 +7,7 @@ import { DOCUMENTATION_INSTRUCTION } from '../../src/features/quickFix/prompts';
 import type { Sandbox } from '../sandbox/index';
 import { useProductionSandbox } from './productionSandbox';
 import { control, eventually, requests, sandbox } from './sandbox';
+import { revertAndCloseEditors, untitledDocument } from './editors';
 import { setGlobal } from './settingsState';
 
 const SOURCE = `function total(items) {
@@ -50,7 +51,7 @@ describe('Quick fixes: Fix and Explain with Stratus', function () {
   beforeEach(async () => {
     await control('/reset', {});
     diagnostics = vscode.languages.createDiagnosticCollection('stratus-test');
-    document = await vscode.workspace.openTextDocument({ content: SOURCE, language: 'javascript' });
+    document = await untitledDocument(SOURCE, 'javascript');
     await vscode.window.showTextDocument(document);
     reduceProblem = new vscode.Diagnostic(new vscode.Range(1, 9, 1, 47), 'Reduce of empty array with no initial value.', vscode.DiagnosticSeverity.Error);
     reduceProblem.source = 'checker';
@@ -61,7 +62,7 @@ describe('Quick fixes: Fix and Explain with Stratus', function () {
   });
   afterEach(async () => {
     diagnostics.dispose();
-    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    await revertAndCloseEditors();
   });
   after(async () => {
     await control('/reset', {});
@@ -204,14 +205,14 @@ function endToEnd(profile: 'contract' | 'production'): void {
         provideDocumentSymbols: () => [new vscode.DocumentSymbol('total', '', vscode.SymbolKind.Function, new vscode.Range(0, 0, 2, 1), new vscode.Range(0, 9, 0, 14))],
       });
       diagnostics = vscode.languages.createDiagnosticCollection('stratus-e2e');
-      const document = await vscode.workspace.openTextDocument({ content: BLOCK_SOURCE, language: 'javascript' });
+      const document = await untitledDocument(BLOCK_SOURCE, 'javascript');
       editor = await vscode.window.showTextDocument(document, vscode.ViewColumn.One);
     });
     afterEach(async () => {
       await vscode.commands.executeCommand('stratus.edit.rejectAll');
       diagnostics.dispose();
       symbols.dispose();
-      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      await revertAndCloseEditors();
     });
     after(async () => {
       await control('/reset', {});
