@@ -4,7 +4,8 @@
 //
 // task: { client, adapter (absolute path of the module exporting setup(baseURL)), baseURL, mode,
 //         model, expect, warmModel, warmExpect, chunks, n, warmups }
-//   mode "stream": one warm-up stream (warmModel), then the timed stream (model).
+//   mode "stream": one warm-up stream (warmModel), then the timed stream (model) `repeats` times
+//                  (default 1); the fastest run's wall and CPU time are reported, the first run's RSS.
 //   mode "ttfd":   `warmups` warm-up requests, then `n` timed requests to the `first` model.
 //   mode "cold":   the first request of a fresh process, from before the client's module is loaded
 //                  to its first delta (module loads and the engine's lazy initialisation included).
@@ -84,21 +85,33 @@ async function main() {
       globalThis.gc?.();
       const rssBefore = process.memoryUsage().rss / 1024 / 1024;
       const peakReset = resetPeak();
-      const { seen, sink } = makeSink();
-      const cpu0 = process.cpuUsage();
-      const t0 = performance.now();
-      await adapter.run(task.model, sink);
-      const wallMs = performance.now() - t0;
-      const cpu = process.cpuUsage(cpu0);
+      const timed = async () => {
+        const { seen, sink } = makeSink();
+        const cpu0 = process.cpuUsage();
+        const t0 = performance.now();
+        await adapter.run(task.model, sink);
+        const wallMs = performance.now() - t0;
+        const cpu = process.cpuUsage(cpu0);
+        check(seen, task.expect, task.model);
+        return { wallMs, cpuMs: (cpu.user + cpu.system) / 1000 };
+      };
+      const runs = [await timed()];
       const status = procStatus();
       const maxRssMb = mb(process.resourceUsage().maxRSS);
-      check(seen, task.expect, task.model);
-      // Peak of the timed run (VmHWM after a reset); without /proc, the process-wide maxRSS.
+      // Peak of the first timed run (VmHWM after a reset); without /proc, the process-wide maxRSS.
       const peakRssMb = status && peakReset ? mb(status.hwmKb) : maxRssMb;
+      // The same stream again (`repeats` in all), and the fastest run is the client's figure: what
+      // the machine adds (another process's burst, a slow moment) only ever lengthens a run.
+      for (let i = 1; i < (task.repeats ?? 1); i++) {
+        globalThis.gc?.();
+        runs.push(await timed());
+      }
+      const fastest = runs.reduce((a, b) => (b.wallMs < a.wallMs ? b : a));
       Object.assign(out, {
         chunks: task.chunks,
-        wallMs,
-        cpuMs: (cpu.user + cpu.system) / 1000,
+        wallMs: fastest.wallMs,
+        cpuMs: fastest.cpuMs,
+        wallMsRuns: runs.map((r) => Number(r.wallMs.toFixed(1))),
         peakRssMb,
         peakSource: status && peakReset ? 'VmHWM' : 'maxRSS',
         maxRssMb,

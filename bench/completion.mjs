@@ -423,14 +423,14 @@ export async function runCompletionBench() {
       for (const f of failures) log(`  - ${f}`);
     }
     log('');
-    log(`metric inline.requestsPer100Keys ${f2(requestsPer100Keys)}`);
+    log(`metric inline.requestsPer100Keys ${f2(requestsPer100Keys)} (target <= ${TARGETS.requestsPer100Keys}) ${verdict(requestsPer100Keys <= TARGETS.requestsPer100Keys)}`);
     log(`metric inline.requestsPer100KeysWithNextEdit ${f2(bothQuiet)} (target <= ${TARGETS.requestsPer100KeysWithNextEdit}) ${verdict(bothQuiet <= TARGETS.requestsPer100KeysWithNextEdit)}`);
     log(`metric inline.requestsPer100KeysWithNextEditLoaded ${f2(bothLoaded)} (target <= quiet ${f2(bothQuiet)}) ${verdict(bothLoaded <= bothQuiet)}`);
-    log(`ratio inline/naive.wastedTokens ${Number.isFinite(wasted) ? wasted.toFixed(4) : 'n/a'}`);
+    log(`ratio inline/naive.wastedTokens ${Number.isFinite(wasted) ? wasted.toFixed(4) : 'n/a'} (target <= ${TARGETS.wastedTokens}) ${verdict(Number.isFinite(wasted) ? wasted <= TARGETS.wastedTokens : undefined)}`);
     log(`metric inline.cacheHitRate ${Number.isFinite(cacheHitRate) ? cacheHitRate.toFixed(3) : 'n/a'}`);
-    log(`metric inline.overheadP50Ms ${f2(p50)}`);
+    log(`metric inline.overheadP50Ms ${f2(p50)} (target < ${TARGETS.overheadP50Ms}) ${verdict(Number.isFinite(p50) ? p50 < TARGETS.overheadP50Ms : undefined)}`);
     log(`metric inline.overheadP95Ms ${f2(p95)}`);
-    log(`ratio inline/bare.pauseToGhost ${Number.isFinite(pauseToGhost) ? pauseToGhost.toFixed(2) : 'n/a'}`);
+    log(`ratio inline/bare.pauseToGhost ${Number.isFinite(pauseToGhost) ? pauseToGhost.toFixed(2) : 'n/a'} (target <= ${TARGETS.pauseToGhost}) ${verdict(Number.isFinite(pauseToGhost) ? pauseToGhost <= TARGETS.pauseToGhost : undefined)}`);
 
     mkdirSync(join(root, 'test-results'), { recursive: true });
     writeFileSync(join(root, 'test-results', 'bench-completion.json'), `${JSON.stringify({

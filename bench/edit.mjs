@@ -34,7 +34,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { bundleForNode, f2, log, median } from './lib.mjs';
+import { bundleForNode, f2, log, median, verdict } from './lib.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const root = resolve(benchDir, '..');
@@ -256,8 +256,8 @@ export async function runEditBench() {
       for (const f of failures) log(`  - ${f}`);
     }
     log('');
-    log(`ratio edit/bare.firstHunk ${Number.isFinite(firstHunk) ? firstHunk.toFixed(3) : 'n/a'}`);
-    log(`metric edit.perLineP50Ms ${Number.isFinite(p50) ? p50.toFixed(4) : 'n/a'}`);
+    log(`ratio edit/bare.firstHunk ${Number.isFinite(firstHunk) ? firstHunk.toFixed(3) : 'n/a'} (target <= ${TARGETS.firstHunk}) ${verdict(Number.isFinite(firstHunk) ? firstHunk <= TARGETS.firstHunk : undefined)}`);
+    log(`metric edit.perLineP50Ms ${Number.isFinite(p50) ? p50.toFixed(4) : 'n/a'} (target < ${TARGETS.perLineP50Ms}) ${verdict(Number.isFinite(p50) ? p50 < TARGETS.perLineP50Ms : undefined)}`);
     log(`metric edit.perLineP95Ms ${Number.isFinite(p95) ? p95.toFixed(4) : 'n/a'}`);
     log(`metric edit.peakRssMB ${f2(editRss)}`);
     log(`metric bare.peakRssMB ${f2(bareRss)}`);

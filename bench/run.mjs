@@ -7,8 +7,10 @@
 //   BENCH_CHUNKS=200000       chunks per timed stream
 //   BENCH_AISDK_CHUNKS=40000  chunks per timed stream for the ai SDK only (it is ~20x slower)
 //   BENCH_TTFD_N=200          timed requests per first-delta child
+//   BENCH_STREAM_REPEATS=3    timed streams per stream child (after its warm-up): the fastest counts
 //   BENCH_CLIENTS=stratus,openai,aisdk,raw,rawFetch   (rawFetch: the raw baseline on fetch, Stratus' engine)
 //   BENCH_SKIP_HOST=1, BENCH_SKIP_PACKAGE=1   skip those parts (reported as not measured)
+//   BENCH_CPU_PROF=<dir>      a CPU profile of every client child (node --cpu-prof) written there
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -25,6 +27,7 @@ const ROUNDS = int(env.BENCH_ROUNDS, 5);
 const CHUNKS = int(env.BENCH_CHUNKS, 200_000);
 const AISDK_CHUNKS = Math.min(CHUNKS, int(env.BENCH_AISDK_CHUNKS, 40_000));
 const TTFD_N = int(env.BENCH_TTFD_N, 200);
+const STREAM_REPEATS = int(env.BENCH_STREAM_REPEATS, 3);
 const TTFD_WARMUPS = 20;
 const WARM_CHUNKS = 2_000;
 const CLIENTS = (env.BENCH_CLIENTS ?? 'stratus,openai,aisdk,raw,rawFetch').split(',').map((s) => s.trim()).filter(Boolean);
@@ -63,7 +66,8 @@ function adapterPath(client, stratusBundle) {
 
 async function child(task) {
   const label = `${task.client} ${task.mode} ${task.model ?? ''}`.trim();
-  const res = await run(process.execPath, ['--expose-gc', join(benchDir, 'child.mjs'), JSON.stringify(task)], { timeoutMs: CHILD_TIMEOUT_MS });
+  const profile = env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${env.BENCH_CPU_PROF}`, `--cpu-prof-name=${label.replace(/[^\w.-]+/g, '_')}.${Date.now()}.cpuprofile`] : [];
+  const res = await run(process.execPath, ['--expose-gc', ...profile, join(benchDir, 'child.mjs'), JSON.stringify(task)], { timeoutMs: CHILD_TIMEOUT_MS });
   const line = res.stdout.split('\n').find((l) => l.startsWith('RESULT '));
   if (res.code !== 0 || !line) {
     const why = res.timedOut ? `timed out after ${CHILD_TIMEOUT_MS / 1000} s` : `exit ${res.code ?? res.signal}`;
@@ -115,7 +119,7 @@ async function streamingBench(stratusBundle) {
           const warmModel = `${workload}-${WARM_CHUNKS}`;
           const r = await child({
             client, adapter: adapterPath(client, stratusBundle), baseURL: server.url, mode: 'stream',
-            model, expect: expects.get(model), warmModel, warmExpect: expects.get(warmModel), chunks: n,
+            model, expect: expects.get(model), warmModel, warmExpect: expects.get(warmModel), chunks: n, repeats: STREAM_REPEATS,
           });
           if (r) streams.push({ ...r, round, workload });
         }

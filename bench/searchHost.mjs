@@ -190,13 +190,16 @@ export async function playHost(task) {
 /**
  * A restarted window in a process of its own (after playHost wrote the index): a new client loads
  * the stored index and answers a query. What the process then holds (the host and the worker
- * with the loaded index, no build ever ran in it): its peak RSS and its RSS once opened.
+ * with the loaded index, no build ever ran in it): its peak RSS, its RSS once opened, and its RSS
+ * before the index client started (Node and the bundle: the part that is not the index).
  * @param {{ bundle: string, indexWorker: string, dir: string, storage: string, questions: string[] }} task
  */
 export async function playRestart(task) {
   const core = createRequire(import.meta.url)(task.bundle);
   const settings = { ...core.DEFAULT_SEARCH_SETTINGS, excludeGlobs: [] };
   const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+  // What the window holds before any index: Node, the bundle, no worker (the index's share is the rest).
+  const baseRss = process.memoryUsage().rss;
   const t = performance.now();
   const client = new core.IndexClient({ makeWorker: () => new Worker(task.indexWorker), init: { root: task.dir, storageDir: task.storage }, fs: new core.NodeFileSystem(task.dir), settings: () => settings, logger: silent });
   const opening = client.open();
@@ -208,7 +211,7 @@ export async function playRestart(task) {
   const rss = process.memoryUsage().rss;
   const peak = peakRss();
   await client.close();
-  return { firstQueryMs, rss, peak };
+  return { firstQueryMs, rss, baseRss, peak };
 }
 
 /** The workspace's files in a stable order (for the branch switch). */
