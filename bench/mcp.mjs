@@ -21,7 +21,8 @@
 // (server, floor) spent per timed call is read from /proc where there is one. Calls are paced (BENCH_MCP_GAP_MS apart, both sides alike) so the client-side rate limiter (25 r/s per
 // module, as the console allows) never makes one wait: the figures are the calls, not the limiter.
 //
-// Environment knobs: BENCH_MCP_STARTS=5, BENCH_MCP_CALLS=100, BENCH_MCP_GAP_MS=60, BENCH_MCP_WARM=30, BENCH_MCP_BLOCKS=10.
+// Environment knobs: BENCH_MCP_STARTS=5, BENCH_MCP_CALLS=100, BENCH_MCP_GAP_MS=60, BENCH_MCP_WARM=30, BENCH_MCP_BLOCKS=10,
+// BENCH_MCP_SERVER_NODE_ARGS (Node flags for the timed server, e.g. --cpu-prof --cpu-prof-dir=DIR).
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
@@ -162,6 +163,8 @@ const GOAL = 1.3;
 const PAGE = { kind: 'virtualMachines', limit: 50 };
 const WARM = int(env.BENCH_MCP_WARM, 30);
 const BLOCKS = int(env.BENCH_MCP_BLOCKS, 10);
+// Node flags for the timed server only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it.
+const SERVER_NODE_ARGS = (env.BENCH_MCP_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -186,9 +189,9 @@ export async function runMcpBench() {
     const serverEnv = { ...getDefaultEnvironment(), STRATUS_CONSOLE_BASE_URL: sb.consoleUrl, STRATUS_PAT_ID: sb.credentials.patId, STRATUS_PAT_SECRET: sb.credentials.patSecret };
 
     /** Starts the server and lists its tools; resolves with the client and the time it took. */
-    const start = async () => {
+    const start = async (nodeArgs = []) => {
       const t0 = performance.now();
-      const transport = new StdioClientTransport({ command: process.execPath, args: [serverFile], env: serverEnv, stderr: 'ignore' });
+      const transport = new StdioClientTransport({ command: process.execPath, args: [...nodeArgs, serverFile], env: serverEnv, stderr: 'ignore' });
       const client = new Client({ name: 'stratus-bench', version: '1.0.0' });
       await client.connect(transport);
       const { tools } = await client.listTools();
@@ -204,7 +207,7 @@ export async function runMcpBench() {
       await client.close();
     }
 
-    const { client, pid: serverPid } = await start();
+    const { client, pid: serverPid } = await start(SERVER_NODE_ARGS);
     closers.push(() => client.close());
     const coreFile = await bundleForNode(join(tmp, 'coreLists.cjs'), { contents: CORE_CHILD });
     const core = startCoreChild(coreFile, { ...serverEnv, BENCH_WARM: String(WARM), BENCH_GAP_MS: String(GAP_MS), BENCH_LIMIT: String(PAGE.limit) });
