@@ -258,9 +258,9 @@ export async function runMcpBench() {
     let floorCpu = 0;
     const ORDERS = [['mcp', 'floor', 'core'], ['core', 'floor', 'mcp'], ['floor', 'core', 'mcp'], ['mcp', 'core', 'floor'], ['core', 'mcp', 'floor'], ['floor', 'mcp', 'core']];
     for (let block = 0; block < BLOCKS; block++) {
-      /** @type {Record<string, number[]>} */
-      const got = {};
-      for (const side of ORDERS[block % ORDERS.length]) {
+      /** @type {{ mcp: number[], floor: number[], core: number[] }} */
+      const got = { mcp: [], floor: [], core: [] };
+      for (const side of ORDERS[block % ORDERS.length] ?? []) {
         if (side === 'mcp') {
           const cpu0 = cpuMs(serverPid);
           got.mcp = await mcpBlock();
