@@ -4,21 +4,29 @@
 //   metric mcp.startMs            process start to tools listed (median over the starts)
 //   metric mcp.listP95Ms          list_resources (a page of 50 VMs) round trip over stdio, p95
 //   ratio mcp/core.listResources  the MCP round trip against the core client's own list call, medians (goal <= 1.3)
+//   ratio mcpFloor/core.listResources  the floor of ANY stdio tool server for this call against the core call
+//   ratio mcp/mcpFloor.listResources   what our server and the SDK (both ends) add on top of that floor
+// The floor is a bare Node child (no SDK, none of the MCP server's code but compactResource, so its
+// answer is the same bytes) that reads one JSON-RPC line, makes the same core list call and writes
+// the tool's compact answer as a JSON-RPC result line; it is timed from this process as the MCP
+// side is (write the request, read and parse the answer line), paced alike, in the same blocks.
 // The sandbox runs in this process; the server in its child process, and the core client's
 // calls in one long-lived child process of their own (bench/mcp.mjs bundles it), so both sides
 // cross a process boundary to reach the sandbox, are warmed alike and stay warm, and differ only
 // by what MCP adds (stdio, the SDK, the tool's compaction and redaction). Both sides are warmed with
 // BENCH_MCP_WARM calls (the SDK's zod paths and the console client need more than a few to be
-// compiled), then run in BENCH_MCP_BLOCKS pairs of blocks, the side that goes first alternating;
-// the ratio is the median over the pairs of each pair's median MCP call over its median core call,
-// so a change of load during the run weighs on both sides of a pair alike. Calls are paced (BENCH_MCP_GAP_MS apart, both sides alike) so the client-side rate limiter (25 r/s per
+// compiled), then run in BENCH_MCP_BLOCKS sets of blocks (MCP, floor, core), the order turning with
+// each set; each ratio is the median over the sets of one side's median call over the other's,
+// so a change of load during the run weighs on all sides of a set alike. The CPU each child
+// (server, floor) spent per timed call is read from /proc where there is one. Calls are paced (BENCH_MCP_GAP_MS apart, both sides alike) so the client-side rate limiter (25 r/s per
 // module, as the console allows) never makes one wait: the figures are the calls, not the limiter.
 //
-// Environment knobs: BENCH_MCP_STARTS=5, BENCH_MCP_CALLS=100, BENCH_MCP_GAP_MS=60, BENCH_MCP_WARM=30, BENCH_MCP_BLOCKS=10.
+// Environment knobs: BENCH_MCP_STARTS=5, BENCH_MCP_CALLS=100, BENCH_MCP_GAP_MS=60, BENCH_MCP_WARM=30, BENCH_MCP_BLOCKS=10,
+// BENCH_MCP_SERVER_NODE_ARGS (Node flags for the timed server, e.g. --cpu-prof --cpu-prof-dir=DIR).
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -61,6 +69,65 @@ async function main(): Promise<void> {
 main().catch((error: unknown) => { process.stderr.write(String(error) + '\\n'); process.exit(1); });
 `;
 
+/**
+ * The floor side: what any stdio tool server must do for this call and no more. One JSON-RPC
+ * request line in, the same core list call, the tool's compact answer (the same bytes as
+ * list_resources returns: compactResource) JSON-stringified into one JSON-RPC result line out.
+ */
+const FLOOR_CHILD = `
+import { createInterface } from 'node:readline';
+import { createConsoleClient } from './src/core/console/index';
+import { compactResource } from './src/mcp/records';
+const env = process.env;
+const client = createConsoleClient({ baseUrl: env.STRATUS_CONSOLE_BASE_URL ?? '', pat: { id: async () => env.STRATUS_PAT_ID, secret: async () => env.STRATUS_PAT_SECRET } });
+createInterface({ input: process.stdin }).on('line', (line) => {
+  const request = JSON.parse(line) as { id: number; params: { arguments: { kind: string; limit: number } } };
+  const { kind, limit } = request.params.arguments;
+  client.list(kind, { limit, offset: 0 }).then(
+    (page) => {
+      const text = JSON.stringify({ kind, items: page.items.slice(0, limit).map((item) => compactResource(client.catalog, kind, item)), ...(page.total !== undefined ? { total: page.total } : {}), ...(page.nextOffset !== undefined ? { nextOffset: page.nextOffset } : {}) });
+      process.stdout.write(JSON.stringify({ result: { content: [{ type: 'text', text }] }, jsonrpc: '2.0', id: request.id }) + '\\n');
+    },
+    (error: unknown) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: request.id, error: { code: -32603, message: String(error) } }) + '\\n'),
+  );
+});
+`;
+
+/** The floor child: `call(args)` sends one tools/call line and resolves with the parsed answer line. */
+function startFloorChild(file, childEnv) {
+  const child = spawn(process.execPath, [file], { env: childEnv, stdio: ['pipe', 'pipe', 'ignore'] });
+  live.add(child);
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  let id = 0;
+  return {
+    pid: child.pid,
+    async call(args) {
+      const mine = ++id;
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: mine, method: 'tools/call', params: { name: 'list_resources', arguments: args } })}\n`);
+      const { value, done } = await lines.next();
+      if (done) throw new Error('the floor child ended');
+      const message = JSON.parse(value);
+      if (message.id !== mine || !message.result) throw new Error(`the floor child failed: ${value.slice(0, 200)}`);
+      return message.result;
+    },
+    close: async () => {
+      child.stdin.end();
+      child.kill();
+      live.delete(child);
+    },
+  };
+}
+
+/** CPU time (user + system) process `pid` has used so far, in ms (USER_HZ 100); NaN where /proc is not there. */
+function cpuMs(pid) {
+  try {
+    const fields = (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1] ?? '').split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
 /** The core child started once; `block(n)` runs n timed calls in it. */
 function startCoreChild(file, childEnv) {
   const child = spawn(process.execPath, [file], { env: childEnv, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -96,6 +163,8 @@ const GOAL = 1.3;
 const PAGE = { kind: 'virtualMachines', limit: 50 };
 const WARM = int(env.BENCH_MCP_WARM, 30);
 const BLOCKS = int(env.BENCH_MCP_BLOCKS, 10);
+// Node flags for the timed server only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it.
+const SERVER_NODE_ARGS = (env.BENCH_MCP_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -120,15 +189,15 @@ export async function runMcpBench() {
     const serverEnv = { ...getDefaultEnvironment(), STRATUS_CONSOLE_BASE_URL: sb.consoleUrl, STRATUS_PAT_ID: sb.credentials.patId, STRATUS_PAT_SECRET: sb.credentials.patSecret };
 
     /** Starts the server and lists its tools; resolves with the client and the time it took. */
-    const start = async () => {
+    const start = async (nodeArgs = []) => {
       const t0 = performance.now();
-      const transport = new StdioClientTransport({ command: process.execPath, args: [serverFile], env: serverEnv, stderr: 'ignore' });
+      const transport = new StdioClientTransport({ command: process.execPath, args: [...nodeArgs, serverFile], env: serverEnv, stderr: 'ignore' });
       const client = new Client({ name: 'stratus-bench', version: '1.0.0' });
       await client.connect(transport);
       const { tools } = await client.listTools();
       const ms = performance.now() - t0;
       if (tools.length < 6) throw new Error(`the server listed ${tools.length} tools`);
-      return { client, ms };
+      return { client, ms, pid: transport.pid };
     };
 
     const startMs = [];
@@ -138,18 +207,26 @@ export async function runMcpBench() {
       await client.close();
     }
 
-    const { client } = await start();
+    const { client, pid: serverPid } = await start(SERVER_NODE_ARGS);
     closers.push(() => client.close());
     const coreFile = await bundleForNode(join(tmp, 'coreLists.cjs'), { contents: CORE_CHILD });
     const core = startCoreChild(coreFile, { ...serverEnv, BENCH_WARM: String(WARM), BENCH_GAP_MS: String(GAP_MS), BENCH_LIMIT: String(PAGE.limit) });
     closers.push(() => core.close());
+    const floorFile = await bundleForNode(join(tmp, 'floor.cjs'), { contents: FLOOR_CHILD });
+    const floor = startFloorChild(floorFile, serverEnv);
+    closers.push(() => floor.close());
     const perBlock = Math.ceil(CALLS / BLOCKS);
     const mcpMs = [];
     const coreMs = [];
+    const floorMs = [];
     const pairRatios = [];
-    // Warm both sides alike (sign-in, path proof, connection, JIT) before timing.
+    const floorRatios = [];
+    const overFloorRatios = [];
+    // Warm all sides alike (sign-in, path proof, connection, JIT) before timing.
     for (let i = 0; i < WARM; i++) {
       await client.callTool({ name: 'list_resources', arguments: PAGE });
+      await sleep(GAP_MS);
+      await floor.call(PAGE);
       await sleep(GAP_MS);
     }
     if ((await core.ready()) !== 'ready') throw new Error('the core child did not start');
@@ -164,21 +241,47 @@ export async function runMcpBench() {
       }
       return ms;
     };
-    for (let block = 0; block < BLOCKS; block++) {
-      let mcp;
-      let coreBlock;
-      if (block % 2 === 0) {
-        mcp = await mcpBlock();
-        coreBlock = await core.block(perBlock);
-      } else {
-        coreBlock = await core.block(perBlock);
-        mcp = await mcpBlock();
+    // The floor side, timed as the MCP side is: from the request written to the answer parsed.
+    const floorBlock = async () => {
+      const ms = [];
+      for (let i = 0; i < perBlock; i++) {
+        await sleep(GAP_MS);
+        const t0 = performance.now();
+        await floor.call(PAGE);
+        ms.push(performance.now() - t0);
       }
+      return ms;
+    };
+    // The three sides of a block run in an order that turns with each block (each side goes first,
+    // second and last in turn, forwards and backwards), so no side always follows the same one.
+    let serverCpu = 0;
+    let floorCpu = 0;
+    const ORDERS = [['mcp', 'floor', 'core'], ['core', 'floor', 'mcp'], ['floor', 'core', 'mcp'], ['mcp', 'core', 'floor'], ['core', 'mcp', 'floor'], ['floor', 'mcp', 'core']];
+    for (let block = 0; block < BLOCKS; block++) {
+      /** @type {{ mcp: number[], floor: number[], core: number[] }} */
+      const got = { mcp: [], floor: [], core: [] };
+      for (const side of ORDERS[block % ORDERS.length] ?? []) {
+        if (side === 'mcp') {
+          const cpu0 = cpuMs(serverPid);
+          got.mcp = await mcpBlock();
+          serverCpu += cpuMs(serverPid) - cpu0;
+        } else if (side === 'floor') {
+          const cpu0 = cpuMs(floor.pid);
+          got.floor = await floorBlock();
+          floorCpu += cpuMs(floor.pid) - cpu0;
+        } else got.core = await core.block(perBlock);
+      }
+      const { mcp, floor: floorBlockMs, core: coreBlock } = got;
       mcpMs.push(...mcp);
       coreMs.push(...coreBlock);
+      floorMs.push(...floorBlockMs);
       pairRatios.push(median(mcp) / median(coreBlock));
+      floorRatios.push(median(floorBlockMs) / median(coreBlock));
+      overFloorRatios.push(median(mcp) / median(floorBlockMs));
     }
     const ratio = median(pairRatios);
+    const floorRatio = median(floorRatios);
+    const overFloorRatio = median(overFloorRatios);
     let bytes = NaN;
     try {
       bytes = statSync(join('dist', 'mcp.js')).size;
@@ -189,10 +292,16 @@ export async function runMcpBench() {
     log(`  start to tools listed   median ${f1(median(startMs))} ms`);
     log(`  list_resources (MCP)    median ${f2(median(mcpMs))} ms, p95 ${f2(quantile(mcpMs, 0.95))} ms`);
     log(`  core client list        median ${f2(median(coreMs))} ms, p95 ${f2(quantile(coreMs, 0.95))} ms`);
+    log(`  floor (bare stdio tool) median ${f2(median(floorMs))} ms, p95 ${f2(quantile(floorMs, 0.95))} ms`);
     log(`  MCP / core              ${f2(ratio)} (median of ${BLOCKS} paired blocks; goal <= ${GOAL}: ${ratio <= GOAL ? 'PASS' : 'FAIL'}; of all calls' medians ${f2(median(mcpMs) / median(coreMs))})`);
+    log(`  floor / core            ${f2(floorRatio)} (what any stdio tool server costs for this call; of all calls' medians ${f2(median(floorMs) / median(coreMs))})`);
+    log(`  child CPU per call      server ${f2(serverCpu / mcpMs.length)} ms, floor ${f2(floorCpu / floorMs.length)} ms (from /proc, 10 ms ticks over the timed calls)`);
+    log(`  MCP / floor             ${f2(overFloorRatio)} (what our server and the SDK add on top; of all calls' medians ${f2(median(mcpMs) / median(floorMs))})`);
     if (Number.isFinite(bytes)) log(`  dist/mcp.js             ${(bytes / 1024).toFixed(1)} KB`);
     log('');
     log(`ratio mcp/core.listResources ${f2(ratio)}`);
+    log(`ratio mcpFloor/core.listResources ${f2(floorRatio)}`);
+    log(`ratio mcp/mcpFloor.listResources ${f2(overFloorRatio)}`);
     log(`metric mcp.startMs ${f1(median(startMs))}`);
     log(`metric mcp.listP95Ms ${f2(quantile(mcpMs, 0.95))}`);
   } finally {

@@ -1,7 +1,7 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { redactSecretText } from '../core/console/recordRedaction';
 import { parseOptions, USAGE_TEXT } from './options';
 import { createStratusMcp } from './server';
+import { LineStdioTransport } from './stdioTransport';
 
 /*
  * The stdio entry (bundled as dist/mcp.js): `node dist/mcp.js [--allow-writes] ...`. stdout is the
@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   process.on('uncaughtException', (error) => say(`unexpected error (${error.name}); the server goes on.`));
   process.on('unhandledRejection', (error) => say(`unexpected error (${error instanceof Error ? error.name : typeof error}); the server goes on.`));
   if (mcp.setupProblem) say(mcp.setupProblem);
-  const transport = new StdioServerTransport();
+  const transport = new LineStdioTransport();
   // Once: closing the server closes the transport, whose onclose is this again (an endless
   // recursion that overflowed the stack on every shutdown).
   let stopping = false;

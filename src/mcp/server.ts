@@ -5,7 +5,7 @@ import { DEFAULT_CATALOG } from '../core/console/catalog/builtInKinds';
 import { ValidationError } from '../core/errors';
 import { isPlainHttpToRemoteHost } from '../core/http/plainHttp';
 import { Redactor } from '../core/http/redact';
-import { connectWithDirectDispatch, type DispatchCounts } from './dispatch';
+import { connectWithDirectDispatch, parseToolCallsOnce, type DispatchCounts } from './dispatch';
 import { ENV, type McpOptions } from './options';
 import { registerReadTools } from './readTools';
 import { registerUsageTool } from './usageTool';
@@ -76,11 +76,14 @@ export function createStratusMcp(options: McpOptions, now: () => number = Date.n
   const server = new McpServer(
     { name: SERVER_NAME, title: 'Stratus cloud console', version: SERVER_VERSION },
     {
-      capabilities: { tools: {} },
+      // No capabilities here: the first registerTool declares tools (listChanged, as declaring them
+      // here did) and registers McpServer's tools/call handler, after parseToolCallsOnce (dispatch.ts).
       instructions: `Tools for the Stratus cloud console: list resource kinds, list and read resources and activities${options.allowWrites ? ', and create, modify, power on/off and delete resources (each write starts an activity; pass wait: true to follow it)' : ' (read-only: writes are off)'}. Start with list_resource_kinds.`,
     },
   );
   const kindIds = (client?.catalog.kinds ?? DEFAULT_CATALOG).map((k) => k.id);
+  // Before the first tool: McpServer registers its tools/call handler with it (dispatch.ts).
+  parseToolCallsOnce(server.server);
   registerReadTools(server, kit, kindIds);
   if (options.allowWrites) registerWriteTools(server, kit, kindIds);
   registerUsageTool(server, kit);

@@ -85,9 +85,12 @@ export class Redactor {
   /** Replaces the value of a rotating secret (`undefined` clears it). */
   setSlot(name: string, secret: string | undefined): void {
     if (secret && secret.length >= MIN_SECRET_LENGTH) {
-      if (this.slots.get(name)?.[0] !== secret) this.slots.set(name, [secret, ...encodedForms(secret).filter((f) => f !== secret)]);
-    } else {
-      this.slots.delete(name);
+      // Every request sets the current token again: the same value keeps the needles as they are
+      // (they were rebuilt, flattened and sorted anew for the next text redacted after each request).
+      if (this.slots.get(name)?.[0] === secret) return;
+      this.slots.set(name, [secret, ...encodedForms(secret).filter((f) => f !== secret)]);
+    } else if (!this.slots.delete(name)) {
+      return;
     }
     this.needles = undefined;
   }

@@ -77,6 +77,27 @@ describe('http/redact: encoded forms of a secret', () => {
     assert.equal(r.redact(b64('token-fixture-two')), REDACTED);
     assert.equal(r.redact('token-fixture-one'), 'token-fixture-one');
   });
+
+  it('setting a slot to the value it holds keeps the needles (each request sets the current token again); a new value or a clear replaces them', () => {
+    const r = new Redactor();
+    const needles = (): string[] => (r as unknown as { secrets(): string[] }).secrets();
+    r.add('pat-secret-fixture');
+    r.setSlot('jwt', 'token-fixture-one');
+    const built = needles();
+    r.setSlot('jwt', 'token-fixture-one');
+    // Before: rebuilt (flattened, deduplicated, sorted) after every request.
+    assert.equal(needles(), built);
+    r.setSlot('jwt', 'token-fixture-two');
+    assert.notEqual(needles(), built);
+    assert.ok(needles().includes('token-fixture-two') && !needles().includes('token-fixture-one'));
+    assert.equal(r.redact('token-fixture-two pat-secret-fixture'), `${REDACTED} ${REDACTED}`);
+    const two = needles();
+    r.setSlot('other', undefined); // nothing to clear: the needles stand
+    assert.equal(needles(), two);
+    r.setSlot('jwt', undefined);
+    assert.equal(r.redact('token-fixture-two'), 'token-fixture-two');
+    assert.equal(r.redact('pat-secret-fixture'), REDACTED);
+  });
 });
 
 describe('console: the core registers the PAT where it receives it', () => {
