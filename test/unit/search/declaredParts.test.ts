@@ -82,7 +82,7 @@ describe('search: word forms matched in declarations', () => {
 
   it('weighs a form no more than the form as a plain word: a form every file uses adds less', () => {
     const files = (fillerWord: string): Record<string, string> => {
-      const out: Record<string, string> = { 'src/events/bus.ts': 'export interface Publisher {\n  publish(event): void;\n}\n' };
+      const out: Record<string, string> = { 'src/events/bus.ts': 'export interface EventPublisher {\n  publish(event): void;\n}\n' };
       for (let i = 0; i < 40; i++) out[`src/f${i}.ts`] = `export function f${i}(event) {\n  return ${fillerWord}.publish(event);\n}\n`;
       return out;
     };
@@ -95,6 +95,23 @@ describe('search: word forms matched in declarations', () => {
     const text = 'class ParcelWatcher {}\nfunction watcherPath(path) {}\n';
     const [span] = declarationsBySpan(text, [{ startLine: 0, endLine: 1, start: 0, end: text.length }]);
     assert.deepEqual([...(span?.parts ?? [])].sort(), ['parcel', 'path', 'watcher']);
+  });
+
+  it('keeps no mark for a name of one word (an abstraction or a verb many types share)', () => {
+    const text = 'export interface Publisher {}\nfunction connect(address) {}\nclass EventPublisher {}\n';
+    const spans = declarationsBySpan(text, [
+      { startLine: 0, endLine: 1, start: 0, end: text.indexOf('class') },
+      { startLine: 2, endLine: 2, start: text.indexOf('class'), end: text.length },
+    ]);
+    assert.deepEqual([...(spans[0]?.parts ?? [])], []);
+    assert.deepEqual([...(spans[1]?.parts ?? [])].sort(), ['event', 'publisher']);
+    const index = indexOf({
+      'src/a.ts': 'export interface Publisher {\n  publish(event): void;\n}\n',
+      'src/b.ts': 'export interface Publishes {\n  publish(event): void;\n}\n',
+    });
+    const a = scoreOf(index, 'publish events', 'src/a.ts');
+    assert.ok(a > 0);
+    assert.equal(a, scoreOf(index, 'publish events', 'src/b.ts'));
   });
 
   it('reads the declared parts of hostile text in linear time', () => {

@@ -6,16 +6,18 @@ import { forEachTerm } from '../text/identifiers';
  * "collect problems with problem matchers", the answer declares `ParcelWatcher`,
  * `VariableResolverService`, `ProblemCollector`: the verb asked, the agent noun declared; asked
  * "open a websocket connection", it declares `connectNewChannel`. Each chunk carries a mark per
- * part of the names it declares (`~watcher`, `~variable`, `~resolver`), outside its BM25 length;
+ * part of the compound names it declares (`~watcher`, `~variable`, `~resolver`; a name of one
+ * word carries none, see `addDeclaredParts`), outside its BM25 length;
  * a query word looks up the marks of its other forms (`watch` -> `~watcher`, `connection` ->
  * `~connect`), boosting only chunks the query's words found. A form is matched there only, never
  * in free text or paths, and its idf is the form's as a plain word when that is lower (a form
  * every file uses, `server`, weighs little).
  *
  * Measured on the quality bench's five corpora (bench/searchQuality.mjs, lexical order; r@10 /
- * r@50 / MRR): theia 0.84 / 0.92 / 0.71 -> 1.00 / 1.00 / 0.74; eslint, jsdom, rxjs unchanged;
- * containerd 1.00 / 1.00 / 0.84 -> 1.00 / 1.00 / 0.81 (`publish` -> the `Publisher` interface
- * outranks the exchange that publishes). Tried and not kept: all inflections (`-ed`, `-ing`,
+ * r@50 / MRR): theia 0.84 / 0.92 / 0.71 -> 1.00 / 1.00 / 0.74; eslint, jsdom, rxjs unchanged
+ * (rxjs r@10 0.99 -> 1.00); containerd MRR 0.841 -> 0.838 (one question's answer 5th -> 7th). With
+ * the marks of one-word names too, containerd MRR fell to 0.81 (`publish` -> the `Publisher`
+ * interface outranked the exchange that publishes). Tried and not kept: all inflections (`-ed`, `-ing`,
  * `-ation` both ways: eslint and rxjs MRR -0.02 to -0.04), the marks of the words as written
  * (weight 0.25 to 1: containerd and rxjs MRR -0.02 to -0.08), a form only where another query word is
  * declared in the same chunk (theia's `DiffComputer` lost), a form capped at the chunk's weakest
@@ -25,9 +27,21 @@ import { forEachTerm } from '../text/identifiers';
 /** The term of a chunk that declares a name with the part `part` (a term of `forEachTerm`). */
 export const declaredPartTerm = (part: string): string => `~${part}`;
 
-/** Adds the terms of a declared name's parts to `out`. */
+/**
+ * Adds the terms of a declared name's parts to `out`, for a name of two parts or more only: a name
+ * of one word (`Publisher`, `Importer`, `Connect`) is an abstraction or a verb many types share,
+ * where a compound (`ParcelWatcher`, `ProblemCollector`) names the one thing that does it.
+ */
 export function addDeclaredParts(name: string, out: Set<string>): void {
-  forEachTerm(name, (t) => out.add(t));
+  let first = '';
+  let count = 0;
+  forEachTerm(name, (t) => {
+    if (++count === 1) first = t;
+    else {
+      if (count === 2) out.add(first);
+      out.add(t);
+    }
+  });
 }
 
 /** The weight of a form's declared-part mark (its idf at most the form's as a plain word). */
