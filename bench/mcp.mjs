@@ -31,7 +31,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { bundleForNode, f1, f2, live, log, median } from './lib.mjs';
+import { bundleForNode, f1, f2, live, log, median, verdict } from './lib.mjs';
 import { mcpCfWorkerValidator } from '../scripts/mcpBundle.mjs';
 
 /**
@@ -299,7 +299,7 @@ export async function runMcpBench() {
     log(`  MCP / floor             ${f2(overFloorRatio)} (what our server and the SDK add on top; of all calls' medians ${f2(median(mcpMs) / median(floorMs))})`);
     if (Number.isFinite(bytes)) log(`  dist/mcp.js             ${(bytes / 1024).toFixed(1)} KB`);
     log('');
-    log(`ratio mcp/core.listResources ${f2(ratio)}`);
+    log(`ratio mcp/core.listResources ${f2(ratio)} (goal <= ${GOAL}) ${verdict(Number.isFinite(ratio) ? ratio <= GOAL : undefined)}`);
     log(`ratio mcpFloor/core.listResources ${f2(floorRatio)}`);
     log(`ratio mcp/mcpFloor.listResources ${f2(overFloorRatio)}`);
     log(`metric mcp.startMs ${f1(median(startMs))}`);
