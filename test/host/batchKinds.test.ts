@@ -58,6 +58,11 @@ describe('batch: search embeddings and document OCR as batch jobs (issue 42)', f
     mkdirSync(join(root, 'batch-kinds'), { recursive: true });
     writeFileSync(join(root, 'batch-kinds', 'renewal.ts'), 'export function renewLease(lease) {\n  // extend the lease before it lapses\n  return lease.extend();\n}\n');
     await search().update('embeddings.model', 'bge-m3:567m', vscode.ConfigurationTarget.Global);
+    // The index holds the new file (and whatever earlier suites wrote) before the job is built: a
+    // file the watcher brought in after the send has chunks the batch never covered, and the check
+    // below rightly found them without a vector (both host tiers of a quiet fresh clone).
+    const rebuilt = await vscode.commands.executeCommand<{ files: number } | undefined>('stratus.rebuildSearchIndex');
+    assert.ok(rebuilt, 'the index was rebuilt before the job');
     const embedBefore = (await requests('/v1/embeddings')).length;
     const sent = await vscode.commands.executeCommand<{ kind: string; jobId?: string; chunks?: number }>('stratus.search.buildEmbeddingsBatch', { mode: 'batch' });
     assert.equal(sent?.kind, 'sent', JSON.stringify(sent));
