@@ -1,6 +1,7 @@
 // Shared by the benchmark runners: child processes with deadlines (killed on exit), and the
 // number formatting of the reports.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -64,6 +65,16 @@ export function run(command, args, { timeoutMs, env: extraEnv = {}, group = fals
       resolvePromise({ code, signal, stdout, stderr, timedOut });
     });
   });
+}
+
+/** CPU time (user + system) process `pid` has used so far, in ms (USER_HZ 100: 10 ms ticks); NaN where /proc is not there. */
+export function processCpuMs(pid) {
+  try {
+    const fields = (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1] ?? '').split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
 }
 
 export const median = (xs) => {

@@ -22,16 +22,17 @@
 // module, as the console allows) never makes one wait: the figures are the calls, not the limiter.
 //
 // Environment knobs: BENCH_MCP_STARTS=5, BENCH_MCP_CALLS=100, BENCH_MCP_GAP_MS=60, BENCH_MCP_WARM=30, BENCH_MCP_BLOCKS=10,
-// BENCH_MCP_SERVER_NODE_ARGS (Node flags for the timed server, e.g. --cpu-prof --cpu-prof-dir=DIR).
+// BENCH_MCP_SERVER_NODE_ARGS (Node flags for the timed server, e.g. --cpu-prof --cpu-prof-dir=DIR),
+// BENCH_MCP_FLOOR_NODE_ARGS (the same for the floor child, to compare the two profiles).
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { bundleForNode, f1, f2, live, log, median, verdict } from './lib.mjs';
+import { bundleForNode, processCpuMs, f1, f2, live, log, median, verdict } from './lib.mjs';
 import { mcpCfWorkerValidator } from '../scripts/mcpBundle.mjs';
 
 /**
@@ -94,8 +95,8 @@ createInterface({ input: process.stdin }).on('line', (line) => {
 `;
 
 /** The floor child: `call(args)` sends one tools/call line and resolves with the parsed answer line. */
-function startFloorChild(file, childEnv) {
-  const child = spawn(process.execPath, [file], { env: childEnv, stdio: ['pipe', 'pipe', 'ignore'] });
+function startFloorChild(file, childEnv, nodeArgs = []) {
+  const child = spawn(process.execPath, [...nodeArgs, file], { env: childEnv, stdio: ['pipe', 'pipe', 'ignore'] });
   live.add(child);
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   let id = 0;
@@ -110,23 +111,17 @@ function startFloorChild(file, childEnv) {
       if (message.id !== mine || !message.result) throw new Error(`the floor child failed: ${value.slice(0, 200)}`);
       return message.result;
     },
+    // Its stdin closed, the child ends by itself (and writes its profile, if asked); killed after 2 s.
     close: async () => {
       child.stdin.end();
+      const ended = new Promise((r) => (child.exitCode !== null ? r(undefined) : child.once('exit', r)));
+      await Promise.race([ended, sleep(2000)]);
       child.kill();
       live.delete(child);
     },
   };
 }
 
-/** CPU time (user + system) process `pid` has used so far, in ms (USER_HZ 100); NaN where /proc is not there. */
-function cpuMs(pid) {
-  try {
-    const fields = (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1] ?? '').split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return NaN;
-  }
-}
 
 /** The core child started once; `block(n)` runs n timed calls in it. */
 function startCoreChild(file, childEnv) {
@@ -165,6 +160,7 @@ const WARM = int(env.BENCH_MCP_WARM, 30);
 const BLOCKS = int(env.BENCH_MCP_BLOCKS, 10);
 // Node flags for the timed server only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it.
 const SERVER_NODE_ARGS = (env.BENCH_MCP_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+const FLOOR_NODE_ARGS = (env.BENCH_MCP_FLOOR_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -213,7 +209,7 @@ export async function runMcpBench() {
     const core = startCoreChild(coreFile, { ...serverEnv, BENCH_WARM: String(WARM), BENCH_GAP_MS: String(GAP_MS), BENCH_LIMIT: String(PAGE.limit) });
     closers.push(() => core.close());
     const floorFile = await bundleForNode(join(tmp, 'floor.cjs'), { contents: FLOOR_CHILD });
-    const floor = startFloorChild(floorFile, serverEnv);
+    const floor = startFloorChild(floorFile, serverEnv, FLOOR_NODE_ARGS);
     closers.push(() => floor.close());
     const perBlock = Math.ceil(CALLS / BLOCKS);
     const mcpMs = [];
@@ -262,13 +258,13 @@ export async function runMcpBench() {
       const got = { mcp: [], floor: [], core: [] };
       for (const side of ORDERS[block % ORDERS.length] ?? []) {
         if (side === 'mcp') {
-          const cpu0 = cpuMs(serverPid);
+          const cpu0 = processCpuMs(serverPid);
           got.mcp = await mcpBlock();
-          serverCpu += cpuMs(serverPid) - cpu0;
+          serverCpu += processCpuMs(serverPid) - cpu0;
         } else if (side === 'floor') {
-          const cpu0 = cpuMs(floor.pid);
+          const cpu0 = processCpuMs(floor.pid);
           got.floor = await floorBlock();
-          floorCpu += cpuMs(floor.pid) - cpu0;
+          floorCpu += processCpuMs(floor.pid) - cpu0;
         } else got.core = await core.block(perBlock);
       }
       const { mcp, floor: floorBlockMs, core: coreBlock } = got;

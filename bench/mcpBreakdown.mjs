@@ -11,14 +11,14 @@
 // Knobs: BENCH_MCPB_CALLS=100, BENCH_MCPB_GAP_MS=60.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { bundleForNode, f2, live, log, median, runMain } from './lib.mjs';
+import { bundleForNode, processCpuMs, f2, live, log, median, runMain } from './lib.mjs';
 import { mcpCfWorkerValidator } from '../scripts/mcpBundle.mjs';
 
 const env = process.env;
@@ -26,7 +26,6 @@ const CALLS = Math.max(10, Number(env.BENCH_MCPB_CALLS ?? 100));
 const GAP_MS = Math.max(0, Number(env.BENCH_MCPB_GAP_MS ?? 60));
 const PAGE = { kind: 'virtualMachines', limit: 50 };
 const WARM = 40;
-const MS_PER_TICK = 10; // USER_HZ 100 on Linux
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const CORE_CHILD = `
@@ -40,15 +39,6 @@ createInterface({ input: process.stdin }).on('line', async (line) => {
 });
 `;
 
-/** CPU time (user + system) a process has used so far, in ms; NaN where /proc is not there. */
-function cpuMs(pid) {
-  try {
-    const fields = (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1] ?? '').split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * MS_PER_TICK;
-  } catch {
-    return NaN;
-  }
-}
 
 /** A child spoken to in lines of JSON; `call` resolves with the parsed answer to its request. */
 function lineChild(file, childEnv) {
@@ -127,7 +117,7 @@ require('node:readline').createInterface({ input: process.stdin }).on('line', (l
     for (let i = 0; i < CALLS; i++) {
       for (const n of i % 2 ? names : [...names].reverse()) {
         await sleep(GAP_MS);
-        const child0 = cpuMs(sides[n].pid);
+        const child0 = processCpuMs(sides[n].pid);
         const own0 = process.cpuUsage();
         const t0 = performance.now();
         await sides[n].call();
@@ -135,7 +125,7 @@ require('node:readline').createInterface({ input: process.stdin }).on('line', (l
         f.ms.push(performance.now() - t0);
         const own = process.cpuUsage(own0);
         f.ownCpu += (own.user + own.system) / 1000;
-        f.childCpu += cpuMs(sides[n].pid) - child0;
+        f.childCpu += processCpuMs(sides[n].pid) - child0;
       }
     }
     const time = (f, n = 500) => {
