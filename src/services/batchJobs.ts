@@ -14,6 +14,7 @@ import {
   type BatchEndpoint,
   type BatchRequest,
   type BatchResult,
+  type FailedItem,
   type ResultsSummary,
 } from '../core/inference/batch';
 import { BatchUsageTally, type JobCostEstimate } from '../core/usage/batchCost';
@@ -171,8 +172,20 @@ export class BatchJobService implements vscode.Disposable {
     this.pollNow();
   }
 
-  async markReviewed(jobId: string): Promise<void> {
-    await this.save(this.jobs().map((j) => (j.id === jobId ? { ...j, reviewed: true } : j)));
+  /**
+   * Marks a job reviewed. `refused`: the answers the review would not write (empty, chatter, a
+   * diff, chat tokens: fileAnswer), kept with the job's failed items, so the Activities entry lists
+   * them and Retry Failed Items sends them again like an item the provider failed.
+   */
+  async markReviewed(jobId: string, refused: readonly FailedItem[] = []): Promise<void> {
+    await this.save(
+      this.jobs().map((j) => {
+        if (j.id !== jobId) return j;
+        const known = new Set((j.failedItems ?? []).map((f) => f.customId));
+        const added = refused.filter((f) => !known.has(f.customId) && j.items.some((i) => i.customId === f.customId));
+        return { ...j, reviewed: true, ...(added.length > 0 ? { failedItems: [...(j.failedItems ?? []), ...added] } : {}) };
+      }),
+    );
   }
 
   async remove(jobId: string): Promise<void> {

@@ -47,7 +47,7 @@ describe('batch: Run Prompt over Files as a batch (issue 42)', function () {
   after(async () => {
     const { api } = await stratus();
     for (const job of api.batch?.service.jobs() ?? []) await api.batch?.service.remove(job.id);
-    for (const dir of ['batch-host', 'batch-resume', 'batch-404', 'batch-retry', 'batch-cap', 'batch-ignored', 'batch-refresh']) rmSync(join(root, dir), { recursive: true, force: true });
+    for (const dir of ['batch-host', 'batch-resume', 'batch-404', 'batch-retry', 'batch-cap', 'batch-ignored', 'batch-refresh', 'batch-refused']) rmSync(join(root, dir), { recursive: true, force: true });
   });
 
   function write(relative: string, text: string): void {
@@ -197,6 +197,27 @@ describe('batch: Run Prompt over Files as a batch (issue 42)', function () {
     assert.ok(second.kind === 'reviewed', JSON.stringify(second));
     assert.deepEqual(second.review.applied, ['batch-retry/bad.ts']);
     assert.match(readFileSync(join(root, 'batch-retry/bad.ts'), 'utf8'), /^Echo \(/);
+  });
+
+  it('an answer the review refuses (a chat-format token) is a failed item: listed with why, and Retry Failed Items sends it again', async () => {
+    const { api } = await stratus();
+    assert.ok(api.batch);
+    write('batch-refused/a.ts', 'export const a = 1;\n');
+    // The sandbox echoes the instruction, so the answer holds a token the file does not.
+    const sent = await api.batch.run({ instruction: 'Add a header comment <|im_start|>', glob: 'batch-refused/*.ts', mode: 'batch' });
+    assert.ok(sent.kind === 'sent', JSON.stringify(sent));
+    await complete(api.batch.service, sent.jobId);
+    const reviewed = await api.batch.openResults(sent.jobId, 'all');
+    assert.ok(reviewed.kind === 'reviewed', JSON.stringify(reviewed));
+    assert.deepEqual(reviewed.review.applied, []);
+    assert.equal(readFileSync(join(root, 'batch-refused/a.ts'), 'utf8'), 'export const a = 1;\n', 'a refused answer is never written');
+    const job = api.batch.service.job(sent.jobId);
+    assert.deepEqual(job?.failedItems?.map((f) => f.code), ['control_tokens'], 'the refusal is kept with the job');
+    const node = ((await api.views.activities.getChildren()) ?? []).find((n) => (n as { jobId?: string }).jobId === sent.jobId);
+    assert.ok(node);
+    assert.match(((await api.views.activities.getTreeItem(node)).tooltip as vscode.MarkdownString).value, /batch\\-refused\/a\\\.ts: The answer holds the chat\\?-format token/);
+    const retry = await api.batch.retryFailed(sent.jobId, true);
+    assert.ok(retry.kind === 'sent' && retry.files === 1, JSON.stringify(retry));
   });
 
   it('Refresh on the Activities view checks a running batch now, not at its next poll, with one check in flight per job', async () => {

@@ -101,7 +101,8 @@ export function register(deps: Deps, options: { service: BatchJobService; testMo
       );
       const review = await reviewAnswers(job.items, answers, summary.failed, proposed, accept);
       if (!review) return { kind: 'stopped' };
-      await service.markReviewed(job.id);
+      // An answer the review refused is a failed item too: listed with why, sent again by Retry Failed Items.
+      await service.markReviewed(job.id, review.failed);
       reportReview(review, service.job(job.id) ?? job);
       return { kind: 'reviewed', review };
     } catch (error) {
