@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { DEFAULT_SEARCH_SETTINGS, enabledGlobs, type SearchSettings } from '../core/search';
 import { stratusConfiguration } from './settings';
 import type { BoundedConfiguration } from './settingsPolicy';
+import { CREDENTIAL_FILE_GLOBS } from '../core/workspace/credentialFiles';
 
 function num(config: BoundedConfiguration, key: string, fallback: number, min: number, max: number): number {
   const v = config.get<number>(key, fallback);
@@ -22,7 +23,7 @@ export function readSearchSettings(folder?: vscode.Uri): SearchSettings {
   const d = DEFAULT_SEARCH_SETTINGS;
   return {
     maxFileSizeBytes: num(config, 'maxFileSizeKB', d.maxFileSizeBytes / 1024, 1, 100_000) * 1024,
-    excludeGlobs: [...new Set([...enabledGlobs(files), ...enabledGlobs(search), '**/.git'])],
+    excludeGlobs: [...new Set([...enabledGlobs(files), ...enabledGlobs(search), '**/.git', ...CREDENTIAL_FILE_GLOBS])],
     useGitignore: config.get<boolean>('useGitignore', true),
     demoteGlobs: globList(config.get<unknown>('demoteGlobs', [])),
     chunk: {},

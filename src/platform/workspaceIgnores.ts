@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { ALWAYS_IGNORED } from '../core/agent/writeTarget';
+import { CREDENTIAL_FILE_GLOBS } from '../core/workspace/credentialFiles';
 import { enabledGlobs, filterForPath, ignoredReason, type PathFilter } from '../core/workspace/ignoreRules';
 import { readWorkspaceBytes } from './workspaceFiles';
 import type { WorkspaceFile } from './toolWorkspace';
@@ -31,8 +32,8 @@ export async function ignoredWhereItLands(file: WorkspaceFile): Promise<string |
 /**
  * A judge of workspace files matched by a glob (`findFiles` honours neither `.gitignore` nor
  * `search.exclude`): why a file is left out by the rules the workspace search uses (the
- * `files.exclude` of its folder, `.git/` and `node_modules/`, the `.gitignore` files on its way),
- * or undefined when it may be read and sent. Each `.gitignore` is read once per judge; a file
+ * `files.exclude` of its folder, `.git/` and `node_modules/`, the `.gitignore` files on its way)
+ * and credential files by name (credentialFiles.ts: a `.env` no `.gitignore` names), or undefined when it may be read and sent. Each `.gitignore` is read once per judge; a file
  * outside every workspace folder is left out.
  */
 export function workspaceIgnoreJudge(): (uri: vscode.Uri) => Promise<string | undefined> {
@@ -53,6 +54,6 @@ export function workspaceIgnoreJudge(): (uri: vscode.Uri) => Promise<string | un
       }
       return text;
     };
-    return ignoredReason(await filterForPath([...excludes, ...ALWAYS_IGNORED], relative, read), relative);
+    return ignoredReason(await filterForPath([...excludes, ...ALWAYS_IGNORED, ...CREDENTIAL_FILE_GLOBS], relative, read), relative);
   };
 }

@@ -263,17 +263,20 @@ describe('batch: Run Prompt over Files as a batch (issue 42)', function () {
     }
   });
 
-  it('a .gitignored secret file (.env) or folder matched by the glob is never read nor sent; the other files are', async () => {
+  it('a .gitignored secret file (.env) or folder, or a credential file by its name (.env.local, a .pem), matched by the glob is never read nor sent; the other files are', async () => {
     const { api } = await stratus();
     assert.ok(api.batch);
     write('batch-ignored/.gitignore', '.env\nprivate/\n');
     write('batch-ignored/.env', 'API_KEY=sk-fake-sandbox-ignored\n');
     write('batch-ignored/private/key.ts', "export const key = 'fake-sandbox-ignored';\n");
     write('batch-ignored/a.ts', 'export const a = 1;\n');
+    // Named by no .gitignore, but a credential file by its name (core/workspace/credentialFiles.ts).
+    write('batch-ignored/.env.local', 'API_KEY=sk-fake-sandbox-local\n');
+    write('batch-ignored/deploy.pem', '-----BEGIN FAKE SANDBOX KEY-----\n');
     const outcome = await api.batch.run({ instruction: 'Add a header comment', glob: 'batch-ignored/**', mode: 'batch' });
     assert.ok(outcome.kind === 'sent', JSON.stringify(outcome));
     const job = api.batch.service.job(outcome.jobId);
     assert.deepEqual(job?.items.map((i) => i.label).sort(), ['batch-ignored/.gitignore', 'batch-ignored/a.ts']);
-    assert.deepEqual([...outcome.skipped].sort(), ['batch-ignored/.env', 'batch-ignored/private/key.ts']);
+    assert.deepEqual([...outcome.skipped].sort(), ['batch-ignored/.env', 'batch-ignored/.env.local', 'batch-ignored/deploy.pem', 'batch-ignored/private/key.ts']);
   });
 });
