@@ -3,6 +3,7 @@ import { forEachTerm, isStopWord } from '../text/identifiers';
 import type { ChunkSpan } from '../text/chunkScan';
 import { GENERATED_TERM, hasGeneratedHeader } from '../text/generatedHeader';
 import { declaredPairTerms } from './declaredPairs';
+import { addDeclaredParts, DECLARED_FORM_WEIGHT, declaredFormTerms } from './declaredParts';
 
 export { GENERATED_TERM };
 
@@ -12,20 +13,31 @@ export { GENERATED_TERM };
  * (weight 1) and their exact names (weighted).
  */
 
+/** What a span of a file's text declares: its names' buckets, and the distinct terms of those names' parts (declaredParts.ts). */
+export interface SpanDeclarations {
+  buckets: number[];
+  parts: Set<string>;
+}
+
 /**
- * The declared names' buckets of each span of a file's text (one pass over the text), undefined
- * for a span that declares nothing; the index turns a bucket into its term (`=` and the bucket).
+ * What each span of a file's text declares (one pass over the text), undefined for a span that
+ * declares nothing; the index turns a bucket into its term (`=` and the bucket) and a part into
+ * its declared-part term (`~` and the part).
  */
-export function declarationBucketsBySpan(text: string, spans: readonly ChunkSpan[]): Array<number[] | undefined> {
+export function declarationsBySpan(text: string, spans: readonly ChunkSpan[]): Array<SpanDeclarations | undefined> {
   const found = declarationsIn(text);
-  const out: Array<number[] | undefined> = [];
-  const buckets = found.map(([, name]) => nameBucket(name));
+  const out: Array<SpanDeclarations | undefined> = [];
   let k = 0;
   for (const span of spans) {
     while (k < found.length && (found[k]?.[0] ?? 0) < span.start) k++;
-    let terms: number[] | undefined;
-    for (let j = k; j < found.length && (found[j]?.[0] ?? 0) < span.end; j++) (terms ??= []).push(buckets[j] ?? 0);
-    out.push(terms);
+    let decl: SpanDeclarations | undefined;
+    for (let j = k; j < found.length && (found[j]?.[0] ?? 0) < span.end; j++) {
+      const name = found[j]?.[1] ?? '';
+      decl ??= { buckets: [], parts: new Set() };
+      decl.buckets.push(nameBucket(name));
+      addDeclaredParts(name, decl.parts);
+    }
+    out.push(decl);
   }
   return out;
 }
@@ -72,13 +84,16 @@ export interface QueryTerm {
   term: string;
   weight: number;
   boostOnly: boolean;
+  /** When given, its idf is this term's when that is lower (a form's mark and the form as a plain word, declaredParts.ts). */
+  idfTerm?: string;
 }
 
 /**
  * A query's terms: the parts of its words (weight 1), then their exact names, which only boost a
  * chunk the parts found: an exact-name term is a bucket shared by a few names (declarations.ts),
  * and a chunk that holds none of the query's words is no answer, whatever its bucket; then the
- * names made of two adjacent words (declaredPairs.ts), boosting the same way. Each term once, at
+ * names made of two adjacent words (declaredPairs.ts), boosting the same way; then the declared-part
+ * marks of the words' other forms (declaredParts.ts), boosting the same way. Each term once, at
  * its highest weight.
  */
 export function queryTerms(query: string): QueryTerm[] {
@@ -92,5 +107,7 @@ export function queryTerms(query: string): QueryTerm[] {
   };
   for (const [term, weight] of exactQueryTerms(query, isStopWord)) add({ term, weight, boostOnly: true });
   for (const [term, weight] of declaredPairTerms(query)) add({ term, weight, boostOnly: true });
+  const words = [...out.values()].filter((q) => q.weight === 1 && !q.boostOnly).map((q) => q.term);
+  for (const { term, plain } of declaredFormTerms(words)) if (!out.has(term)) out.set(term, { term, weight: DECLARED_FORM_WEIGHT, boostOnly: true, idfTerm: plain });
   return [...out.values()];
 }

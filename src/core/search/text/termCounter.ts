@@ -58,8 +58,9 @@ export class TermCounter {
     return this.scannerMade;
   }
 
-  add(t: number, weight: number): void {
-    this.length += weight;
+  /** Counts term `t` `weight` times; `inLength` false leaves the chunk's BM25 length as it was (a mark, not text). */
+  add(t: number, weight: number, inLength = true): void {
+    if (inLength) this.length += weight;
     // A path term can be new (an id past the tables): grow them, or its mark would be lost and
     // the chunk's content would list the term a second time (a duplicate posting).
     if (t >= this.seen.length) {
