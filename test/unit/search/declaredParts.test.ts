@@ -5,6 +5,8 @@ import * as assert from 'node:assert/strict';
 import { chunkText, LexicalIndex } from '../../../src/core/search';
 import { declaredFormTerms, wordForms } from '../../../src/core/search/lexical/declaredParts';
 import { declarationsBySpan, queryTerms } from '../../../src/core/search/lexical/exactTerms';
+import { declarationsIn } from '../../../src/core/search/text/declarations';
+import { marksByChunk } from './declaredMarks';
 import { assertLinearGrowth } from '../properties/growth';
 
 const stat = { mtime: 1, size: 1 };
@@ -91,20 +93,21 @@ describe('search: word forms matched in declarations', () => {
     assert.ok(common < rare, `${common} < ${rare}`);
   });
 
-  it('keeps the marks of a span\'s declared names\' parts, once each', () => {
+  it('keeps the marks of a chunk\'s declared names\' parts, once each', () => {
     const text = 'class ParcelWatcher {}\nfunction watcherPath(path) {}\n';
-    const [span] = declarationsBySpan(text, [{ startLine: 0, endLine: 1, start: 0, end: text.length }]);
-    assert.deepEqual([...(span?.parts ?? [])].sort(), ['parcel', 'path', 'watcher']);
+    const index = new LexicalIndex();
+    index.setFileText('src/a.ts', stat, text, [{ startLine: 0, endLine: 1, start: 0, end: text.length }]);
+    assert.deepEqual(marksByChunk(index), [['~parcel', '~path', '~watcher']]);
   });
 
   it('keeps no mark for a name of one word (an abstraction or a verb many types share)', () => {
     const text = 'export interface Publisher {}\nfunction connect(address) {}\nclass EventPublisher {}\n';
-    const spans = declarationsBySpan(text, [
+    const built = new LexicalIndex();
+    built.setFileText('src/p.ts', stat, text, [
       { startLine: 0, endLine: 1, start: 0, end: text.indexOf('class') },
       { startLine: 2, endLine: 2, start: text.indexOf('class'), end: text.length },
     ]);
-    assert.deepEqual([...(spans[0]?.parts ?? [])], []);
-    assert.deepEqual([...(spans[1]?.parts ?? [])].sort(), ['event', 'publisher']);
+    assert.deepEqual(marksByChunk(built), [[], ['~event', '~publisher']]);
     const index = indexOf({
       'src/a.ts': 'export interface Publisher {\n  publish(event): void;\n}\n',
       'src/b.ts': 'export interface Publishes {\n  publish(event): void;\n}\n',
@@ -112,6 +115,14 @@ describe('search: word forms matched in declarations', () => {
     const a = scoreOf(index, 'publish events', 'src/a.ts');
     assert.ok(a > 0);
     assert.equal(a, scoreOf(index, 'publish events', 'src/b.ts'));
+  });
+
+  it('reads a declared name where its characters are, with its parts as the chunk\'s other words (filler and one letter dropped, stems kept)', () => {
+    const text = 'function func(x) {}\nexport class TheHTTPServers {}\nconst get_a_token = 1;\nconst get_the_cart_token = 2;\n';
+    const index = new LexicalIndex();
+    index.setFileText('src/f.ts', stat, text, [{ startLine: 0, endLine: 2, start: 0, end: text.length }]);
+    assert.deepEqual(marksByChunk(index), [['~cart', '~http', '~server', '~token']]);
+    assert.deepEqual(declarationsIn(text).map(([, name, at]) => text.slice(at, at + name.length)), ['func', 'TheHTTPServers', 'get_a_token', 'get_the_cart_token']);
   });
 
   it('reads the declared parts of hostile text in linear time', () => {

@@ -3,7 +3,7 @@ import { forEachTerm, isStopWord } from '../text/identifiers';
 import type { ChunkSpan } from '../text/chunkScan';
 import { GENERATED_TERM, hasGeneratedHeader } from '../text/generatedHeader';
 import { declaredPairTerms } from './declaredPairs';
-import { addDeclaredParts, DECLARED_FORM_WEIGHT, declaredFormTerms } from './declaredParts';
+import { DECLARED_FORM_WEIGHT, declaredFormTerms } from './declaredParts';
 
 export { GENERATED_TERM };
 
@@ -13,33 +13,49 @@ export { GENERATED_TERM };
  * (weight 1) and their exact names (weighted).
  */
 
-/** What a span of a file's text declares: its names' buckets, and the distinct terms of those names' parts (declaredParts.ts). */
-export interface SpanDeclarations {
-  buckets: number[];
-  parts: Set<string>;
+/**
+ * What a file's text declares, span by span, in flat arrays (no object, array or set per span):
+ * declaration k has its name's bucket `buckets[k]` and its name's characters at
+ * `text[starts[k], ends[k])`; span j declares k in `[from[j], to[j])` (none when equal).
+ */
+export interface FileDeclarations {
+  buckets: Int32Array;
+  starts: Int32Array;
+  ends: Int32Array;
+  from: Int32Array;
+  to: Int32Array;
 }
 
 /**
- * What each span of a file's text declares (one pass over the text), undefined for a span that
- * declares nothing; the index turns a bucket into its term (`=` and the bucket) and a part into
- * its declared-part term (`~` and the part).
+ * What each span of a file's text declares (one pass over the text): the index turns a bucket
+ * into its term (`=` and the bucket) and each part of a name of two parts or more into its
+ * declared-part mark (`~` and the part, declaredParts.ts), scanning the name's characters.
  */
-export function declarationsBySpan(text: string, spans: readonly ChunkSpan[]): Array<SpanDeclarations | undefined> {
+export function declarationsBySpan(text: string, spans: readonly ChunkSpan[]): FileDeclarations {
   const found = declarationsIn(text);
-  const out: Array<SpanDeclarations | undefined> = [];
-  let k = 0;
-  for (const span of spans) {
-    while (k < found.length && (found[k]?.[0] ?? 0) < span.start) k++;
-    let decl: SpanDeclarations | undefined;
-    for (let j = k; j < found.length && (found[j]?.[0] ?? 0) < span.end; j++) {
-      const name = found[j]?.[1] ?? '';
-      decl ??= { buckets: [], parts: new Set() };
-      decl.buckets.push(nameBucket(name));
-      addDeclaredParts(name, decl.parts);
-    }
-    out.push(decl);
+  const n = found.length;
+  const buckets = new Int32Array(n);
+  const starts = new Int32Array(n);
+  const ends = new Int32Array(n);
+  for (let k = 0; k < n; k++) {
+    const d = found[k];
+    const name = d?.[1] ?? '';
+    const at = d?.[2] ?? 0;
+    buckets[k] = nameBucket(name);
+    starts[k] = at;
+    ends[k] = at + name.length;
   }
-  return out;
+  const from = new Int32Array(spans.length);
+  const to = new Int32Array(spans.length);
+  let k = 0;
+  spans.forEach((span, j) => {
+    while (k < n && (found[k]?.[0] ?? 0) < span.start) k++;
+    let end = k;
+    while (end < n && (found[end]?.[0] ?? 0) < span.end) end++;
+    from[j] = k;
+    to[j] = end;
+  });
+  return { buckets, starts, ends, from, to };
 }
 
 /** The terms every chunk of a file carries: its path's words, its file-name term, and the generated mark when its header has one. */

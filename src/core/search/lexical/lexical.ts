@@ -1,11 +1,10 @@
 import type { Chunk } from '../text/chunker';
 import { BytesFile, type FileStat, type RandomAccessFile } from '../shared/files';
-import { declarationsBySpan, declaringAmong, GENERATED_TERM, generatedAmong, pathTermsOf, queryTerms, type SpanDeclarations } from './exactTerms';
+import { declarationsBySpan, declaringAmong, GENERATED_TERM, generatedAmong, pathTermsOf, queryTerms, type FileDeclarations } from './exactTerms';
 import { applyPathPriors, PRIOR_POOL, type DemotedPaths } from './pathPriors';
 import { previewOf, scanSpan, type ChunkSpan } from '../text/chunkScan';
 import { TF_BITS, TF_MAX, type ChunkMeta, type FileRecord, type LexicalHit, type LaidOutPartial, type LoadFailure, type PartialIndex } from '../shared/indexTypes';
 import { Bm25Scores } from './bm25';
-import { declaredPartTerm } from './declaredParts';
 import { scoreTerms, termLists } from './termLists';
 import { ChunkColumns } from './chunkColumns';
 import { LiveTier } from './liveTier';
@@ -61,6 +60,8 @@ export class LexicalIndex {
   version = 0;
   /** The postings of the chunks indexed in memory (the segment's are on disk). */
   private readonly live = new LiveTier((termCount) => this.counter.reset(termCount));
+  /** A term's declared-part mark (declaredParts.ts), bound once for the term counter. */
+  private readonly markOf = (t: number): number => this.live.partMarkId(t);
   /** Terms per chunk (the BM25 length), by id; 0 for a removed chunk. */
   private lengths: number[] = [0];
   private totalLength = 0;
@@ -144,7 +145,7 @@ export class LexicalIndex {
     const first = this.nextId;
     for (const c of chunks) {
       const span = { startLine: c.startLine, endLine: c.endLine, start: 0, end: c.text.length };
-      this.addChunk(path, c.text, span, pathTerms, previews, declarationsBySpan(c.text, [span])[0]);
+      this.addChunk(path, c.text, span, pathTerms, previews, declarationsBySpan(c.text, [span]), 0);
     }
     this.counter.release();
     this.files.set(path, { mtime: stat.mtime, size: stat.size, first, count: chunks.length });
@@ -156,7 +157,7 @@ export class LexicalIndex {
     const pathTerms = this.pathTerms(path, text);
     const first = this.nextId;
     const declared = declarationsBySpan(text, chunks);
-    chunks.forEach((c, i) => this.addChunk(path, text, c, pathTerms, true, declared[i]));
+    chunks.forEach((c, i) => this.addChunk(path, text, c, pathTerms, true, declared, i));
     this.counter.release();
     this.files.set(path, { mtime: stat.mtime, size: stat.size, first, count: chunks.length });
   }
@@ -170,17 +171,17 @@ export class LexicalIndex {
     return termLists(this.seg, this.live, term);
   }
 
-  /** Indexes `text[span.start, span.end)` as one chunk, with the terms of the names it declares (their buckets, their parts' marks); returns its id. */
-  private addChunk(path: string, text: string, span: ChunkSpan, pathTerms: readonly number[], previews: boolean, declared: SpanDeclarations | undefined): number {
+  /** Indexes `text[span.start, span.end)` as one chunk, with the terms of the names it declares (`declared`'s span `j`: their buckets, their parts' marks); returns its id. */
+  private addChunk(path: string, text: string, span: ChunkSpan, pathTerms: readonly number[], previews: boolean, declared: FileDeclarations, j: number): number {
     const id = this.nextId++;
     this.version++;
     const counter = this.counter;
     counter.begin(text, id);
     for (const t of pathTerms) counter.add(t, PATH_WEIGHT);
-    if (declared) {
-      for (const bucket of declared.buckets) counter.add(this.live.declarationTermId(bucket), 1);
-      for (const part of declared.parts) counter.add(this.live.termId(declaredPartTerm(part)), 1, false);
-    }
+    const from = declared.from[j] ?? 0;
+    const to = declared.to[j] ?? 0;
+    for (let k = from; k < to; k++) counter.add(this.live.declarationTermId(declared.buckets[k] ?? 0), 1);
+    for (let k = from; k < to; k++) counter.addMarks(declared.starts[k] ?? 0, declared.ends[k] ?? 0, this.markOf);
     scanSpan(text, span, counter);
     const terms = counter.terms;
     const tf = counter.tf;

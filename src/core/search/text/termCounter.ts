@@ -58,9 +58,8 @@ export class TermCounter {
     return this.scannerMade;
   }
 
-  /** Counts term `t` `weight` times; `inLength` false leaves the chunk's BM25 length as it was (a mark, not text). */
-  add(t: number, weight: number, inLength = true): void {
-    if (inLength) this.length += weight;
+  add(t: number, weight: number): void {
+    this.length += weight;
     // A path term can be new (an id past the tables): grow them, or its mark would be lost and
     // the chunk's content would list the term a second time (a duplicate posting).
     if (t >= this.seen.length) {
@@ -76,6 +75,32 @@ export class TermCounter {
     const k = this.distinct++;
     if (k === this.terms.length) this.terms = grownInt32(this.terms, k * 2);
     this.terms[k] = t;
+  }
+
+  /**
+   * Counts once, outside the chunk's length, the mark `markOf(t)` of each term t of `text[from,
+   * to)` (the characters of a name the chunk declares) when they are two or more: a declared
+   * name's parts (lexical/declaredParts.ts `addDeclaredParts`, which this matches), read by the
+   * scanner that reads the chunk, so a part already seen costs no string and no map lookup.
+   */
+  addMarks(from: number, to: number, markOf: (t: number) => number): void {
+    const scanner = this.scanner;
+    const n = scanner.scan(from, to);
+    if (n < 2) return;
+    const ids = scanner.ids;
+    for (let k = 0; k < n; k++) {
+      const m = markOf(ids[k] ?? 0);
+      if (m >= this.seen.length) {
+        this.seen = grownInt32(this.seen, Math.max(m + 1, this.seen.length * 2));
+        this.tf = grownInt32(this.tf, this.seen.length);
+      }
+      if (this.seen[m] === this.id) continue;
+      this.seen[m] = this.id;
+      this.tf[m] = 1;
+      const d = this.distinct++;
+      if (d === this.terms.length) this.terms = grownInt32(this.terms, d * 2);
+      this.terms[d] = m;
+    }
   }
 
   /** Counts the terms of `text[from, to)` (the text given to `begin`). */
