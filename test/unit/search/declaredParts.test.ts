@@ -125,6 +125,25 @@ describe('search: word forms matched in declarations', () => {
     assert.deepEqual(declarationsIn(text).map(([, name, at]) => text.slice(at, at + name.length)), ['func', 'TheHTTPServers', 'get_a_token', 'get_the_cart_token']);
   });
 
+  it('keeps each term\'s mark right after a compaction gave the terms new ids', () => {
+    const gone: Record<string, string> = {};
+    for (let i = 0; i < 30; i++) gone[`src/old/f${i}.ts`] = `export class Vanished${i}Thing${i} {\n  run() {}\n}\n`;
+    const later = {
+      'src/tasks/parcelCollector.ts': 'export class ParcelCollector {\n  add(parcel) { this.parcels.push(parcel); }\n}\n',
+      'src/tasks/output.ts': 'export function readOutput(task) {\n  // collect the parcel lines; collect a parcel per match\n  return collect(task.output, parcel);\n}\n',
+      'src/tasks/watcherPool.ts': 'export class WatcherPool {\n  watch(pool) { return pool; }\n}\n',
+    };
+    const index = indexOf({ ...gone, 'src/keep/parcelWatcher.ts': 'export class ParcelWatcher {\n  watch() {}\n}\n' });
+    for (const path of Object.keys(gone)) index.removeFile(path);
+    index.compact();
+    for (const [path, text] of Object.entries(later)) index.setFile(path, stat, chunkText(path, text));
+    const fresh = indexOf({ 'src/keep/parcelWatcher.ts': 'export class ParcelWatcher {\n  watch() {}\n}\n', ...later });
+    for (const query of ['collect parcels', 'watch parcels', 'watch the pool', 'collector', 'parcel']) {
+      const hits = (i: LexicalIndex): string[] => i.search(query, 10).map((h) => `${h.path} ${h.score.toFixed(6)}`);
+      assert.deepEqual(hits(index), hits(fresh), query);
+    }
+  });
+
   it('reads the declared parts of hostile text in linear time', () => {
     // One span declaring thousands of distinct names of many parts (a generated file).
     const input = (n: number): string => Array.from({ length: n }, (_, i) => `export function getPart${i}AndPart${i * 7}OfThing${i % 13}() {}`).join('\n');

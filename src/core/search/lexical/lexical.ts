@@ -60,15 +60,13 @@ export class LexicalIndex {
   version = 0;
   /** The postings of the chunks indexed in memory (the segment's are on disk). */
   private readonly live = new LiveTier((termCount) => this.counter.reset(termCount));
-  /** A term's declared-part mark (declaredParts.ts), bound once for the term counter. */
-  private readonly markOf = (t: number): number => this.live.partMarkId(t);
   /** Terms per chunk (the BM25 length), by id; 0 for a removed chunk. */
   private lengths: number[] = [0];
   private totalLength = 0;
   private dead = 0;
   private nextId = 1;
   private readonly scores = new Bm25Scores();
-  private readonly counter = new TermCounter((term) => this.live.termId(term));
+  private readonly counter = new TermCounter((term) => this.live.termId(term), (t) => this.live.partMarkId(t));
 
   get fileCount(): number {
     return this.files.size;
@@ -181,7 +179,7 @@ export class LexicalIndex {
     const from = declared.from[j] ?? 0;
     const to = declared.to[j] ?? 0;
     for (let k = from; k < to; k++) counter.add(this.live.declarationTermId(declared.buckets[k] ?? 0), 1);
-    for (let k = from; k < to; k++) counter.addMarks(declared.starts[k] ?? 0, declared.ends[k] ?? 0, this.markOf);
+    for (let k = from; k < to; k++) counter.addMarks(declared.starts[k] ?? 0, declared.ends[k] ?? 0);
     scanSpan(text, span, counter);
     const terms = counter.terms;
     const tf = counter.tf;

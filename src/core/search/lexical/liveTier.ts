@@ -81,20 +81,9 @@ export class LiveTier {
     return t;
   }
 
-  /** The term id of each term's declared-part mark met (-1: not yet; declaredParts.ts): a part's mark then costs no string and no map lookup. */
-  private markIds = new Int32Array(0);
-
-  /** The id of the declared-part mark (`~` and the term) of term `t`. */
+  /** The id of the declared-part mark (`~` and the term) of term `t` (the term counter keeps it per term id). */
   partMarkId(t: number): number {
-    let ids = this.markIds;
-    if (t >= ids.length) {
-      const grown = new Int32Array(Math.max(t + 1, ids.length * 2, 1024)).fill(-1);
-      grown.set(ids);
-      this.markIds = ids = grown;
-    }
-    let m = ids[t] ?? -1;
-    if (m < 0) ids[t] = m = this.termId(declaredPartTerm(this.termNames[t] ?? ''));
-    return m;
+    return this.termId(declaredPartTerm(this.termNames[t] ?? ''));
   }
 
   termId(term: string): number {
@@ -170,7 +159,6 @@ export class LiveTier {
       this.termIds = new Map();
       for (let t = 0; t < names.length; t++) this.termIds.set(names[t] ?? '', t);
       this.declarationIds = undefined;
-      this.markIds = new Int32Array(0);
       this.renumbered(names.length);
     }
     this.extra = new Array<undefined>(this.termNames.length).fill(undefined);

@@ -49,7 +49,8 @@ export class PartScanner {
   /** Scans `[from, to)` of the loaded text: the term ids of its parts (filler left out) are `ids[0, n)`; returns n. */
   scan(from: number, to: number): number {
     const n = this.wasm.scan(from, to);
-    this.views();
+    // A scan may grow the memory (a new buffer); the ids' place moves only with the text's (`load`).
+    if (this.wasm.memory.buffer !== this.memory.buffer) this.views();
     return n;
   }
 
