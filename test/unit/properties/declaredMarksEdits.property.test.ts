@@ -1,6 +1,6 @@
 // The declared-part marks (issue 41) of an index that lived: files edited so their declarations
 // move, removed and added again, compactions (term ids renumbered), settles, saves and reloads
-// (segment format) between. Whatever happened, every live chunk holds exactly the marks the
+// (segment format, and a live file beside a segment) between. Whatever happened, every live chunk holds exactly the marks the
 // definition gives its span (`addDeclaredParts` over the names `declarationsIn` finds there), each
 // once with tf 1, and no chunk holds a mark twice; the BM25 lengths are those of a fresh build.
 import * as assert from 'node:assert/strict';
@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { chunkRanges, LexicalIndex } from '../../../src/core/search';
 import { addDeclaredParts, declaredPartTerm } from '../../../src/core/search/lexical/declaredParts';
 import { TF_BITS, TF_MAX } from '../../../src/core/search/shared/indexTypes';
+import { applyLive, encodeLive } from '../../../src/core/search/lexical/liveFile';
 import { declarationsIn } from '../../../src/core/search/text/declarations';
 import type { Segment } from '../../../src/core/search/store/segment';
 import { check } from './harness';
@@ -39,13 +40,14 @@ const line = fc.tuple(
 const eol = fc.constantFrom('\n', '\r\n', '\r');
 const file = fc.tuple(fc.array(line, { minLength: 1, maxLength: 40 }), eol).map(([lines, e]) => lines.join(e) + e);
 
-type Op = { kind: 'set'; path: number; text: string } | { kind: 'remove'; path: number } | { kind: 'compact' } | { kind: 'settle' } | { kind: 'reload' };
+type Op = { kind: 'set'; path: number; text: string } | { kind: 'remove'; path: number } | { kind: 'compact' } | { kind: 'settle' } | { kind: 'reload' } | { kind: 'saveLive' };
 const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 6, arbitrary: fc.record({ kind: fc.constant('set' as const), path: fc.integer({ min: 0, max: 4 }), text: file }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('remove' as const), path: fc.integer({ min: 0, max: 4 }) }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'compact' as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'settle' as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'reload' as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'saveLive' as const }) },
 );
 
 const stat = { mtime: 1, size: 1 };
@@ -100,11 +102,21 @@ function reloaded(index: LexicalIndex): LexicalIndex {
   return back;
 }
 
+/** The index saved as its segment (`bytes`, written by the last reload) and a live file beside it, then opened again from both. */
+function reopenedWithLive(index: LexicalIndex, bytes: Uint8Array): LexicalIndex {
+  const live = encodeLive(index.parts(), 'k');
+  const again = LexicalIndex.deserialize(bytes, 'k');
+  assert.ok(again instanceof LexicalIndex && again.segment);
+  assert.equal(applyLive(again, again.segment, live, 'k'), undefined);
+  return again;
+}
+
 describe('properties: the declared-part marks of an index edited, compacted and reloaded', () => {
   it('keeps every live chunk\'s marks equal to its span\'s declared parts, once each, with fresh-build lengths', () => {
     check(
       fc.property(fc.array(op, { minLength: 1, maxLength: 25 }), (ops) => {
         let index = new LexicalIndex();
+        let bytes: Uint8Array | undefined;
         const now = new Map<string, string>();
         for (const o of ops) {
           if (o.kind === 'set') {
@@ -116,7 +128,12 @@ describe('properties: the declared-part marks of an index edited, compacted and 
             now.delete(pathOf(o.path));
           } else if (o.kind === 'compact') index.compact();
           else if (o.kind === 'settle') index.settle();
-          else index = reloaded(index);
+          else if (o.kind === 'reload') {
+            bytes = index.serialize('k');
+            const back = LexicalIndex.deserialize(bytes, 'k');
+            assert.ok(back instanceof LexicalIndex);
+            index = back;
+          } else if (bytes) index = reopenedWithLive(index, bytes);
         }
         const fresh = new LexicalIndex();
         const want = new Map<string, string[]>();
