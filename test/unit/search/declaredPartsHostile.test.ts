@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { chunkRanges, LexicalIndex } from '../../../src/core/search';
 import { addDeclaredParts, declaredFormTerms, declaredPartTerm, wordForms } from '../../../src/core/search/lexical/declaredParts';
-import { queryTerms } from '../../../src/core/search/lexical/exactTerms';
+import { declarationsBySpan, queryTerms } from '../../../src/core/search/lexical/exactTerms';
 import { TF_MAX } from '../../../src/core/search/shared/indexTypes';
 import { declarationsIn } from '../../../src/core/search/text/declarations';
 import { marksByChunk } from './declaredMarks';
@@ -49,11 +49,12 @@ describe('search: declared-part marks against hostile files', () => {
       'export class portHole {}',
       'export default class exportParcel {}',
       '  static staticWatcherPool() {',
+      `func (w *${'x'.repeat(70)}TokenRefresh) TokenRefresh() error {`,
       '',
     ].join('\n');
     const { got, want } = built(text);
     assert.deepEqual(got, want);
-    assert.deepEqual(got[0], ['~export', '~hole', '~http', '~parcel', '~pool', '~port', '~static', '~watch', '~watcher', '~xml'].sort());
+    assert.deepEqual(got[0], ['~export', '~hole', '~http', '~parcel', '~pool', '~port', '~refresh', '~static', '~token', '~watch', '~watcher', '~xml'].sort());
   });
 
   it('reads names with `$`, digits, non-ASCII letters, emoji and lone surrogates beside them, under LF, CRLF and CR-only line breaks', () => {
@@ -66,6 +67,7 @@ describe('search: declared-part marks against hostile files', () => {
       'const tokenRefresher\uD800Pool = 2;',
       'const \uDC00parcelCollector = 3;',
       'class 😀 {}',
+      `class ProblemMatcher${'é'.repeat(80)} {}`,
       '  resolveVariableNames(value) {',
     ];
     for (const eol of ['\n', '\r\n', '\r']) {
@@ -137,6 +139,12 @@ describe('search: declared-part marks against hostile files', () => {
     // One declaration whose name's characters the match repeats just short of it.
     const repeated = (n: number): string => `func (${'a'.repeat(n)}) b${'a'.repeat(n)}() {}\nfunc (${'ab'.repeat(n)}) ${'ab'.repeat(n)}c() {}\n`;
     assertLinearGrowth(repeated, (text) => declarationsIn(text), 2_000, { label: 'repeated' });
+    // Many chunks, each declaring a few names.
+    const chunked = (n: number): { text: string; spans: ReturnType<typeof chunkRanges> } => {
+      const text = Array.from({ length: n }, (_, i) => `export class Problem${i}Collector {}`).join('\n');
+      return { text, spans: chunkRanges('src/c.ts', text, { maxLines: 5 }) };
+    };
+    assertLinearGrowth(chunked, ({ text, spans }) => declarationsBySpan(text, spans), 1_000, { label: 'declarationsBySpan' });
   });
 });
 
