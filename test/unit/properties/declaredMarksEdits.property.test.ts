@@ -1,6 +1,6 @@
 // The declared-part marks (issue 41) of an index that lived: files edited so their declarations
 // move, removed and added again, compactions (term ids renumbered), settles, saves and reloads
-// (segment format, and a live file beside a segment) between. Whatever happened, every live chunk holds exactly the marks the
+// (segment format, and a live file beside a segment), a build worker's share absorbed between. Whatever happened, every live chunk holds exactly the marks the
 // definition gives its span (`addDeclaredParts` over the names `declarationsIn` finds there), each
 // once with tf 1, and no chunk holds a mark twice; the BM25 lengths are those of a fresh build.
 import * as assert from 'node:assert/strict';
@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { chunkRanges, LexicalIndex } from '../../../src/core/search';
 import { addDeclaredParts, declaredPartTerm } from '../../../src/core/search/lexical/declaredParts';
 import { TF_BITS, TF_MAX } from '../../../src/core/search/shared/indexTypes';
+import { layOutPartial } from '../../../src/core/search/build/packedPartial';
 import { applyLive, encodeLive } from '../../../src/core/search/lexical/liveFile';
 import { declarationsIn } from '../../../src/core/search/text/declarations';
 import type { Segment } from '../../../src/core/search/store/segment';
@@ -40,7 +41,7 @@ const line = fc.tuple(
 const eol = fc.constantFrom('\n', '\r\n', '\r');
 const file = fc.tuple(fc.array(line, { minLength: 1, maxLength: 40 }), eol).map(([lines, e]) => lines.join(e) + e);
 
-type Op = { kind: 'set'; path: number; text: string } | { kind: 'remove'; path: number } | { kind: 'compact' } | { kind: 'settle' } | { kind: 'reload' } | { kind: 'saveLive' };
+type Op = { kind: 'set'; path: number; text: string } | { kind: 'remove'; path: number } | { kind: 'compact' } | { kind: 'settle' } | { kind: 'reload' } | { kind: 'saveLive' } | { kind: 'absorb'; files: Array<{ path: number; text: string }> };
 const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 6, arbitrary: fc.record({ kind: fc.constant('set' as const), path: fc.integer({ min: 0, max: 4 }), text: file }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('remove' as const), path: fc.integer({ min: 0, max: 4 }) }) },
@@ -48,11 +49,13 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ kind: 'settle' as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'reload' as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'saveLive' as const }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('absorb' as const), files: fc.uniqueArray(fc.record({ path: fc.integer({ min: 0, max: 6 }), text: file }), { minLength: 1, maxLength: 3, selector: (f) => f.path }) }) },
 );
 
 const stat = { mtime: 1, size: 1 };
 const maxLines = 6;
 const pathOf = (i: number): string => `src/m${i}/file${i}.ts`;
+
 
 /** The marks the definition gives a text's span `[start, end)`. */
 function expected(text: string, start: number, end: number): string[] {
@@ -126,6 +129,14 @@ describe('properties: the declared-part marks of an index edited, compacted and 
           } else if (o.kind === 'remove') {
             index.removeFile(pathOf(o.path));
             now.delete(pathOf(o.path));
+          } else if (o.kind === 'absorb') {
+            // A build worker's share, indexed apart (its own term ids) and taken over.
+            const worker = new LexicalIndex();
+            for (const f of o.files) {
+              worker.setFileText(pathOf(f.path), stat, f.text, chunkRanges(pathOf(f.path), f.text, { maxLines }));
+              now.set(pathOf(f.path), f.text);
+            }
+            index.absorb(layOutPartial(worker.toPartial()));
           } else if (o.kind === 'compact') index.compact();
           else if (o.kind === 'settle') index.settle();
           else if (o.kind === 'reload') {
