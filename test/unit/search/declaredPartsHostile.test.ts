@@ -174,6 +174,27 @@ describe('search: word forms against hostile questions', () => {
     assertLinearGrowth((n) => `${'ab'.repeat(n)}ion`, (word) => wordForms(word), 4_000, { label: 'wordForms' });
   });
 
+  it('never turns a term or a declared form into a penalty while the removed chunks a segment still lists outnumber the live ones', () => {
+    // 12 files saved, 11 of them removed since (tombstones in the segment, still in its lists):
+    // `watcher` is in 12 chunks' lists and `parcel` in 14, but only 3 chunks live.
+    const saved = new LexicalIndex();
+    for (let i = 0; i < 12; i++) {
+      const old = `// the watcher of parcels ${i}\nconst watcher${i} = 1;\n`;
+      saved.setFileText(`src/old${i}.ts`, stat, old, [{ startLine: 0, endLine: 1, start: 0, end: old.length }]);
+    }
+    const back = LexicalIndex.deserialize(saved.serialize('k'), 'k');
+    assert.ok(back instanceof LexicalIndex);
+    for (let i = 0; i < 11; i++) back.removeFile(`src/old${i}.ts`);
+    const a = 'export class ParcelWatcher {\n  watch(parcels) {}\n}\n';
+    const c = '// export class ParcelWatcher {\n  watch(parcels) {}\n}\n';
+    back.setFileText('src/a.ts', stat, a, [{ startLine: 0, endLine: 2, start: 0, end: a.length }]);
+    back.setFileText('src/c.ts', stat, c, [{ startLine: 0, endLine: 2, start: 0, end: c.length }]);
+    for (const q of ['watch parcels', 'watcher', 'parcels']) for (const h of back.search(q, 5)) assert.ok(h.score > 0, `${q}: ${h.path} ${h.score}`);
+    // Declaring the watcher adds to a chunk's score: the declaring chunk above the same words in a
+    // comment, the chunk without `watch` last.
+    assert.deepEqual(back.search('watch parcels', 5).map((h) => h.path), ['src/a.ts', 'src/c.ts', 'src/old11.ts']);
+  });
+
   it('ranks the chunk declaring the agent noun first for a verb, and finds nothing by a form alone', () => {
     assert.equal(index.search('watch parcels', 5)[0]?.path, 'src/a.ts');
     assert.deepEqual(index.search('watcher', 5).map((h) => h.path), ['src/a.ts']);
