@@ -20,12 +20,15 @@ export class Bm25Scores {
   /**
    * Adds one term: its postings in several lists (segment, live base, live additions), `df` in
    * all, its idf times `weight`; `boostOnly`: it adds only to chunks an earlier term scored. A
-   * posting of a removed chunk (length 0) scores nothing but counts in df (until a merge).
+   * posting of a removed chunk (length 0) scores nothing but counts in df (until a merge); df is
+   * taken at most `n` there, or a term (or a declared form, whose df is its plain word's) whose
+   * removed chunks outnumber the live ones would get a negative idf and lower the chunks it finds.
    */
   addTerm(lists: ReadonlyArray<ArrayLike<number> | undefined>, df: number, n: number, avg: number, lengths: readonly number[], weight = 1, boostOnly = false): void {
     const scores = this.scores;
     const touched = this.touched;
-    const idf = weight * Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    const d = Math.min(df, n);
+    const idf = weight * Math.log(1 + (n - d + 0.5) / (d + 0.5));
     for (const list of lists) {
       if (!list) continue;
       for (let i = 0; i < list.length; i++) {

@@ -3,6 +3,7 @@ import { forEachTerm, isStopWord } from '../text/identifiers';
 import type { ChunkSpan } from '../text/chunkScan';
 import { GENERATED_TERM, hasGeneratedHeader } from '../text/generatedHeader';
 import { declaredPairTerms } from './declaredPairs';
+import { DECLARED_FORM_WEIGHT, declaredFormTerms } from './declaredParts';
 
 export { GENERATED_TERM };
 
@@ -13,21 +14,48 @@ export { GENERATED_TERM };
  */
 
 /**
- * The declared names' buckets of each span of a file's text (one pass over the text), undefined
- * for a span that declares nothing; the index turns a bucket into its term (`=` and the bucket).
+ * What a file's text declares, span by span, in flat arrays (no object, array or set per span):
+ * declaration k has its name's bucket `buckets[k]` and its name's characters at
+ * `text[starts[k], ends[k])`; span j declares k in `[from[j], to[j])` (none when equal).
  */
-export function declarationBucketsBySpan(text: string, spans: readonly ChunkSpan[]): Array<number[] | undefined> {
+export interface FileDeclarations {
+  buckets: Int32Array;
+  starts: Int32Array;
+  ends: Int32Array;
+  from: Int32Array;
+  to: Int32Array;
+}
+
+/**
+ * What each span of a file's text declares (one pass over the text): the index turns a bucket
+ * into its term (`=` and the bucket) and each part of a name of two parts or more into its
+ * declared-part mark (`~` and the part, declaredParts.ts), scanning the name's characters.
+ */
+export function declarationsBySpan(text: string, spans: readonly ChunkSpan[]): FileDeclarations {
   const found = declarationsIn(text);
-  const out: Array<number[] | undefined> = [];
-  const buckets = found.map(([, name]) => nameBucket(name));
-  let k = 0;
-  for (const span of spans) {
-    while (k < found.length && (found[k]?.[0] ?? 0) < span.start) k++;
-    let terms: number[] | undefined;
-    for (let j = k; j < found.length && (found[j]?.[0] ?? 0) < span.end; j++) (terms ??= []).push(buckets[j] ?? 0);
-    out.push(terms);
+  const n = found.length;
+  const buckets = new Int32Array(n);
+  const starts = new Int32Array(n);
+  const ends = new Int32Array(n);
+  for (let k = 0; k < n; k++) {
+    const d = found[k];
+    const name = d?.[1] ?? '';
+    const at = d?.[2] ?? 0;
+    buckets[k] = nameBucket(name);
+    starts[k] = at;
+    ends[k] = at + name.length;
   }
-  return out;
+  const from = new Int32Array(spans.length);
+  const to = new Int32Array(spans.length);
+  let k = 0;
+  spans.forEach((span, j) => {
+    while (k < n && (found[k]?.[0] ?? 0) < span.start) k++;
+    let end = k;
+    while (end < n && (found[end]?.[0] ?? 0) < span.end) end++;
+    from[j] = k;
+    to[j] = end;
+  });
+  return { buckets, starts, ends, from, to };
 }
 
 /** The terms every chunk of a file carries: its path's words, its file-name term, and the generated mark when its header has one. */
@@ -72,13 +100,16 @@ export interface QueryTerm {
   term: string;
   weight: number;
   boostOnly: boolean;
+  /** When given, its idf is this term's when that is lower (a form's mark and the form as a plain word, declaredParts.ts). */
+  idfTerm?: string;
 }
 
 /**
  * A query's terms: the parts of its words (weight 1), then their exact names, which only boost a
  * chunk the parts found: an exact-name term is a bucket shared by a few names (declarations.ts),
  * and a chunk that holds none of the query's words is no answer, whatever its bucket; then the
- * names made of two adjacent words (declaredPairs.ts), boosting the same way. Each term once, at
+ * names made of two adjacent words (declaredPairs.ts), boosting the same way; then the declared-part
+ * marks of the words' other forms (declaredParts.ts), boosting the same way. Each term once, at
  * its highest weight.
  */
 export function queryTerms(query: string): QueryTerm[] {
@@ -92,5 +123,7 @@ export function queryTerms(query: string): QueryTerm[] {
   };
   for (const [term, weight] of exactQueryTerms(query, isStopWord)) add({ term, weight, boostOnly: true });
   for (const [term, weight] of declaredPairTerms(query)) add({ term, weight, boostOnly: true });
+  const words = [...out.values()].filter((q) => q.weight === 1 && !q.boostOnly).map((q) => q.term);
+  for (const { term, plain } of declaredFormTerms(words)) if (!out.has(term)) out.set(term, { term, weight: DECLARED_FORM_WEIGHT, boostOnly: true, idfTerm: plain });
   return [...out.values()];
 }

@@ -1,10 +1,11 @@
 import type { Chunk } from '../text/chunker';
 import { BytesFile, type FileStat, type RandomAccessFile } from '../shared/files';
-import { declarationBucketsBySpan, declaringAmong, GENERATED_TERM, generatedAmong, pathTermsOf, queryTerms } from './exactTerms';
+import { declarationsBySpan, declaringAmong, GENERATED_TERM, generatedAmong, pathTermsOf, queryTerms, type FileDeclarations } from './exactTerms';
 import { applyPathPriors, PRIOR_POOL, type DemotedPaths } from './pathPriors';
 import { previewOf, scanSpan, type ChunkSpan } from '../text/chunkScan';
 import { TF_BITS, TF_MAX, type ChunkMeta, type FileRecord, type LexicalHit, type LaidOutPartial, type LoadFailure, type PartialIndex } from '../shared/indexTypes';
 import { Bm25Scores } from './bm25';
+import { scoreTerms, termLists } from './termLists';
 import { ChunkColumns } from './chunkColumns';
 import { LiveTier } from './liveTier';
 import { writeMerged, type IndexParts } from '../store/segmentMerge';
@@ -65,7 +66,7 @@ export class LexicalIndex {
   private dead = 0;
   private nextId = 1;
   private readonly scores = new Bm25Scores();
-  private readonly counter = new TermCounter((term) => this.live.termId(term));
+  private readonly counter = new TermCounter((term) => this.live.termId(term), (t) => this.live.partMarkId(t));
 
   get fileCount(): number {
     return this.files.size;
@@ -142,7 +143,7 @@ export class LexicalIndex {
     const first = this.nextId;
     for (const c of chunks) {
       const span = { startLine: c.startLine, endLine: c.endLine, start: 0, end: c.text.length };
-      this.addChunk(path, c.text, span, pathTerms, previews, declarationBucketsBySpan(c.text, [span])[0]);
+      this.addChunk(path, c.text, span, pathTerms, previews, declarationsBySpan(c.text, [span]), 0);
     }
     this.counter.release();
     this.files.set(path, { mtime: stat.mtime, size: stat.size, first, count: chunks.length });
@@ -153,8 +154,8 @@ export class LexicalIndex {
     this.removeFile(path);
     const pathTerms = this.pathTerms(path, text);
     const first = this.nextId;
-    const declared = declarationBucketsBySpan(text, chunks);
-    chunks.forEach((c, i) => this.addChunk(path, text, c, pathTerms, true, declared[i]));
+    const declared = declarationsBySpan(text, chunks);
+    chunks.forEach((c, i) => this.addChunk(path, text, c, pathTerms, true, declared, i));
     this.counter.release();
     this.files.set(path, { mtime: stat.mtime, size: stat.size, first, count: chunks.length });
   }
@@ -165,19 +166,20 @@ export class LexicalIndex {
 
   /** A term's postings: the segment's (read from disk), then the live tier's base and additions. */
   private lists(term: string): Array<ArrayLike<number> | undefined> {
-    const seg = this.seg;
-    const k = seg ? seg.lookup(term) : -1;
-    return [seg && k >= 0 ? seg.postings(k) : undefined, ...this.live.lists(term)];
+    return termLists(this.seg, this.live, term);
   }
 
-  /** Indexes `text[span.start, span.end)` as one chunk, with the terms of the names it declares (their buckets); returns its id. */
-  private addChunk(path: string, text: string, span: ChunkSpan, pathTerms: readonly number[], previews: boolean, declared: readonly number[] | undefined): number {
+  /** Indexes `text[span.start, span.end)` as one chunk, with the terms of the names it declares (`declared`'s span `j`: their buckets, their parts' marks); returns its id. */
+  private addChunk(path: string, text: string, span: ChunkSpan, pathTerms: readonly number[], previews: boolean, declared: FileDeclarations, j: number): number {
     const id = this.nextId++;
     this.version++;
     const counter = this.counter;
     counter.begin(text, id);
     for (const t of pathTerms) counter.add(t, PATH_WEIGHT);
-    if (declared) for (const bucket of declared) counter.add(this.live.declarationTermId(bucket), 1);
+    const from = declared.from[j] ?? 0;
+    const to = declared.to[j] ?? 0;
+    for (let k = from; k < to; k++) counter.add(this.live.declarationTermId(declared.buckets[k] ?? 0), 1);
+    for (let k = from; k < to; k++) counter.addMarks(declared.starts[k] ?? 0, declared.ends[k] ?? 0);
     scanSpan(text, span, counter);
     const terms = counter.terms;
     const tf = counter.tf;
@@ -305,11 +307,7 @@ export class LexicalIndex {
     scores.begin(this.nextId);
     const avg = this.totalLength / n || 1;
     try {
-      for (const { term, weight, boostOnly } of terms) {
-        const lists = this.lists(term);
-        const df = lists.reduce((sum, list) => sum + (list?.length ?? 0), 0);
-        if (df > 0) scores.addTerm(lists, df, n, avg, this.lengths, weight, boostOnly);
-      }
+      scoreTerms(scores, terms, this.seg, this.live, n, avg, this.lengths);
     } catch (error) {
       scores.reset();
       throw error;

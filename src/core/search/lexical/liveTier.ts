@@ -1,6 +1,7 @@
 import { TF_BITS } from '../shared/indexTypes';
 import { layOutPostings, LOG_BLOCK, pendingCount, PostingLog, type PendingPostings, type PostingTable } from '../shared/postings';
 import { declarationTermOfBucket, NAME_BUCKETS } from '../text/declarations';
+import { declaredPartTerm } from './declaredParts';
 
 /**
  * The postings of the chunks indexed in memory (everything before a first save; the files changed
@@ -78,6 +79,11 @@ export class LiveTier {
     let t = ids[bucket] ?? -1;
     if (t < 0) ids[bucket] = t = this.termId(declarationTermOfBucket(bucket));
     return t;
+  }
+
+  /** The id of the declared-part mark (`~` and the term) of term `t` (the term counter keeps it per term id). */
+  partMarkId(t: number): number {
+    return this.termId(declaredPartTerm(this.termNames[t] ?? ''));
   }
 
   termId(term: string): number {

@@ -6,9 +6,10 @@ import type { SearchSettings } from '../shared/searchTypes';
  * segmented format (segmentFormat.ts: binary tables, postings read on demand, a live file beside).
  * 7: exact-name terms beside the parts (`=name` where declared, `@name` for a file's name; text/
  * declarations.ts), long prose lines and CR-only line breaks indexed (issue 34). 8: the generated
- * mark (`!generated`, a term of every chunk of a file whose header says it is generated).
+ * mark (`!generated`, a term of every chunk of a file whose header says it is generated). 9: the
+ * declared-part marks (`~part`, a term of every chunk declaring a name with that part; lexical/declaredParts.ts).
  */
-export const INDEX_FORMAT_VERSION = 8;
+export const INDEX_FORMAT_VERSION = 9;
 
 export function describeLoadFailure(failure: LoadFailure): string {
   switch (failure.reason) {

@@ -71,12 +71,16 @@ export const declarationTerm = (name: string): string => declarationTermOfBucket
 /** The term of every chunk of a file named `name` (extension dropped). */
 export const fileNameTerm = (name: string): string => `@${nameBucket(name).toString(36)}`;
 
-/** The declarations of a text as [offset of the line, name], in order. */
-export function declarationsIn(text: string): Array<[number, string]> {
-  const out: Array<[number, string]> = [];
+/**
+ * The declarations of a text as [offset of the line, name, offset of the name's characters], in
+ * order. The third is where the same characters first occur in the match (the indexer scans the
+ * name there, without a string: text/termCounter.ts `addMarks`).
+ */
+export function declarationsIn(text: string): Array<[number, string, number]> {
+  const out: Array<[number, string, number]> = [];
   const add = (m: RegExpExecArray, at: number): void => {
     const name = m[1] ?? m[2] ?? m[3] ?? m[4];
-    if (name && name.length > 1 && !NOT_NAMES.has(name)) out.push([at, name]);
+    if (name && name.length > 1 && !NOT_NAMES.has(name)) out.push([at, name, text.indexOf(name, m.index)]);
   };
   FIRST_LINE_DECLARATION.lastIndex = 0;
   const first = FIRST_LINE_DECLARATION.exec(text);

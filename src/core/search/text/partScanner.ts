@@ -49,7 +49,9 @@ export class PartScanner {
   /** Scans `[from, to)` of the loaded text: the term ids of its parts (filler left out) are `ids[0, n)`; returns n. */
   scan(from: number, to: number): number {
     const n = this.wasm.scan(from, to);
-    this.views();
+    // A scan may grow the memory, which detaches the old buffer: the ids' view then has no
+    // length (a cheaper test than the memory's buffer getter). Their place moves only in `load`.
+    if (this.ids.length === 0) this.views();
     return n;
   }
 

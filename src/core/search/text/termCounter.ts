@@ -27,7 +27,14 @@ export class TermCounter {
   /** Made on the first text counted: an index that only answers queries never needs one. */
   private scannerMade: PartScanner | undefined;
 
-  constructor(private readonly termOf: (term: string) => number) {}
+  /** Per term id: the id of its declared-part mark (-1: not asked yet; `addMarks`). */
+  private marks = new Int32Array(0);
+
+  /** `termOf` gives a part's term id, `markOf` a term id's mark's (made once per term: then kept in `marks`). */
+  constructor(
+    private readonly termOf: (term: string) => number,
+    private readonly markOf: (t: number) => number = () => -1,
+  ) {}
 
   /** Starts over (after the term ids were renumbered). */
   reset(termCount: number): void {
@@ -35,6 +42,7 @@ export class TermCounter {
     const cap = Math.max(1024, termCount * 2);
     this.seen = new Int32Array(cap);
     this.tf = new Int32Array(cap);
+    this.marks = new Int32Array(0);
   }
 
   /** Starts counting chunk `id` of `text` (loaded into the scanner unless it already is). */
@@ -75,6 +83,40 @@ export class TermCounter {
     const k = this.distinct++;
     if (k === this.terms.length) this.terms = grownInt32(this.terms, k * 2);
     this.terms[k] = t;
+  }
+
+  /**
+   * Counts once, outside the chunk's length, the declared-part mark of each term of `text[from,
+   * to)` (the characters of a name the chunk declares) when they are two or more: a declared
+   * name's parts (lexical/declaredParts.ts `addDeclaredParts`, which this matches), read by the
+   * scanner that reads the chunk, so a part seen before costs no string and no map lookup, and its
+   * mark's id is read from an array.
+   */
+  addMarks(from: number, to: number): void {
+    const scanner = this.scanner;
+    const n = scanner.scan(from, to);
+    if (n < 2) return;
+    const ids = scanner.ids;
+    for (let k = 0; k < n; k++) {
+      const t = ids[k] ?? 0;
+      if (t >= this.marks.length) {
+        const grown = new Int32Array(Math.max(t + 1, this.marks.length * 2, 1024)).fill(-1);
+        grown.set(this.marks);
+        this.marks = grown;
+      }
+      let m = this.marks[t] ?? -1;
+      if (m < 0) this.marks[t] = m = this.markOf(t);
+      if (m >= this.seen.length) {
+        this.seen = grownInt32(this.seen, Math.max(m + 1, this.seen.length * 2));
+        this.tf = grownInt32(this.tf, this.seen.length);
+      }
+      if (this.seen[m] === this.id) continue;
+      this.seen[m] = this.id;
+      this.tf[m] = 1;
+      const d = this.distinct++;
+      if (d === this.terms.length) this.terms = grownInt32(this.terms, d * 2);
+      this.terms[d] = m;
+    }
   }
 
   /** Counts the terms of `text[from, to)` (the text given to `begin`). */
