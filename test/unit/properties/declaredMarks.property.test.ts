@@ -7,9 +7,7 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { chunkRanges, chunkText, LexicalIndex } from '../../../src/core/search';
-import { addDeclaredParts, declaredPartTerm } from '../../../src/core/search/lexical/declaredParts';
-import { declarationsIn } from '../../../src/core/search/text/declarations';
-import { marksByChunk } from '../search/declaredMarks';
+import { expectedMarks, marksByChunk } from '../search/declaredMarks';
 import { check } from './harness';
 
 const part = fc.constantFrom('cart', 'Cart', 'HTTP', 'Server', 'servers', 'get', 'the', 'a', 'x', 'is', 'Token', 'tokens', 'parcel', 'Watcher', '2', 'v8', 'é', 'Ünïcode', 'ß', 'ID', 'retries', 'z'.repeat(70));
@@ -31,12 +29,6 @@ const line = fc.tuple(
 ).map(([shape, n]) => shape(n));
 const file = fc.array(line, { minLength: 1, maxLength: 120 }).map((lines) => `${lines.join('\n')}\n`);
 
-/** The marks the definition gives a text's span `[start, end)`. */
-function expected(text: string, start: number, end: number): string[] {
-  const parts = new Set<string>();
-  for (const [at, n] of declarationsIn(text)) if (at >= start && at < end) addDeclaredParts(n, parts);
-  return [...parts].map(declaredPartTerm).sort();
-}
 
 describe('properties: the declared-part marks the indexer adds', () => {
   it('gives every chunk the marks of its declared names\' parts, once each, read from a file\'s text or from its chunks', () => {
@@ -50,10 +42,10 @@ describe('properties: the declared-part marks the indexer adds', () => {
           const path = `src/m${i}/file${i}.ts`;
           const spans = chunkRanges(path, text, { maxLines });
           fromText.setFileText(path, { mtime: 1, size: text.length }, text, spans);
-          for (const s of spans) want.push(expected(text, s.start, s.end));
+          for (const s of spans) want.push(expectedMarks(text, s.start, s.end));
           const chunks = chunkText(path, text, { maxLines });
           fromChunks.setFile(path, { mtime: 1, size: text.length }, chunks);
-          for (const c of chunks) wantChunks.push(expected(c.text, 0, c.text.length));
+          for (const c of chunks) wantChunks.push(expectedMarks(c.text, 0, c.text.length));
         });
         assert.deepEqual(marksByChunk(fromText), want);
         assert.deepEqual(marksByChunk(fromChunks), wantChunks);

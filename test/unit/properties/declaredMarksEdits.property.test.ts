@@ -6,12 +6,11 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { chunkRanges, LexicalIndex } from '../../../src/core/search';
-import { addDeclaredParts, declaredPartTerm } from '../../../src/core/search/lexical/declaredParts';
 import { TF_BITS, TF_MAX } from '../../../src/core/search/shared/indexTypes';
 import { layOutPartial } from '../../../src/core/search/build/packedPartial';
 import { applyLive, encodeLive } from '../../../src/core/search/lexical/liveFile';
-import { declarationsIn } from '../../../src/core/search/text/declarations';
 import type { Segment } from '../../../src/core/search/store/segment';
+import { expectedMarks } from '../search/declaredMarks';
 import { check } from './harness';
 
 /** What the test reads of an index's insides (private to LexicalIndex). */
@@ -57,12 +56,6 @@ const maxLines = 6;
 const pathOf = (i: number): string => `src/m${i}/file${i}.ts`;
 
 
-/** The marks the definition gives a text's span `[start, end)`. */
-function expected(text: string, start: number, end: number): string[] {
-  const parts = new Set<string>();
-  for (const [at, n] of declarationsIn(text)) if (at >= start && at < end) addDeclaredParts(n, parts);
-  return [...parts].map(declaredPartTerm).sort();
-}
 
 /** Each live chunk's marks (by path and span index) and length, read from the index's postings. */
 function marksOf(index: LexicalIndex): { marks: Map<string, string[]>; lengths: Map<string, number> } {
@@ -151,7 +144,7 @@ describe('properties: the declared-part marks of an index edited, compacted and 
         for (const [path, text] of now) {
           const spans = chunkRanges(path, text, { maxLines });
           fresh.setFileText(path, stat, text, spans);
-          spans.forEach((s, j) => want.set(`${path}#${j}`, expected(text, s.start, s.end)));
+          spans.forEach((s, j) => want.set(`${path}#${j}`, expectedMarks(text, s.start, s.end)));
         }
         const got = marksOf(index);
         assert.deepEqual(got.marks, want);

@@ -6,9 +6,7 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { chunkRanges, chunkText, LexicalIndex } from '../../../src/core/search';
-import { addDeclaredParts, declaredPartTerm } from '../../../src/core/search/lexical/declaredParts';
-import { declarationsIn } from '../../../src/core/search/text/declarations';
-import { marksByChunk } from '../search/declaredMarks';
+import { expectedMarks, marksByChunk } from '../search/declaredMarks';
 import { check } from './harness';
 
 const noise = fc.constantFrom(
@@ -23,11 +21,6 @@ const declaration = fc.tuple(keyword, name, fc.constantFrom('(x) {', ' {', ' = 1
 const token = fc.oneof({ weight: 3, arbitrary: noise }, { weight: 2, arbitrary: declaration });
 const text = fc.array(token, { minLength: 1, maxLength: 300 }).map((ts) => ts.join(''));
 
-function expected(t: string, start: number, end: number): string[] {
-  const parts = new Set<string>();
-  for (const [at, n] of declarationsIn(t)) if (at >= start && at < end) addDeclaredParts(n, parts);
-  return [...parts].map(declaredPartTerm).sort();
-}
 
 describe('properties: the declared-part marks of arbitrary hostile text', () => {
   it('gives every chunk its declared names\' parts, once each, from a file\'s text or its chunks', () => {
@@ -41,10 +34,10 @@ describe('properties: the declared-part marks of arbitrary hostile text', () => 
           const path = `src/h${i}.ts`;
           const spans = chunkRanges(path, t, { maxLines });
           fromText.setFileText(path, { mtime: 1, size: t.length }, t, spans);
-          for (const s of spans) want.push(expected(t, s.start, s.end));
+          for (const s of spans) want.push(expectedMarks(t, s.start, s.end));
           const chunks = chunkText(path, t, { maxLines });
           fromChunks.setFile(path, { mtime: 1, size: t.length }, chunks);
-          for (const c of chunks) wantChunks.push(expected(c.text, 0, c.text.length));
+          for (const c of chunks) wantChunks.push(expectedMarks(c.text, 0, c.text.length));
         });
         assert.deepEqual(marksByChunk(fromText), want);
         assert.deepEqual(marksByChunk(fromChunks), wantChunks);

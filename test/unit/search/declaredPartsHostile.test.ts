@@ -2,14 +2,14 @@
 // user: huge names, huge numbers of declarations, names whose characters occur earlier in their
 // declaration, non-ASCII and odd line breaks, names at a chunk boundary, many files declaring the
 // same names; questions of 10k words, odd endings, non-ASCII, empty or filler only. No crash, no
-// hang, the marks the definition gives (declaredParts.ts `addDeclaredParts`), linear growth.
+// hang, the marks the definition gives (declaredMarks.ts `addDeclaredParts`), linear growth.
 import * as assert from 'node:assert/strict';
 import { chunkRanges, LexicalIndex } from '../../../src/core/search';
-import { addDeclaredParts, declaredFormTerms, declaredPartTerm, wordForms } from '../../../src/core/search/lexical/declaredParts';
+import { declaredFormTerms, declaredPartTerm, wordForms } from '../../../src/core/search/lexical/declaredParts';
 import { declarationsBySpan, queryTerms } from '../../../src/core/search/lexical/exactTerms';
 import { TF_MAX } from '../../../src/core/search/shared/indexTypes';
 import { declarationsIn } from '../../../src/core/search/text/declarations';
-import { marksByChunk } from './declaredMarks';
+import { addDeclaredParts, marksByChunk } from './declaredMarks';
 import { assertLinearGrowth } from '../properties/growth';
 
 const stat = { mtime: 1, size: 1 };

@@ -1,5 +1,3 @@
-import { forEachTerm } from '../text/identifiers';
-
 /**
  * Declarations as the place an answer lives, matched in the question's words' other forms
  * (issue 41). Asked "watch the file system for changes", "resolve variables in a string" or
@@ -7,7 +5,7 @@ import { forEachTerm } from '../text/identifiers';
  * `VariableResolverService`, `ProblemCollector`: the verb asked, the agent noun declared; asked
  * "open a websocket connection", it declares `connectNewChannel`. Each chunk carries a mark per
  * part of the compound names it declares (`~watcher`, `~variable`, `~resolver`; a name of one
- * word carries none, see `addDeclaredParts`), outside its BM25 length;
+ * word carries none: text/termCounter.ts `addMarks`), outside its BM25 length;
  * a query word looks up the marks of its other forms (`watch` -> `~watcher`, `connection` ->
  * `~connect`), boosting only chunks the query's words found. A form is matched there only, never
  * in free text or paths, and its idf is the form's as a plain word when that is lower (a form
@@ -26,23 +24,6 @@ import { forEachTerm } from '../text/identifiers';
 
 /** The term of a chunk that declares a name with the part `part` (a term of `forEachTerm`). */
 export const declaredPartTerm = (part: string): string => `~${part}`;
-
-/**
- * Adds the terms of a declared name's parts to `out`, for a name of two parts or more only: a name
- * of one word (`Publisher`, `Importer`, `Connect`) is an abstraction or a verb many types share,
- * where a compound (`ParcelWatcher`, `ProblemCollector`) names the one thing that does it.
- */
-export function addDeclaredParts(name: string, out: Set<string>): void {
-  let first = '';
-  let count = 0;
-  forEachTerm(name, (t) => {
-    if (++count === 1) first = t;
-    else {
-      if (count === 2) out.add(first);
-      out.add(t);
-    }
-  });
-}
 
 /** The weight of a form's declared-part mark (its idf at most the form's as a plain word). */
 export const DECLARED_FORM_WEIGHT = 1.5;

@@ -74,7 +74,9 @@ export const fileNameTerm = (name: string): string => `@${nameBucket(name).toStr
 /**
  * The declarations of a text as [offset of the line, name, offset of the name's characters], in
  * order. The third is where the same characters first occur in the match (the indexer scans the
- * name there, without a string: text/termCounter.ts `addMarks`).
+ * name there, without a string: text/termCounter.ts `addMarks`); indexOf from the match's start
+ * reads only its keywords, where the regex's `d` flag would allocate every group's offsets for
+ * every match.
  */
 export function declarationsIn(text: string): Array<[number, string, number]> {
   const out: Array<[number, string, number]> = [];

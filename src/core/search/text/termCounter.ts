@@ -88,7 +88,8 @@ export class TermCounter {
   /**
    * Counts once, outside the chunk's length, the declared-part mark of each term of `text[from,
    * to)` (the characters of a name the chunk declares) when they are two or more: a declared
-   * name's parts (lexical/declaredParts.ts `addDeclaredParts`, which this matches), read by the
+   * name's parts (a name of one word has none: lexical/declaredParts.ts; the property tests compare
+   * this with a plain definition, test/unit/search/declaredMarks.ts `addDeclaredParts`), read by the
    * scanner that reads the chunk, so a part seen before costs no string and no map lookup, and its
    * mark's id is read from an array.
    */
