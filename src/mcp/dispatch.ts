@@ -1,6 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isJSONRPCNotification, isJSONRPCRequest, type JSONRPCMessage, type JSONRPCNotification, type JSONRPCRequest, type MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { DirectToolCalls } from './directCalls';
 
 /** The SDK's own handlers behind its message router (not in its typings; checked at run time). */
 interface ProtocolHandlers {
@@ -50,6 +51,8 @@ export function parseToolCallsOnce(server: Server): boolean {
 /** How each incoming message was routed (for tests). */
 export interface DispatchCounts {
   requests: number;
+  /** Of the requests, the read tools' calls answered by DirectToolCalls. */
+  direct: number;
   notifications: number;
   /** Responses to the server's own requests (elicitation) and anything else: the SDK's router. */
   other: number;
@@ -65,9 +68,10 @@ export interface DispatchCounts {
  * SDK's own request check goes where the SDK would have sent it, without the two failing parses;
  * the same for notifications. Everything else (responses to the server's elicitations, malformed
  * messages) takes the SDK's own path, so its handling is unchanged. If a later SDK renames its
- * handlers, the SDK's router stays in place (slower, never wrong).
+ * handlers, the SDK's router stays in place (slower, never wrong). A read tool's plain call goes
+ * to `direct` (directCalls.ts), which also sees every cancellation and the close.
  */
-export async function connectWithDirectDispatch(server: Server, transport: Transport, counts?: DispatchCounts): Promise<boolean> {
+export async function connectWithDirectDispatch(server: Server, transport: Transport, counts?: DispatchCounts, direct?: DirectToolCalls): Promise<boolean> {
   // What the SDK's router calls first with every message (a listener set before connecting).
   const before = transport.onmessage;
   await server.connect(transport);
@@ -76,18 +80,30 @@ export async function connectWithDirectDispatch(server: Server, transport: Trans
   const onNotification = handlers._onnotification;
   const sdkRouter = transport.onmessage;
   if (!sdkRouter || typeof onRequest !== 'function' || typeof onNotification !== 'function') return false;
+  if (direct) {
+    const sdkClose = transport.onclose;
+    transport.onclose = (): void => {
+      direct.closeAll();
+      sdkClose?.();
+    };
+  }
   transport.onmessage = (message: JSONRPCMessage, extra?: MessageExtraInfo): void => {
     if ('method' in message) {
       if ('id' in message) {
         if (isJSONRPCRequest(message)) {
           if (counts) counts.requests++;
           before?.(message, extra);
+          if (direct?.tryAnswer(message)) {
+            if (counts) counts.direct++;
+            return;
+          }
           onRequest.call(server, message, extra);
           return;
         }
       } else if (isJSONRPCNotification(message)) {
         if (counts) counts.notifications++;
         before?.(message, extra);
+        if (message.method === 'notifications/cancelled') direct?.cancel(message);
         onNotification.call(server, message);
         return;
       }

@@ -1,10 +1,10 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { checkPathId } from '../core/console/catalog/routes';
 import { isStratusError } from '../core/errors';
 import { ToolRefusal } from './failures';
 import { compactActivity, compactResource, detailedResource } from './records';
-import { clientOf, findResource, guarded, jsonResult, kindOf, safeId, type ToolKit } from './toolKit';
+import { clientOf, findResource, guarded, jsonResult, kindOf, registeringInto, safeId, type ToolKit } from './toolKit';
 
 const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true } as const;
 
@@ -16,9 +16,11 @@ export function kindSchema(kindIds: readonly string[]): z.ZodType<string> {
 
 export const idSchema = z.string().min(1).max(200);
 
-/** list_resource_kinds, list_resources, get_resource, list_activities, get_activity. */
-export function registerReadTools(server: McpServer, kit: ToolKit, kindIds: readonly string[]): void {
-  server.registerTool(
+/** list_resource_kinds, list_resources, get_resource, list_activities, get_activity; returns them by name. */
+export function registerReadTools(server: McpServer, kit: ToolKit, kindIds: readonly string[]): Map<string, RegisteredTool> {
+  const tools = new Map<string, RegisteredTool>();
+  const register = registeringInto(server, tools);
+  register(
     'list_resource_kinds',
     {
       title: 'List resource kinds',
@@ -44,7 +46,7 @@ export function registerReadTools(server: McpServer, kit: ToolKit, kindIds: read
       }),
   );
 
-  server.registerTool(
+  register(
     'list_resources',
     {
       title: 'List cloud resources',
@@ -77,7 +79,7 @@ export function registerReadTools(server: McpServer, kit: ToolKit, kindIds: read
     },
   );
 
-  server.registerTool(
+  register(
     'get_resource',
     {
       title: 'Get one cloud resource',
@@ -98,7 +100,7 @@ export function registerReadTools(server: McpServer, kit: ToolKit, kindIds: read
       }),
   );
 
-  server.registerTool(
+  register(
     'list_activities',
     {
       title: 'List recent activities',
@@ -122,7 +124,7 @@ export function registerReadTools(server: McpServer, kit: ToolKit, kindIds: read
       }),
   );
 
-  server.registerTool(
+  register(
     'get_activity',
     {
       title: 'Get one activity',
@@ -142,4 +144,5 @@ export function registerReadTools(server: McpServer, kit: ToolKit, kindIds: read
         return jsonResult(kit, compactActivity(activity));
       }),
   );
+  return tools;
 }

@@ -5,6 +5,7 @@ import { DEFAULT_CATALOG } from '../core/console/catalog/builtInKinds';
 import { ValidationError } from '../core/errors';
 import { isPlainHttpToRemoteHost } from '../core/http/plainHttp';
 import { Redactor } from '../core/http/redact';
+import { DirectToolCalls } from './directCalls';
 import { connectWithDirectDispatch, parseToolCallsOnce, type DispatchCounts } from './dispatch';
 import { ENV, type McpOptions } from './options';
 import { registerReadTools } from './readTools';
@@ -84,16 +85,19 @@ export function createStratusMcp(options: McpOptions, now: () => number = Date.n
   const kindIds = (client?.catalog.kinds ?? DEFAULT_CATALOG).map((k) => k.id);
   // Before the first tool: McpServer registers its tools/call handler with it (dispatch.ts).
   parseToolCallsOnce(server.server);
-  registerReadTools(server, kit, kindIds);
+  // The read tools (no progress, no question to the user) are answered on the direct path.
+  const directTools = registerReadTools(server, kit, kindIds);
   if (options.allowWrites) registerWriteTools(server, kit, kindIds);
-  registerUsageTool(server, kit);
+  directTools.set('get_usage', registerUsageTool(server, kit));
   return {
     server,
     client,
     setupProblem,
     redactor,
     connect: async (transport, counts) => {
-      await connectWithDirectDispatch(server.server, transport, counts);
+      const direct = new DirectToolCalls(server.server, transport);
+      for (const [name, tool] of directTools) direct.add(name, tool);
+      await connectWithDirectDispatch(server.server, transport, counts, direct);
     },
     close: async () => {
       await server.close();

@@ -1,22 +1,22 @@
 import process from 'node:process';
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { isJSONRPCNotification, isJSONRPCRequest, JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 /** What one unanswered line may hold before the transport gives up on it (the SDK's stdio limit). */
 export const MAX_LINE_BYTES = 10 * 1024 * 1024;
 
 /**
- * One line of stdin as a JSON-RPC message, checked by the SDK's own schemas. A request or a
- * notification is checked by its own schema (the one dispatch.ts routes it by), not by the SDK's
- * schema of every message, a union whose parse copies the whole message (~0.1 ms per tool call,
- * more than the request's own check); anything else (an answer to the server's elicitation, a
- * malformed line) is parsed by that union as the SDK's transport does, which throws for what is no
- * message at all.
+ * One line of stdin as a JSON-RPC message. A line with a `method` (a request or a notification) is
+ * checked once, where it is routed: dispatch.ts, like the SDK's router behind it, runs the SDK's
+ * request and notification schemas and reports what passes neither. Not here as well, nor by the
+ * SDK's schema of every message, a union whose parse copies the whole message (~0.1 ms per tool
+ * call). Anything else (an answer to the server's elicitation, a malformed line) is parsed by that
+ * union as the SDK's transport does, which throws for what is no message at all.
  */
 export function readMessage(line: string): JSONRPCMessage {
   const value: unknown = JSON.parse(line);
-  if (isJSONRPCRequest(value) || isJSONRPCNotification(value)) return value;
+  if (typeof value === 'object' && value !== null && typeof (value as { method?: unknown }).method === 'string') return value as JSONRPCMessage;
   return JSONRPCMessageSchema.parse(value);
 }
 

@@ -1,3 +1,4 @@
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ConsoleClient } from '../core/console';
@@ -22,6 +23,15 @@ export interface ToolKit {
 }
 
 export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** `server.registerTool` that also keeps each tool by name in `into` (for directCalls.ts). */
+export function registeringInto(server: McpServer, into: Map<string, RegisteredTool>): McpServer['registerTool'] {
+  return ((name: string, ...rest: unknown[]): RegisteredTool => {
+    const tool = (server.registerTool as (...args: unknown[]) => RegisteredTool).call(server, name, ...rest);
+    into.set(name, tool);
+    return tool;
+  }) as McpServer['registerTool'];
+}
 
 /**
  * A JSON result: compact JSON text (what every host shows a model), redacted by value: every

@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { TIERS } from '../core/usage/rates';
 import { DEFAULT_USAGE_SETTINGS } from '../core/usage/settings';
 import { UsageStore } from '../core/usage/store';
@@ -8,8 +8,8 @@ import { guarded, jsonResult, type ToolKit } from './toolKit';
 const round2 = (n: number): number => Math.round(n * 100) / 100;
 
 /** get_usage: the tier's caps, and what this machine metered when the extension gave its usage folder. */
-export function registerUsageTool(server: McpServer, kit: ToolKit): void {
-  server.registerTool(
+export function registerUsageTool(server: McpServer, kit: ToolKit): RegisteredTool {
+  return server.registerTool(
     'get_usage',
     {
       title: 'Get usage and limits',

@@ -41,7 +41,7 @@ describe('mcp server: each request goes straight to its handler (no failing resp
     const sb = await fx.sandbox({ profile: 'contract' });
     const mcp = createStratusMcp(parseOptions([], sandboxEnv(sb)));
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    const counts: DispatchCounts = { requests: 0, notifications: 0, other: 0 };
+    const counts: DispatchCounts = { requests: 0, direct: 0, notifications: 0, other: 0 };
     const errors: Error[] = [];
     const client = new Client({ name: 'stratus-test', version: '1.0.0' });
     try {
@@ -54,7 +54,7 @@ describe('mcp server: each request goes straight to its handler (no failing resp
       });
       // Before: the SDK's router tried every request and notification as a result and as an error response first.
       assert.equal(tried, 0);
-      assert.deepEqual(counts, { requests: 2, notifications: 1, other: 0 }); // initialize, tools/call; notifications/initialized
+      assert.deepEqual(counts, { requests: 2, direct: 1, notifications: 1, other: 0 }); // initialize, tools/call (directCalls.ts); notifications/initialized
       const result = listed as { isError?: boolean; content: Array<{ type: string; text: string }> };
       assert.notEqual(result.isError, true);
       assert.equal((JSON.parse(result.content[0]?.text ?? '') as { items: unknown[] }).items.length, 3);
@@ -125,7 +125,8 @@ describe('mcp server: a tool call is parsed once (no second request parse, no pa
       // The tools capability is declared as before (McpServer declares it with the first tool).
       assert.deepEqual((answers.get(1)?.result as { capabilities?: unknown } | undefined)?.capabilities, { tools: { listChanged: true } });
       await clientSide.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-      const page = { name: 'list_resources', arguments: { kind: 'virtualMachines', limit: 3 } };
+      // A _meta field of its own sends the call the SDK's way (a plain one is answered by directCalls.ts).
+      const page = { name: 'list_resources', arguments: { kind: 'virtualMachines', limit: 3 }, _meta: { 'example.com/trace': 'x' } };
       const runs = await schemaRuns({ request: CallToolRequestSchema, result: CallToolResultSchema }, () => call(2, page));
       // Before: the SDK's Server parsed the request a second time and our result once more (2 and 1).
       assert.deepEqual(runs, { request: 1, result: 0 });
