@@ -45,6 +45,7 @@
 //   BENCH_SEARCH_REPEATS=5       timed repeats of each warm query (median)
 //   BENCH_RG=/usr/bin/rg         the ripgrep binary
 //   BENCH_SEARCH_COLD_RUNS=      cold builds timed, the median taken (default 5 up to 20,000 files, 1 above)
+//   BENCH_SEARCH_CHILD_NODE_ARGS= Node flags for the child that builds and queries (e.g. --cpu-prof --cpu-prof-dir=DIR)
 //   BENCH_SEARCH_WORKER=1        1: the index worker's cold build shares the files with a build helper
 //                                thread (src/core/search/build/buildWorker.ts), as the extension does on a
 //                                machine with 2 cores or more; 0: the index worker alone
@@ -69,6 +70,8 @@ const QUERIES = int(env.BENCH_SEARCH_QUERIES, 20);
 const REPEATS = int(env.BENCH_SEARCH_REPEATS, 5);
 const RG = env.BENCH_RG ?? (existsSync('/usr/bin/rg') ? '/usr/bin/rg' : 'rg');
 const WORKER = env.BENCH_SEARCH_WORKER !== '0';
+// Node flags for the timed child only (its worker threads too), e.g. `--cpu-prof --cpu-prof-dir=DIR`.
+const CHILD_NODE_ARGS = (env.BENCH_SEARCH_CHILD_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const coldRunsFor = (files) => int(env.BENCH_SEARCH_COLD_RUNS, files <= 20_000 ? 5 : 1);
 // coldIndexRatio: the first bench aimed at 3; issue 21 set the bar at <= 8 (at 5k), which both lines now show.
 const TARGETS = { warmQueryRatio: 20, coldIndexRatio: 8, warmLexicalMs: 50, hostHeapGrowthMB: 50, maxLoopBlockMs: 50, reloadToFirstQueryMs: 1000, warmQueryP95Ms: 50, editSearchableMs: 300, coldIndexRatio5k: 8 };
@@ -244,7 +247,7 @@ async function measureSize(files, tmp, bundles, sandbox, first) {
       bundle: bundles.bundle, indexWorker: bundles.indexWorker, buildWorker: WORKER ? bundles.worker : undefined,
       dir, storage, questions: gen.questions, repeats: REPEATS, editFiles: Math.min(EDIT_FILES, Math.floor(files / 2)), coldRuns: coldRunsFor(files), sandbox,
     };
-    const res = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--child', JSON.stringify(task)], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 300_000 + files * 60 });
+    const res = spawnSync(process.execPath, ['--expose-gc', ...CHILD_NODE_ARGS, fileURLToPath(import.meta.url), '--child', JSON.stringify(task)], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 300_000 + files * 60 });
     const line = res.stdout.split('\n').find((l) => l.startsWith('RESULT '));
     if (!line) throw new Error(`the Stratus child failed (${res.status ?? res.signal}): ${res.stderr.slice(0, 2000)}`);
     const r = JSON.parse(line.slice('RESULT '.length));
