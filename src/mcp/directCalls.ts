@@ -11,14 +11,19 @@ const MAX_DIRECT_ARGUMENTS = 16;
 /** A JSON object that is no array. */
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Arguments of numbers, strings and booleans only (what every read tool takes), or none. */
+/**
+ * Arguments of numbers, strings and booleans only (what every read tool takes), or none. Not with
+ * a key `constructor` or `__proto__`: the SDK's record schema of `arguments` refuses an object whose
+ * `constructor` is no constructor (a protocol error) and drops a `__proto__` key, so such arguments
+ * take its path and get its answer.
+ */
 function plainArguments(args: unknown): boolean {
   if (args === undefined) return true;
   if (!isRecord(args)) return false;
   let n = 0;
   for (const key in args) {
     const v = args[key];
-    if (++n > MAX_DIRECT_ARGUMENTS || (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean')) return false;
+    if (++n > MAX_DIRECT_ARGUMENTS || key === 'constructor' || key === '__proto__' || (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean')) return false;
   }
   return true;
 }

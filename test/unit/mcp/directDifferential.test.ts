@@ -91,7 +91,7 @@ describe('mcp server: the direct path answers every hostile tools/call exactly a
     try {
       for (const line of HOSTILE) assert.equal(await direct.exchange(line), await sdk.exchange(line), line);
       // The comparison is not vacuous: the plain calls among them were answered on the direct path.
-      assert.ok(direct.counts.direct >= 10, `direct calls: ${direct.counts.direct}`);
+      assert.ok(direct.counts.direct >= 5, `direct calls: ${direct.counts.direct}`);
       assert.equal(sdk.counts.direct, 0);
     } finally {
       await direct.close();
