@@ -69,7 +69,7 @@ export interface DispatchCounts {
  * the same for notifications. Everything else (responses to the server's elicitations, malformed
  * messages) takes the SDK's own path, so its handling is unchanged. If a later SDK renames its
  * handlers, the SDK's router stays in place (slower, never wrong). A read tool's plain call goes
- * to `direct` (directCalls.ts), which also sees every cancellation and the close.
+ * to `direct` (directCalls.ts), whose calls the SDK's own cancellation and close abort.
  */
 export async function connectWithDirectDispatch(server: Server, transport: Transport, counts?: DispatchCounts, direct?: DirectToolCalls): Promise<boolean> {
   // What the SDK's router calls first with every message (a listener set before connecting).
@@ -80,13 +80,6 @@ export async function connectWithDirectDispatch(server: Server, transport: Trans
   const onNotification = handlers._onnotification;
   const sdkRouter = transport.onmessage;
   if (!sdkRouter || typeof onRequest !== 'function' || typeof onNotification !== 'function') return false;
-  if (direct) {
-    const sdkClose = transport.onclose;
-    transport.onclose = (): void => {
-      direct.closeAll();
-      sdkClose?.();
-    };
-  }
   transport.onmessage = (message: JSONRPCMessage, extra?: MessageExtraInfo): void => {
     if ('method' in message) {
       if ('id' in message) {
@@ -103,7 +96,6 @@ export async function connectWithDirectDispatch(server: Server, transport: Trans
       } else if (isJSONRPCNotification(message)) {
         if (counts) counts.notifications++;
         before?.(message, extra);
-        if (message.method === 'notifications/cancelled') direct?.cancel(message);
         onNotification.call(server, message);
         return;
       }

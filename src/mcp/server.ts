@@ -1,5 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createConsoleClient, type ConsoleClient } from '../core/console';
 import { DEFAULT_CATALOG } from '../core/console/catalog/builtInKinds';
 import { ValidationError } from '../core/errors';
@@ -11,7 +12,7 @@ import { ENV, type McpOptions } from './options';
 import { registerReadTools } from './readTools';
 import { registerUsageTool } from './usageTool';
 import { registerWriteTools } from './writeTools';
-import type { ToolKit } from './toolKit';
+import { errorResult, type ToolKit } from './toolKit';
 
 export const SERVER_NAME = 'stratus-console';
 export const SERVER_VERSION = '1.0.0';
@@ -89,13 +90,19 @@ export function createStratusMcp(options: McpOptions, now: () => number = Date.n
   const directTools = registerReadTools(server, kit, kindIds);
   if (options.allowWrites) registerWriteTools(server, kit, kindIds);
   directTools.set('get_usage', registerUsageTool(server, kit));
+  // A tool error McpServer makes of a message (a handler that threw, an unknown tool, refused
+  // arguments) is redacted as the tools' own errors are; the direct path makes the same (not in
+  // McpServer's typings: if a later SDK renames it, its own stays, and every tool is guarded).
+  const toolError = (message: string): CallToolResult => errorResult(kit, message);
+  const sdkErrors = server as unknown as { createToolError?: unknown };
+  if (typeof sdkErrors.createToolError === 'function') sdkErrors.createToolError = toolError;
   return {
     server,
     client,
     setupProblem,
     redactor,
     connect: async (transport, counts) => {
-      const direct = new DirectToolCalls(server.server, transport);
+      const direct = new DirectToolCalls(server.server, transport, toolError);
       for (const [name, tool] of directTools) direct.add(name, tool);
       await connectWithDirectDispatch(server.server, transport, counts, direct);
     },

@@ -137,7 +137,8 @@ describe('mcp server: the read tools\' plain calls are answered on the direct pa
   it('a disabled tool, a tool not on the path (a write), other methods, unknown params and an argument list past the cap are left to the SDK', () => {
     const sent: unknown[] = [];
     const tool = { enabled: false, handler: () => ({ content: [] }) } as unknown as RegisteredTool;
-    const direct = new DirectToolCalls({} as never, { send: (m: unknown) => sent.push(m), start: async () => undefined, close: async () => undefined } as never);
+    const server = { _requestHandlerAbortControllers: new Map() } as never;
+    const direct = new DirectToolCalls(server, { send: (m: unknown) => sent.push(m), start: async () => undefined, close: async () => undefined } as never, (text) => ({ content: [{ type: 'text', text }], isError: true }));
     direct.add('list_resource_kinds', tool);
     assert.equal(direct.tryAnswer({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_resource_kinds' } }), false);
     tool.enabled = true;

@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { Fixtures } from '../console/helpers';
+import { checkAsync } from '../properties/harness';
+import { sandboxEnv } from './helpers';
+import { rawHost } from './rawHost';
+
+const call = (params: string, id = '7'): string => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":${params}}`;
+
+/** Hostile tools/call lines a host could send, each answered by both paths. */
+const HOSTILE = [
+  call('{"name":"list_resource_kinds"}'),
+  call('{"name":"list_resources","arguments":{"kind":"virtualMachines","limit":2,"constructor":"x"}}'),
+  call('{"name":"list_resource_kinds","arguments":{"constructor":1}}'),
+  call('{"name":"list_resources","arguments":{"kind":"virtualMachines","limit":2,"__proto__":"y"}}'),
+  call('{"name":"list_resources","arguments":{"__proto__":{"kind":"virtualMachines"}}}'),
+  call('{"name":"list_resources","arguments":{"kind":"virtualMachines","limit":1e400}}'),
+  call('{"name":"list_resources","arguments":{"kind":"virtualMachines","limit":-0}}'),
+  call('{"name":"list_resources","arguments":{"kind":"toString"}}'),
+  call('{"name":"get_resource","arguments":{"kind":"virtualMachines","id":"\\ud800"}}'),
+  call('{"name":"list_resource_kinds","arguments":[]}'),
+  call('{"name":"list_resource_kinds","arguments":null}'),
+  call('{"name":"toString"}'),
+  call('{"name":"__proto__"}'),
+  call('{"name":"list_resource_kinds","__proto__":{"x":1}}'),
+  call('{"name":"list_resource_kinds","_meta":{"progressToken":1.5}}'),
+  call('{"name":"list_resource_kinds","_meta":{"progressToken":1e300}}'),
+  call('{"name":"list_resource_kinds","_meta":{"progressToken":-0}}'),
+  call('{"name":"list_resource_kinds","_meta":{"__proto__":{"progressToken":1}}}'),
+  call('{"name":"list_resource_kinds","_meta":{"constructor":"x"}}'),
+  call('{"name":"list_resource_kinds"}', '9007199254740993'),
+  call('{"name":"list_resource_kinds"}', '1.5'),
+  call('{"name":"list_resource_kinds"}', 'null'),
+  call('{"name":"list_resource_kinds"}', '-5'),
+  call('{"name":"list_resource_kinds"}', '""'),
+  call('{"name":"list_resource_kinds"}', '"__proto__"'),
+  '{"jsonrpc":"1.0","id":3,"method":"tools/call","params":{"name":"list_resource_kinds"}}',
+  '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_resource_kinds"},"extra":1}',
+];
+
+describe('mcp server: the direct path answers every hostile tools/call exactly as the SDK\'s path does', function () {
+  this.timeout(60_000);
+  const fx = new Fixtures();
+  afterEach(() => fx.closeAll());
+
+  it('the same line to a server with the direct path and to one without: the same answer, or the same refusal', async () => {
+    const sb = await fx.sandbox({ profile: 'production' });
+    const direct = await rawHost(sandboxEnv(sb), true);
+    const sdk = await rawHost(sandboxEnv(sb), false);
+    try {
+      for (const line of HOSTILE) assert.equal(await direct.exchange(line), await sdk.exchange(line), line);
+      // The comparison is not vacuous: the plain calls among them were answered on the direct path.
+      assert.ok(direct.counts.direct >= 5, `direct calls: ${direct.counts.direct}`);
+      assert.equal(sdk.counts.direct, 0);
+    } finally {
+      await direct.close();
+      await sdk.close();
+    }
+  });
+
+  it('property: arguments of hostile keys (constructor, __proto__, toString...) and values get the same answer on both paths', async () => {
+    const sb = await fx.sandbox({ profile: 'production' });
+    const direct = await rawHost(sandboxEnv(sb), true);
+    const sdk = await rawHost(sandboxEnv(sb), false);
+    const key = fc.constantFrom('kind', 'limit', 'name', 'offset', 'constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty', 'x');
+    const value = fc.oneof(fc.constantFrom('virtualMachines', 'web', '', 'constructor'), fc.integer({ min: -2, max: 300 }), fc.boolean(), fc.constant(null), fc.constant({}), fc.constant(1.5));
+    try {
+      await checkAsync(
+        fc.asyncProperty(fc.constantFrom('list_resources', 'list_resource_kinds', 'get_usage'), fc.array(fc.tuple(key, value), { maxLength: 5 }), async (name, pairs) => {
+          const args = `{${pairs.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')}}`;
+          const line = call(`{"name":"${name}","arguments":${args}}`);
+          assert.equal(await direct.exchange(line), await sdk.exchange(line), line);
+        }),
+        60,
+      );
+      assert.ok(direct.counts.direct > 0);
+    } finally {
+      await direct.close();
+      await sdk.close();
+    }
+  });
+});
