@@ -14,6 +14,8 @@
 //
 // Environment knobs (all optional):
 //   BENCH_VERSUS_BASE=3bbef02    the base commit (default: main just before issue 34's first change)
+//                                (issue 41's budget, "at today's speed", is against 0dbe7cf: main just before
+//                                issue 41's first change)
 //   BENCH_VERSUS_ROUNDS=2        rounds (each runs both sides once)
 //   BENCH_SEARCH_SIZES=50000     the workspace size(s), passed to both sides
 //   and every knob of bench/search.mjs, passed through as is.
