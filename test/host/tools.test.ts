@@ -176,6 +176,10 @@ describe('tools: Stratus language-model tools and the @stratus agent (against th
 
   it('read-only tools do not ask; side-effect tools confirm naming exactly what will happen', async () => {
     assert.equal(new ReadFileTool().prepareInvocation(prepareOptions({ path: 'notes.txt' })).confirmationMessages, undefined);
+    // Except a file named like one that holds credentials: what is read goes to the model.
+    const secrets = new ReadFileTool().prepareInvocation(prepareOptions({ path: 'api/.env.local' })).confirmationMessages;
+    assert.equal(secrets?.title, 'Read a file that may hold secrets?');
+    assert.match(String(secrets?.message), /api\/\.env\.local is named like a file that holds credentials/);
     assert.equal(new ListFilesTool().prepareInvocation(prepareOptions({ glob: '**' })).confirmationMessages, undefined);
     const command = new RunCommandTool().prepareInvocation(prepareOptions({ command: 'workbench.actions.view.problems', args: [1] }));
     assert.match(String((command.confirmationMessages?.message as vscode.MarkdownString).value), /`workbench\.actions\.view\.problems` with these arguments:\n\n```json\n\[\n 1\n\]/);

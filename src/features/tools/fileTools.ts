@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
 import { confineGlob } from '../../core/agent/paths';
+import { isCredentialFile } from '../../core/workspace/credentialFiles';
 import type { WorkspaceSearch } from '../../platform/workspaceTextSearch';
 import { displayPath, maxFileBytes, readCapped, resolveWorkspacePath, textResult, ToolFailure } from '../../platform/toolWorkspace';
 
-/** Read-only workspace tools: they never ask for confirmation, only show what they do. */
+/** Read-only workspace tools: they only show what they do, and ask only before reading a credential file. */
 
 const MAX_LINES = 2000;
 
@@ -17,6 +18,11 @@ export class ReadFileTool implements vscode.LanguageModelTool<ReadFileInput> {
     const invocationMessage = options.input.startLine
       ? vscode.l10n.t('Reading {0} (lines {1}–{2})', options.input.path, options.input.startLine, options.input.endLine ?? vscode.l10n.t('end'))
       : vscode.l10n.t('Reading {0}', options.input.path);
+    // A file named like one that holds credentials (`.env`, a private key): what is read goes to the model.
+    if (typeof options.input.path === 'string' && isCredentialFile(options.input.path)) {
+      const message = vscode.l10n.t('{0} is named like a file that holds credentials (passwords, tokens, private keys). What is read goes to the model as part of this chat.', options.input.path);
+      return { invocationMessage, confirmationMessages: { title: vscode.l10n.t('Read a file that may hold secrets?'), message } };
+    }
     return { invocationMessage };
   }
 
