@@ -99,35 +99,46 @@ describe('mcp server: the read tools\' plain calls are answered on the direct pa
   });
 
   it('a direct call cancelled by notifications/cancelled, or cut by the connection\'s close, aborts its request to the console and is never answered', async () => {
-    const aborted: string[] = [];
+    // Each hanging page (by its limit) says when the console has it and when the client left it.
+    const events = new Map<string, { arrived: () => void; left: () => void }>();
+    const expect = (limit: number): { arrived: Promise<void>; left: Promise<void> } => {
+      let arrived: () => void = () => undefined;
+      let left: () => void = () => undefined;
+      const promises = { arrived: new Promise<void>((r) => (arrived = r)), left: new Promise<void>((r) => (left = r)) };
+      events.set(String(limit), { arrived, left });
+      return promises;
+    };
     const stub = await fx.stub((req, res: ServerResponse) => {
       if (req.path === AUTH_PATH) return res.end(fakeJwt(jwtClaims()));
       if (req.query.get('limit') === '1') return json(res, 200, { items: [{ id: 'vm-1', name: 'one' }], total: 1 });
       // Any other page never comes: only the client leaving ends it.
-      res.on('close', () => aborted.push(req.query.get('limit') ?? ''));
+      const event = events.get(req.query.get('limit') ?? '');
+      res.on('close', () => event?.left());
+      event?.arrived();
     });
     const mcp = createStratusMcp(parseOptions([], { STRATUS_CONSOLE_BASE_URL: stub.url, STRATUS_PAT_ID: 'id', STRATUS_PAT_SECRET: 'stub-secret-not-real' }));
     const counts = newCounts();
     const s = await rawSession(mcp, counts);
     const pageOf = (limit: number) => ({ name: 'list_resources', arguments: { kind: 'virtualMachines', limit } });
     try {
-      const hanging = async (id: number, limit: number): Promise<void> => {
-        const before = stub.requests.length;
+      /** Sends a call whose console page hangs; resolves once the console has it, with the promise of the client leaving it. */
+      const hanging = async (id: number, limit: number): Promise<{ left: Promise<void> }> => {
+        const page = expect(limit);
         await s.send({ jsonrpc: '2.0', id, method: 'tools/call', params: pageOf(limit) });
-        // Until the console has the request (the sign-in first, on the first call).
-        while (!stub.requests.slice(before).some((r) => r.query.get('limit') === String(limit))) await new Promise((r) => setTimeout(r, 5));
+        await page.arrived;
+        return { left: page.left };
       };
-      await hanging(2, 2);
+      const cancelled = await hanging(2, 2);
       await s.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2, reason: 'the user stopped it' } });
       // The next call is answered; the cancelled one never is, and its console request was dropped.
       assert.notEqual((await s.request(3, 'tools/call', pageOf(1))).result?.isError, true);
-      while (!aborted.includes('2')) await new Promise((r) => setTimeout(r, 5));
+      await cancelled.left;
       assert.equal(s.answers.has(2), false);
       assert.equal(counts.direct, 2);
       // The connection closes with a call under way: it is aborted as well, and nothing is sent after.
-      await hanging(4, 4);
+      const closed = await hanging(4, 4);
       await s.clientSide.close();
-      while (!aborted.includes('4')) await new Promise((r) => setTimeout(r, 5));
+      await closed.left;
       assert.equal(s.answers.has(4), false);
     } finally {
       await mcp.close();
