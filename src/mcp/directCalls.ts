@@ -28,15 +28,34 @@ function plainArguments(args: unknown): boolean {
   return true;
 }
 
+/** A JSON-RPC id or progress token as the SDK's schemas take it: a string or a safe integer (zod's `int()`). */
+const isIdLike = (v: unknown): boolean => typeof v === 'string' || (typeof v === 'number' && Number.isSafeInteger(v));
+
 /** A `_meta` that holds at most a progress token (the only field of a plain call's meta). */
 function plainMeta(meta: unknown): boolean {
   if (meta === undefined) return true;
   if (!isRecord(meta)) return false;
-  for (const key in meta) {
-    const v = meta[key];
-    if (key !== 'progressToken' || (typeof v !== 'string' && !(typeof v === 'number' && Number.isInteger(v)))) return false;
-  }
+  for (const key in meta) if (key !== 'progressToken' || !isIdLike(meta[key])) return false;
   return true;
+}
+
+/**
+ * A request as the SDK's JSONRPCRequestSchema takes it, for what a plain call can hold: that
+ * schema is strict (no key but jsonrpc, id, method and params), its jsonrpc is "2.0" and its id a
+ * string or a safe integer; params (an object, no array) and its `_meta` are checked by tryAnswer,
+ * more narrowly than the schema does. What fails here goes to the SDK's own check and path.
+ */
+function plainEnvelope(message: unknown): message is JSONRPCRequest {
+  if (!isRecord(message)) return false;
+  for (const key in message) if (key !== 'jsonrpc' && key !== 'id' && key !== 'method' && key !== 'params') return false;
+  return message.jsonrpc === '2.0' && typeof message.method === 'string' && isIdLike(message.id);
+}
+
+/** A read tool's call to answer here, its arguments as the tool's schema read them. */
+export interface DirectCall {
+  readonly request: JSONRPCRequest;
+  readonly tool: RegisteredTool;
+  readonly args: unknown;
 }
 
 /** The SDK's abort controllers of the requests it runs, by id (not in its typings; checked at run time). */
@@ -79,22 +98,33 @@ export class DirectToolCalls {
     this.tools.set(name, tool);
   }
 
-  /** Answers `request` here and returns true, or returns false for the SDK to answer it. */
-  tryAnswer(request: JSONRPCRequest): boolean {
-    if (request.method !== 'tools/call' || !this.running) return false;
-    const params = request.params;
-    if (!isRecord(params) || typeof params.name !== 'string') return false;
+  /**
+   * The call `message` (any incoming message) is, when it is a plain call of a tool served here,
+   * else undefined: the SDK's to check and answer. What it takes, the SDK's request schema would
+   * take (plainEnvelope), so that parse (~0.06 ms on a server that is not hot) is not made.
+   */
+  plan(message: unknown): DirectCall | undefined {
+    if (!plainEnvelope(message) || message.method !== 'tools/call' || !this.running) return undefined;
+    const params = message.params;
+    if (!isRecord(params) || typeof params.name !== 'string') return undefined;
     const tool = this.tools.get(params.name);
-    if (!tool?.enabled || params.task !== undefined || !plainMeta(params._meta) || !plainArguments(params.arguments)) return false;
-    for (const key in params) if (key !== 'name' && key !== 'arguments' && key !== '_meta') return false;
-    let args: unknown;
-    if (tool.inputSchema) {
-      const parsed = parsedArguments(tool, params.arguments);
-      if (!parsed.success) return false;
-      args = parsed.data;
-    }
-    void this.run(request, tool, args, this.running);
-    return true;
+    if (!tool?.enabled || params.task !== undefined || !plainMeta(params._meta) || !plainArguments(params.arguments)) return undefined;
+    for (const key in params) if (key !== 'name' && key !== 'arguments' && key !== '_meta') return undefined;
+    if (!tool.inputSchema) return { request: message, tool, args: undefined };
+    const parsed = parsedArguments(tool, params.arguments);
+    return parsed.success ? { request: message, tool, args: parsed.data } : undefined;
+  }
+
+  /** Runs a planned call; its answer (or nothing, once cancelled) is sent on the transport. */
+  answer(call: DirectCall): void {
+    if (this.running) void this.run(call.request, call.tool, call.args, this.running);
+  }
+
+  /** plan, then answer: whether the call is answered here. */
+  tryAnswer(message: unknown): boolean {
+    const call = this.plan(message);
+    if (call) this.answer(call);
+    return call !== undefined;
   }
 
   private async run(request: JSONRPCRequest, tool: RegisteredTool, args: unknown, running: Map<RequestId, AbortController>): Promise<void> {

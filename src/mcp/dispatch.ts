@@ -69,7 +69,8 @@ export interface DispatchCounts {
  * the same for notifications. Everything else (responses to the server's elicitations, malformed
  * messages) takes the SDK's own path, so its handling is unchanged. If a later SDK renames its
  * handlers, the SDK's router stays in place (slower, never wrong). A read tool's plain call goes
- * to `direct` (directCalls.ts), whose calls the SDK's own cancellation and close abort.
+ * to `direct` (directCalls.ts), which checks it as strictly as the SDK's request check (so that
+ * check is skipped for it) and whose calls the SDK's own cancellation and close abort.
  */
 export async function connectWithDirectDispatch(server: Server, transport: Transport, counts?: DispatchCounts, direct?: DirectToolCalls): Promise<boolean> {
   // What the SDK's router calls first with every message (a listener set before connecting).
@@ -83,13 +84,20 @@ export async function connectWithDirectDispatch(server: Server, transport: Trans
   transport.onmessage = (message: JSONRPCMessage, extra?: MessageExtraInfo): void => {
     if ('method' in message) {
       if ('id' in message) {
+        // A read tool's plain call: the direct path checks it as the SDK's request schema would.
+        const call = direct?.plan(message);
+        if (call && direct) {
+          if (counts) {
+            counts.requests++;
+            counts.direct++;
+          }
+          before?.(message, extra);
+          direct.answer(call);
+          return;
+        }
         if (isJSONRPCRequest(message)) {
           if (counts) counts.requests++;
           before?.(message, extra);
-          if (direct?.tryAnswer(message)) {
-            if (counts) counts.direct++;
-            return;
-          }
           onRequest.call(server, message, extra);
           return;
         }

@@ -36,6 +36,25 @@ const HOSTILE = [
   call('{"name":"list_resource_kinds"}', '"__proto__"'),
   '{"jsonrpc":"1.0","id":3,"method":"tools/call","params":{"name":"list_resource_kinds"}}',
   '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_resource_kinds"},"extra":1}',
+  // The envelope the direct path checks itself, as the SDK's strict request schema does.
+  '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_resource_kinds"},"__proto__":{"x":1}}',
+  '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_resource_kinds"},"constructor":1}',
+  '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_resource_kinds"},"result":{}}',
+  '{"id":3,"method":"tools/call","params":{"name":"list_resource_kinds"}}',
+  '{"jsonrpc":2,"id":3,"method":"tools/call","params":{"name":"list_resource_kinds"}}',
+  '{"jsonrpc":"2.0","id":3,"method":"tools/call"}',
+  '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":[]}',
+  '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":null}',
+  call('{"name":"list_resource_kinds"}', '1e300'),
+  call('{"name":"list_resource_kinds"}', '9007199254740991'),
+  call('{"name":"list_resource_kinds"}', '-9007199254740992'),
+  call('{"name":"list_resource_kinds"}', '-0'),
+  call('{"name":"list_resource_kinds"}', 'true'),
+  call('{"name":"list_resource_kinds"}', '[1]'),
+  call('{"name":"list_resource_kinds"}', '{"a":1}'),
+  call('{"name":"list_resource_kinds","_meta":{"progressToken":9007199254740993}}'),
+  call('{"name":"list_resource_kinds","_meta":{"progressToken":9007199254740991}}'),
+  call('{"name":"list_resource_kinds","_meta":{"progressToken":null}}'),
 ];
 
 describe('mcp server: the direct path answers every hostile tools/call exactly as the SDK\'s path does', function () {
