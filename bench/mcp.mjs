@@ -6,10 +6,16 @@
 //   ratio mcp/core.listResources  the MCP round trip against the core client's own list call, medians (goal <= 1.3)
 //   ratio mcpFloor/core.listResources  the floor of ANY stdio tool server for this call against the core call
 //   ratio mcp/mcpFloor.listResources   what our server and the SDK (both ends) add on top of that floor
+//   ratio mcpSdkFloor/core.listResources  the same bare child driven by the SDK's client, as the
+//                                      server is: the least any stdio server costs under that client
+//   ratio mcp/mcpSdkFloor.listResources   what our server alone adds, both under the SDK's client
+//   ratio mcp/core.listResources.console20ms  the first ratio with the console 20 ms away
 // The floor is a bare Node child (no SDK, none of the MCP server's code but compactResource, so its
 // answer is the same bytes) that reads one JSON-RPC line, makes the same core list call and writes
 // the tool's compact answer as a JSON-RPC result line; it is timed from this process as the MCP
 // side is (write the request, read and parse the answer line), paced alike, in the same blocks.
+// A second floor child also answers initialize and tools/list (the least an SDK client needs) and
+// is driven by the SDK's Client, as the server is: the sdkFloor side.
 // The sandbox runs in this process; the server in its child process, and the core client's
 // calls in one long-lived child process of their own (bench/mcp.mjs bundles it), so both sides
 // cross a process boundary to reach the sandbox, are warmed alike and stay warm, and differ only
@@ -89,12 +95,17 @@ import { compactResource } from './src/mcp/records';
 const env = process.env;
 const client = createConsoleClient({ baseUrl: env.STRATUS_CONSOLE_BASE_URL ?? '', pat: { id: async () => env.STRATUS_PAT_ID, secret: async () => env.STRATUS_PAT_SECRET } });
 createInterface({ input: process.stdin }).on('line', (line) => {
-  const request = JSON.parse(line) as { id: number; params: { arguments: { kind: string; limit: number } } };
+  const request = JSON.parse(line) as { id?: number; method: string; params: { protocolVersion?: string; arguments: { kind: string; limit: number } } };
+  const answer = (result: unknown) => process.stdout.write(JSON.stringify({ result, jsonrpc: '2.0', id: request.id }) + '\\n');
+  // The least an SDK client needs before its first call (the sdkFloor side); notifications need nothing.
+  if (request.method === 'initialize') return answer({ protocolVersion: request.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'floor', version: '1.0.0' } });
+  if (request.id === undefined) return;
+  if (request.method === 'tools/list') return answer({ tools: [{ name: 'list_resources', inputSchema: { type: 'object' } }] });
   const { kind, limit } = request.params.arguments;
   client.list(kind, { limit, offset: 0 }).then(
     (page) => {
       const text = JSON.stringify({ kind, items: page.items.slice(0, limit).map((item) => compactResource(client.catalog, kind, item)), ...(page.total !== undefined ? { total: page.total } : {}), ...(page.nextOffset !== undefined ? { nextOffset: page.nextOffset } : {}) });
-      process.stdout.write(JSON.stringify({ result: { content: [{ type: 'text', text }] }, jsonrpc: '2.0', id: request.id }) + '\\n');
+      answer({ content: [{ type: 'text', text }] });
     },
     (error: unknown) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: request.id, error: { code: -32603, message: String(error) } }) + '\\n'),
   );
@@ -220,27 +231,38 @@ export async function runMcpBench() {
     const floorFile = await bundleForNode(join(tmp, 'floor.cjs'), { contents: FLOOR_CHILD });
     const floor = startFloorChild(floorFile, serverEnv, FLOOR_NODE_ARGS);
     closers.push(() => floor.close());
+    // The same bare child driven by the SDK's client, as the server is: the least any stdio
+    // server can cost for this call under that client.
+    const sdkFloorTransport = new StdioClientTransport({ command: process.execPath, args: [floorFile], env: serverEnv, stderr: 'ignore' });
+    const sdkFloor = new Client({ name: 'stratus-bench', version: '1.0.0' });
+    await sdkFloor.connect(sdkFloorTransport);
+    closers.push(() => sdkFloor.close());
     const perBlock = Math.ceil(CALLS / BLOCKS);
     const mcpMs = [];
     const coreMs = [];
     const floorMs = [];
+    const sdkFloorMs = [];
     const pairRatios = [];
     const floorRatios = [];
     const overFloorRatios = [];
+    const sdkFloorRatios = [];
+    const overSdkFloorRatios = [];
     // Warm all sides alike (sign-in, path proof, connection, JIT) before timing.
     for (let i = 0; i < WARM; i++) {
       await client.callTool({ name: 'list_resources', arguments: PAGE });
       await sleep(GAP_MS);
       await floor.call(PAGE);
       await sleep(GAP_MS);
+      await sdkFloor.callTool({ name: 'list_resources', arguments: PAGE });
+      await sleep(GAP_MS);
     }
     if ((await core.ready()) !== 'ready') throw new Error('the core child did not start');
-    const mcpBlock = async () => {
+    const mcpBlock = async (via = client) => {
       const ms = [];
       for (let i = 0; i < perBlock; i++) {
         await sleep(GAP_MS);
         const t0 = performance.now();
-        const result = await client.callTool({ name: 'list_resources', arguments: PAGE });
+        const result = await via.callTool({ name: 'list_resources', arguments: PAGE });
         if (result.isError) throw new Error(`list_resources failed: ${JSON.stringify(result.content).slice(0, 200)}`);
         ms.push(performance.now() - t0);
       }
@@ -257,15 +279,19 @@ export async function runMcpBench() {
       }
       return ms;
     };
-    // The three sides of a block run in an order that turns with each block (each side goes first,
-    // second and last in turn, forwards and backwards), so no side always follows the same one.
+    // The four sides of a block run in an order that turns with each block (each side goes first,
+    // second, third and last in turn, forwards, then backwards), so no side always follows the same one.
     let serverCpu = 0;
     let floorCpu = 0;
-    const ORDERS = [['mcp', 'floor', 'core'], ['core', 'floor', 'mcp'], ['floor', 'core', 'mcp'], ['mcp', 'core', 'floor'], ['core', 'mcp', 'floor'], ['floor', 'mcp', 'core']];
+    const SIDES = ['mcp', 'sdkFloor', 'floor', 'core'];
+    const orderOf = (block) => {
+      const turned = SIDES.map((_, i) => SIDES[(i + block) % SIDES.length]);
+      return Math.floor(block / SIDES.length) % 2 === 1 ? turned.reverse() : turned;
+    };
     for (let block = 0; block < BLOCKS; block++) {
-      /** @type {{ mcp: number[], floor: number[], core: number[] }} */
-      const got = { mcp: [], floor: [], core: [] };
-      for (const side of ORDERS[block % ORDERS.length] ?? []) {
+      /** @type {{ mcp: number[], sdkFloor: number[], floor: number[], core: number[] }} */
+      const got = { mcp: [], sdkFloor: [], floor: [], core: [] };
+      for (const side of orderOf(block)) {
         if (side === 'mcp') {
           const cpu0 = processCpuMs(serverPid);
           got.mcp = await mcpBlock();
@@ -274,15 +300,19 @@ export async function runMcpBench() {
           const cpu0 = processCpuMs(floor.pid);
           got.floor = await floorBlock();
           floorCpu += processCpuMs(floor.pid) - cpu0;
-        } else got.core = await core.block(perBlock);
+        } else if (side === 'sdkFloor') got.sdkFloor = await mcpBlock(sdkFloor);
+        else got.core = await core.block(perBlock);
       }
-      const { mcp, floor: floorBlockMs, core: coreBlock } = got;
+      const { mcp, sdkFloor: sdkFloorBlock, floor: floorBlockMs, core: coreBlock } = got;
       mcpMs.push(...mcp);
       coreMs.push(...coreBlock);
       floorMs.push(...floorBlockMs);
+      sdkFloorMs.push(...sdkFloorBlock);
       pairRatios.push(median(mcp) / median(coreBlock));
       floorRatios.push(median(floorBlockMs) / median(coreBlock));
       overFloorRatios.push(median(mcp) / median(floorBlockMs));
+      sdkFloorRatios.push(median(sdkFloorBlock) / median(coreBlock));
+      overSdkFloorRatios.push(median(mcp) / median(sdkFloorBlock));
     }
     // The same calls with the console farther away (MCP and core only: what a user's call costs).
     let consoleRatio = NaN;
@@ -302,6 +332,8 @@ export async function runMcpBench() {
     const ratio = median(pairRatios);
     const floorRatio = median(floorRatios);
     const overFloorRatio = median(overFloorRatios);
+    const sdkFloorRatio = median(sdkFloorRatios);
+    const overSdkFloorRatio = median(overSdkFloorRatios);
     let bytes = NaN;
     try {
       bytes = statSync(join('dist', 'mcp.js')).size;
@@ -317,12 +349,15 @@ export async function runMcpBench() {
     log(`  floor / core            ${f2(floorRatio)} (what any stdio tool server costs for this call; of all calls' medians ${f2(median(floorMs) / median(coreMs))})`);
     log(`  child CPU per call      server ${f2(serverCpu / mcpMs.length)} ms, floor ${f2(floorCpu / floorMs.length)} ms (from /proc, 10 ms ticks over the timed calls)`);
     log(`  MCP / floor             ${f2(overFloorRatio)} (what our server and the SDK add on top; of all calls' medians ${f2(median(mcpMs) / median(floorMs))})`);
+    log(`  SDK client, bare server median ${f2(median(sdkFloorMs))} ms: / core ${f2(sdkFloorRatio)} (the least any stdio server costs under the SDK's client); MCP / it ${f2(overSdkFloorRatio)} (what our server adds)`);
     if (Number.isFinite(bytes)) log(`  dist/mcp.js             ${(bytes / 1024).toFixed(1)} KB`);
     if (Number.isFinite(consoleRatio)) log(`  console ${CONSOLE_MS} ms away    MCP / core ${f2(consoleRatio)} (median of ${CONSOLE_BLOCKS} paired blocks of ${perBlock} calls)`);
     log('');
     log(`ratio mcp/core.listResources ${f2(ratio)} (goal <= ${GOAL}) ${verdict(Number.isFinite(ratio) ? ratio <= GOAL : undefined)}`);
     log(`ratio mcpFloor/core.listResources ${f2(floorRatio)}`);
     log(`ratio mcp/mcpFloor.listResources ${f2(overFloorRatio)}`);
+    log(`ratio mcpSdkFloor/core.listResources ${f2(sdkFloorRatio)}`);
+    log(`ratio mcp/mcpSdkFloor.listResources ${f2(overSdkFloorRatio)}`);
     if (Number.isFinite(consoleRatio)) log(`ratio mcp/core.listResources.console${CONSOLE_MS}ms ${f2(consoleRatio)} (the console ${CONSOLE_MS} ms away; goal <= ${GOAL}) ${verdict(consoleRatio <= GOAL)}`);
     log(`metric mcp.startMs ${f1(median(startMs))}`);
     log(`metric mcp.listP95Ms ${f2(quantile(mcpMs, 0.95))}`);

@@ -501,7 +501,8 @@ process.once('beforeExit', () => {
 });
 
 // The MCP server benchmark (bench/mcp.mjs: `metric mcp.startMs`, `metric mcp.listP95Ms`,
-// `ratio mcp/core.listResources`, `ratio mcpFloor/core.listResources`, `ratio mcp/mcpFloor.listResources`; ~25 s) runs after the batch one, in the same `npm run bench`;
+// `ratio mcp/core.listResources`, `ratio mcpFloor/core.listResources`, `ratio mcp/mcpFloor.listResources`,
+// `ratio mcpSdkFloor/core.listResources`, `ratio mcp/mcpSdkFloor.listResources`, `ratio mcp/core.listResources.console20ms`; ~40 s) runs after the batch one, in the same `npm run bench`;
 // BENCH_SKIP_MCP=1 leaves it out.
 process.once('beforeExit', () => {
   if (env.BENCH_SKIP_MCP) return;
