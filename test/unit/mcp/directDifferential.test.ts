@@ -77,6 +77,36 @@ describe('mcp server: the direct path answers every hostile tools/call exactly a
     }
   });
 
+  it('property: envelopes of hostile keys and values (jsonrpc, id, extra keys, params) get the same answer on both paths', async () => {
+    const sb = await fx.sandbox({ profile: 'production' });
+    const direct = await rawHost(sandboxEnv(sb), true);
+    const sdk = await rawHost(sandboxEnv(sb), false);
+    // Each part mostly plain (so some lines are direct calls), else hostile.
+    const mostly = <T>(plain: fc.Arbitrary<T>, hostile: fc.Arbitrary<T>): fc.Arbitrary<T> => fc.oneof({ arbitrary: plain, weight: 3 }, { arbitrary: hostile, weight: 2 });
+    const id = mostly(fc.integer({ min: 0, max: 1e6 }).map(String), fc.constantFrom('"a"', '"__proto__"', '1.5', '-0', '-7', '9007199254740991', '9007199254740992', '1e300', 'null', 'true', '[1]', '{}'));
+    const jsonrpc = mostly(fc.constant<string | undefined>('"2.0"'), fc.constantFrom('"1.0"', '2', 'null', undefined));
+    const method = mostly(fc.constant('"tools/call"'), fc.constantFrom('"tools/list"', '"x"', '1'));
+    const params = mostly(
+      fc.constantFrom<string | undefined>('{"name":"list_resource_kinds"}', '{"name":"list_resources","arguments":{"kind":"virtualMachines","limit":2}}', '{"name":"get_usage","_meta":{"progressToken":"t"}}'),
+      fc.constantFrom('[]', 'null', '"x"', undefined, '{"name":"list_resource_kinds","_meta":{"progressToken":1e300}}'),
+    );
+    const extra = mostly(fc.constant<string | undefined>(undefined), fc.constantFrom('"extra":1', '"__proto__":{}', '"constructor":1', '"result":{}', '"error":{}'));
+    try {
+      await checkAsync(
+        fc.asyncProperty(id, jsonrpc, method, params, extra, async (i, j, m, p, x) => {
+          const parts = [j === undefined ? undefined : `"jsonrpc":${j}`, `"id":${i}`, `"method":${m}`, p === undefined ? undefined : `"params":${p}`, x];
+          const line = `{${parts.filter((part) => part !== undefined).join(',')}}`;
+          assert.equal(await direct.exchange(line), await sdk.exchange(line), line);
+        }),
+        80,
+      );
+      assert.ok(direct.counts.direct > 0);
+    } finally {
+      await direct.close();
+      await sdk.close();
+    }
+  });
+
   it('property: arguments of hostile keys (constructor, __proto__, toString...) and values get the same answer on both paths', async () => {
     const sb = await fx.sandbox({ profile: 'production' });
     const direct = await rawHost(sandboxEnv(sb), true);
