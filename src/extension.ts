@@ -19,6 +19,8 @@ import type { Deps } from './features/deps';
 import * as account from './features/account/register';
 import * as batch from './features/batch/register';
 import { BatchJobService } from './services/batchJobs';
+import { FollowLeases } from './core/inference/batch/followLease';
+import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import * as chat from './features/chat/register';
 import * as plan from './features/plan/register';
@@ -139,8 +141,9 @@ export function activate(context: vscode.ExtensionContext): StratusApi | undefin
   store.add(nextEditFeature.disposable);
   // Batch jobs: ids kept in global storage and followed from activation (nothing is sent when there is none).
   // Built before the features that send jobs of their own kind (search embeddings, document OCR).
-  // Batch jobs: ids kept in global storage and followed from activation (nothing is sent when there is none).
-  const batchJobs = store.add(new BatchJobService(context.globalState, deps.inference, logger, { tmpDir: tmpdir, onUsage: (event) => usageRuntime.meter.record(event) }));
+  // One window follows each job (every window resumes them): a lease per job, shared through global storage.
+  const leases = new FollowLeases({ dir: vscode.Uri.joinPath(context.globalStorageUri, 'batch-leases').fsPath, owner: randomUUID() });
+  const batchJobs = store.add(new BatchJobService(context.globalState, deps.inference, logger, { tmpDir: tmpdir, onUsage: (event) => usageRuntime.meter.record(event), leases }));
   const workspaceSearch = store.add(search.register(deps, context, { batchJobs, testMode }));
   // Ghost text looks up the definitions near the cursor in the search index (read only, local).
   inlineFeature.setDefinitionSearch(workspaceSearch.service);

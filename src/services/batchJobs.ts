@@ -17,9 +17,11 @@ import {
   type FailedItem,
   type ResultsSummary,
 } from '../core/inference/batch';
+import type { FollowLeases } from '../core/inference/batch/followLease';
 import { BatchUsageTally, type JobCostEstimate } from '../core/usage/batchCost';
 import type { UsageListener } from '../core/usage/events';
 import type { InferenceConnection } from './inferenceConnection';
+import { JobLeases } from './batchJobLeases';
 import { isRecordShape, jobEnded, partOf, RetriedError, toBatch, type BatchJobItem, type BatchJobKind, type BatchJobRecord } from './batchJobRecords';
 
 export { failedItemsOf, jobEnded, RetriedError, type BatchJobItem, type BatchJobKind, type BatchJobPart, type BatchJobRecord } from './batchJobRecords';
@@ -36,6 +38,10 @@ export interface BatchJobOptions {
   /** The usage meter: told the job's usage (batch rates) the first time its results are read. */
   onUsage?: UsageListener;
   now?: () => number;
+  /** Which window follows each job (every window resumes them all); absent: this one follows every job. */
+  leases?: FollowLeases;
+  /** How often a held lease is renewed and a free or stale one looked for (default 60 s). */
+  leaseRenewMs?: number;
 }
 
 /**
@@ -56,13 +62,24 @@ export class BatchJobService implements vscode.Disposable {
   /** Callers of checkNow() waiting for a job's check to end (its poll sleeps again or ends). */
   private readonly checked = new Map<string, Array<() => void>>();
   private disposed = false;
+  private readonly leases: JobLeases;
 
   constructor(
     private readonly memento: vscode.Memento,
     private readonly inference: InferenceConnection,
     private readonly logger: Logger,
     private readonly options: BatchJobOptions,
-  ) {}
+  ) {
+    this.leases = new JobLeases(options.leases, logger, {
+      following: () => [...this.following.keys()],
+      stop: (jobId) => this.following.get(jobId)?.abort(),
+      lookAgain: () => {
+        for (const job of this.jobs()) if (!jobEnded(job)) this.follow(job.id);
+      },
+      jobs: () => this.jobs(),
+      changed: () => this.changed.fire(),
+    }, options.leaseRenewMs);
+  }
 
   jobs(): readonly BatchJobRecord[] {
     const stored = this.memento.get<unknown>(STORAGE_KEY);
@@ -90,9 +107,20 @@ export class BatchJobService implements vscode.Disposable {
     return true;
   }
 
-  /** Follows every job that has not ended (on activation: nothing is sent when there is none). */
+  /** Follows every job that has not ended (on activation: nothing is sent when there is none); in one window only, its lease's holder. */
   resume(): void {
+    this.leases.prune();
     for (const job of this.jobs()) if (!jobEnded(job)) this.follow(job.id);
+  }
+
+  /** Whether this window follows the job now (holds its lease, when windows share them). */
+  isFollowing(jobId: string): boolean {
+    return this.following.has(jobId);
+  }
+
+  /** What every lease renewal does, now: renews this window's leases, takes free or stale ones, shows others' changes. */
+  lookAgainNow(): Promise<void> {
+    return this.leases.tend();
   }
 
   /** Reads every followed batch now instead of at its next poll. */
@@ -237,6 +265,8 @@ export class BatchJobService implements vscode.Disposable {
     const controller = new AbortController();
     this.following.set(jobId, controller);
     void (async () => {
+      // Another window follows it (and acts on its end); this one looks again at its lease's renewal.
+      if (!(await this.leases.take(jobId)) || controller.signal.aborted) return;
       const job = this.job(jobId);
       for (const part of job?.parts ?? []) {
         if (FINAL_STATUSES.has(part.status)) continue;
@@ -268,7 +298,7 @@ export class BatchJobService implements vscode.Disposable {
         }
       }
       const final = this.job(jobId);
-      if (!final || this.disposed) return;
+      if (!final || this.disposed || !(await this.leases.stillHeld(jobId)) || controller.signal.aborted) return;
       if (final.kind === undefined) this.finished.fire(final);
       else if (this.kinds.has(final.kind)) this.kinds.get(final.kind)?.finished(final);
       else this.logger.warn(`Batch job ${final.id} of kind ${final.kind} ended, and no feature reads that kind.`);
@@ -313,6 +343,7 @@ export class BatchJobService implements vscode.Disposable {
 
   dispose(): void {
     this.disposed = true;
+    this.leases.dispose();
     for (const c of this.following.values()) c.abort();
     this.following.clear();
     this.pollNow();

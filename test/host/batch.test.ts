@@ -1,9 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { RunOutcome } from '../../src/features/batch/register';
+import { FollowLeases } from '../../src/core/inference/batch/followLease';
 import { silentLogger } from '../../src/core/log';
 import { BatchJobService, type BatchJobRecord } from '../../src/services/batchJobs';
 import { jobState } from '../../src/features/resources/batchNodes';
@@ -47,7 +48,7 @@ describe('batch: Run Prompt over Files as a batch (issue 42)', function () {
   after(async () => {
     const { api } = await stratus();
     for (const job of api.batch?.service.jobs() ?? []) await api.batch?.service.remove(job.id);
-    for (const dir of ['batch-host', 'batch-resume', 'batch-404', 'batch-retry', 'batch-cap', 'batch-ignored', 'batch-refresh', 'batch-refused']) rmSync(join(root, dir), { recursive: true, force: true });
+    for (const dir of ['batch-host', 'batch-resume', 'batch-404', 'batch-retry', 'batch-cap', 'batch-ignored', 'batch-refresh', 'batch-refused', 'batch-windows']) rmSync(join(root, dir), { recursive: true, force: true });
   });
 
   function write(relative: string, text: string): void {
@@ -130,6 +131,55 @@ describe('batch: Run Prompt over Files as a batch (issue 42)', function () {
     } finally {
       reloaded.dispose();
       for (const d of disposables) d.dispose();
+    }
+  });
+
+  it('windows sharing the stored jobs: one follows each job; a closed window\'s job is taken at once, a stale one\'s too, and the end is told once', async () => {
+    const { api } = await stratus();
+    assert.ok(api.batch);
+    write('batch-windows/a.md', '# a\n');
+    const sent = await api.batch.run({ instruction: 'Fix typos', glob: 'batch-windows/*.md', mode: 'batch' });
+    assert.ok(sent.kind === 'sent', JSON.stringify(sent));
+    // Three windows over one global storage (the stored jobs and the lease folder).
+    const memento = new MemoryMemento();
+    await memento.update('stratus.batch.jobs', api.batch.service.jobs().filter((j) => j.id === sent.jobId));
+    const dir = mkdtempSync(join(tmpdir(), 'stratus-leases-'));
+    const { deps, disposables } = testDeps('Stratus batch windows test', sandbox().apiKey);
+    const windowOf = (owner: string): { service: BatchJobService; finished: BatchJobRecord[] } => {
+      const service = new BatchJobService(memento, deps.inference, silentLogger, { tmpDir: tmpdir, leases: new FollowLeases({ dir, owner }), leaseRenewMs: 3_600_000 });
+      const finished: BatchJobRecord[] = [];
+      service.onDidFinish((job) => finished.push(job));
+      return { service, finished };
+    };
+    const [a, b, c] = [windowOf('window-a'), windowOf('window-b'), windowOf('window-c')];
+    const leaseFiles = (): string[] => readdirSync(dir).filter((f) => f.endsWith('.lease'));
+    try {
+      a.service.resume();
+      await eventually(() => Promise.resolve(a.service.isFollowing(sent.jobId) && leaseFiles().length === 1 ? true : undefined), 'window a to take the lease');
+      b.service.resume();
+      await eventually(() => Promise.resolve(b.service.isFollowing(sent.jobId) ? undefined : true), 'window b to leave the job to window a');
+      // Window a closes: its lease is given up, and window b takes the job at its next look.
+      a.service.dispose();
+      await eventually(() => Promise.resolve(leaseFiles().length === 0 ? true : undefined), 'window a to give its lease up');
+      await b.service.lookAgainNow();
+      await eventually(() => Promise.resolve(b.service.isFollowing(sent.jobId) && leaseFiles().length === 1 ? true : undefined), 'window b to take the lease');
+      // Window b stops renewing (asleep, or died): window c takes the stale lease, and b stops when it looks again.
+      const [file] = leaseFiles();
+      writeFileSync(join(dir, file ?? ''), JSON.stringify({ owner: 'window-b', renewedAt: Date.now() - 3_600_000 }));
+      c.service.resume();
+      const owner = (): unknown => (JSON.parse(readFileSync(join(dir, file ?? ''), 'utf8')) as { owner?: unknown }).owner;
+      await eventually(() => Promise.resolve(c.service.isFollowing(sent.jobId) && owner() === 'window-c' ? true : undefined), 'window c to take the stale lease');
+      await b.service.lookAgainNow();
+      await eventually(() => Promise.resolve(b.service.isFollowing(sent.jobId) ? undefined : true), 'window b to stop');
+      await complete(c.service, sent.jobId);
+      await eventually(() => Promise.resolve(c.finished.length === 1 ? true : undefined), 'window c to tell the end');
+      b.service.pollNow();
+      await b.service.lookAgainNow();
+      assert.deepEqual([a.finished.length, b.finished.length, c.finished.length], [0, 0, 1]);
+    } finally {
+      for (const w of [a, b, c]) w.service.dispose();
+      for (const d of disposables) d.dispose();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
