@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
+import { PassThrough } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { connectWithDirectDispatch } from '../../../src/mcp/dispatch';
 import { parseOptions } from '../../../src/mcp/options';
 import { createStratusMcp } from '../../../src/mcp/server';
+import { LineStdioTransport } from '../../../src/mcp/stdioTransport';
 import { AUTH_PATH, fakeJwt, Fixtures, json, jwtClaims } from '../console/helpers';
 import { sandboxEnv } from './helpers';
 import { rawHost } from './rawHost';
@@ -141,5 +143,37 @@ describe('mcp server: cancellation and close of a direct call are the SDK\'s own
       sent[direct ? 'direct' : 'sdk'] = transport.sent;
     }
     assert.deepEqual(sent, { direct: [], sdk: [] });
+  });
+
+  it('over stdio, a call of a tool that needs no console and its cancel in one chunk: not answered on either path (the cancel is handled before the call ends)', async () => {
+    const sb = await fx.sandbox({ profile: 'production' });
+    const answered: Record<string, string[]> = {};
+    for (const direct of [true, false]) {
+      const mcp = createStratusMcp(parseOptions([], sandboxEnv(sb)));
+      const input = new PassThrough();
+      const output = new PassThrough();
+      const transport = new LineStdioTransport(input, output);
+      const ids: string[] = [];
+      output.on('data', (chunk: Buffer) => {
+        for (const line of chunk.toString('utf8').split('\n')) if (line) ids.push(String((JSON.parse(line) as { id?: unknown }).id));
+      });
+      if (direct) await mcp.connect(transport);
+      else await connectWithDirectDispatch(mcp.server.server, transport);
+      const running = (mcp.server.server as unknown as { _requestHandlerAbortControllers: Map<unknown, AbortController> })._requestHandlerAbortControllers;
+      const lines = [
+        { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'list_resource_kinds' } },
+        { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5 } },
+        { jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'get_usage' } },
+        { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 6 } },
+        // Not cancelled: answered.
+        { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'list_resource_kinds' } },
+      ];
+      input.write(`${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+      while (running.size > 0 || !ids.includes('7')) await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setImmediate(resolve));
+      answered[direct ? 'direct' : 'sdk'] = ids;
+      await mcp.close();
+    }
+    assert.deepEqual(answered, { direct: ['7'], sdk: ['7'] });
   });
 });
