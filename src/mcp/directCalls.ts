@@ -132,9 +132,11 @@ export class DirectToolCalls {
     const id = request.id;
     running.set(id, controller);
     const server = this.server;
+    // As the SDK: the answer goes where the server serves when the call came, none once it closed.
+    const transport = server.transport;
     const extra: Extra = {
       signal: controller.signal,
-      sessionId: this.transport.sessionId,
+      sessionId: transport?.sessionId,
       _meta: (request.params as { _meta?: Extra['_meta'] })._meta,
       requestId: id,
       sendNotification: async (notification) => {
@@ -155,9 +157,9 @@ export class DirectToolCalls {
     } finally {
       if (running.get(id) === controller) running.delete(id);
     }
-    if (controller.signal.aborted) return;
+    if (controller.signal.aborted || !transport) return;
     this.answered++;
-    await this.transport.send({ result, jsonrpc: '2.0', id }).catch((error: unknown) => {
+    await transport.send({ result, jsonrpc: '2.0', id }).catch((error: unknown) => {
       this.transport.onerror?.(error instanceof Error ? error : new Error(String(error)));
     });
   }

@@ -1,7 +1,34 @@
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
+import { PassThrough } from 'node:stream';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { connectWithDirectDispatch } from '../../../src/mcp/dispatch';
+import { parseOptions } from '../../../src/mcp/options';
+import { createStratusMcp } from '../../../src/mcp/server';
+import { LineStdioTransport } from '../../../src/mcp/stdioTransport';
 import { AUTH_PATH, fakeJwt, Fixtures, json, jwtClaims } from '../console/helpers';
+import { sandboxEnv } from './helpers';
 import { rawHost } from './rawHost';
+
+/** A transport that records what is sent and still hands on a line read before it closed. */
+class LateTransport implements Transport {
+  onmessage?: (message: JSONRPCMessage) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  readonly sent: JSONRPCMessage[] = [];
+  start(): Promise<void> {
+    return Promise.resolve();
+  }
+  send(message: JSONRPCMessage): Promise<void> {
+    this.sent.push(message);
+    return Promise.resolve();
+  }
+  close(): Promise<void> {
+    this.onclose?.();
+    return Promise.resolve();
+  }
+}
 
 type Outcome = 'answered' | 'aborted';
 
@@ -97,5 +124,56 @@ describe('mcp server: cancellation and close of a direct call are the SDK\'s own
     const sdk = await outcomes(false, [14, 23], scenario);
     assert.deepEqual(sdk, { 10: 'answered', 12: 'answered', 13: 'answered', 14: 'aborted', 23: 'aborted' });
     assert.deepEqual(await outcomes(true, [14, 23], scenario), sdk);
+  });
+
+  it('a plain call handed on after the server closed its transport: no answer on either path (the SDK sends none once closed)', async () => {
+    const sb = await fx.sandbox({ profile: 'production' });
+    const sent: Record<string, unknown[]> = {};
+    for (const direct of [true, false]) {
+      const mcp = createStratusMcp(parseOptions([], sandboxEnv(sb)));
+      const transport = new LateTransport();
+      if (direct) await mcp.connect(transport);
+      else await connectWithDirectDispatch(mcp.server.server, transport);
+      const running = (mcp.server.server as unknown as { _requestHandlerAbortControllers: Map<unknown, AbortController> })._requestHandlerAbortControllers;
+      await mcp.close();
+      transport.onmessage?.({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_resource_kinds' } });
+      // The call ran (its controller is gone once its handler is done), then whatever it sends is sent.
+      while (running.size > 0) await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setImmediate(resolve));
+      sent[direct ? 'direct' : 'sdk'] = transport.sent;
+    }
+    assert.deepEqual(sent, { direct: [], sdk: [] });
+  });
+
+  it('over stdio, a call of a tool that needs no console and its cancel in one chunk: not answered on either path (the cancel is handled before the call ends)', async () => {
+    const sb = await fx.sandbox({ profile: 'production' });
+    const answered: Record<string, string[]> = {};
+    for (const direct of [true, false]) {
+      const mcp = createStratusMcp(parseOptions([], sandboxEnv(sb)));
+      const input = new PassThrough();
+      const output = new PassThrough();
+      const transport = new LineStdioTransport(input, output);
+      const ids: string[] = [];
+      output.on('data', (chunk: Buffer) => {
+        for (const line of chunk.toString('utf8').split('\n')) if (line) ids.push(String((JSON.parse(line) as { id?: unknown }).id));
+      });
+      if (direct) await mcp.connect(transport);
+      else await connectWithDirectDispatch(mcp.server.server, transport);
+      const running = (mcp.server.server as unknown as { _requestHandlerAbortControllers: Map<unknown, AbortController> })._requestHandlerAbortControllers;
+      const lines = [
+        { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'list_resource_kinds' } },
+        { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5 } },
+        { jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'get_usage' } },
+        { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 6 } },
+        // Not cancelled: answered.
+        { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'list_resource_kinds' } },
+      ];
+      input.write(`${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+      while (running.size > 0 || !ids.includes('7')) await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setImmediate(resolve));
+      answered[direct ? 'direct' : 'sdk'] = ids;
+      await mcp.close();
+    }
+    assert.deepEqual(answered, { direct: ['7'], sdk: ['7'] });
   });
 });
