@@ -64,8 +64,13 @@ function leastTime(text: string, rounds: number): number {
 
 /** 8 KB and 64 KB: the texts stay small enough for the engine's ordinary heap (larger ones skew the times). */
 const SMALL = 8 * 1024;
-/** Linear work gives about 8 (cache and collector effects add a little); quadratic 64, cubic 512. */
-const MAX_GROWTH = 24;
+/**
+ * Linear work gives about 8, quadratic 64, cubic 512. Linear work can read up to ~30 here: V8 puts
+ * an array of more than ~16,000 elements (the lines of a file of one- or two-character lines) in its
+ * large-object space, where every line stored costs ~4x more (measured: `split` at 8 KB and 64 KB of
+ * `\n"` lines, 6 and 25 ns a character, then flat to 256 KB). The bound is growth.ts' default.
+ */
+const MAX_GROWTH = 40;
 
 /** The time at 8n over the time at n for one shape: the least of up to three tries (a busy machine inflates one, not all). */
 function growth(shape: Shape): number {
@@ -82,14 +87,14 @@ function growth(shape: Shape): number {
 describe('properties: customization parsers grow linearly on hostile files (issue 40)', function () {
   this.timeout(120_000);
 
-  it('each shape the reviews measured: the work at 8n is at most 24 times the work at n', () => {
+  it('each shape the reviews measured: the work at 8n is at most 40 times the work at n', () => {
     for (const shape of MEASURED) {
       const ratio = growth(shape);
       assert.ok(ratio < MAX_GROWTH, `${JSON.stringify(shape.unit)} after ${JSON.stringify(shape.prefix)}: ${ratio.toFixed(1)}x the work for 8x the size`);
     }
   });
 
-  it('generated hostile files: the work at 8n is at most 24 times the work at n', () => {
+  it('generated hostile files: the work at 8n is at most 40 times the work at n', () => {
     check(
       fc.property(generated, (shape) => {
         const ratio = growth(shape);
