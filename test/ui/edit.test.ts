@@ -68,6 +68,10 @@ describe('UI: Edit with Instruction', function () {
     await page.keyboard.type(CODE.join('\n'));
     await selectFirstFunction(page);
     await control('/latency', { ms: 0, chunkDelayMs: 300, pathPrefix: '/v1/chat' });
+    // The rewrite stays streaming until Esc: its 69 chunks stop after 60, well after the renamed
+    // line (seen by chunk ~35). VS Code draws the "Stratus is editing" lens only once the document
+    // has been still for a moment; on a loaded machine the stream used to end before that.
+    await control('/stream-fault', { kind: 'stall', afterChunks: 60, pathPrefix: '/v1/chat' });
     await page.keyboard.press('ControlOrMeta+Alt+Shift+E');
     const input = page.locator('.quick-input-widget input').first();
     await input.waitFor({ timeout: 10_000 });
