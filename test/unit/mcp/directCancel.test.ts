@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import type { ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -7,8 +6,9 @@ import { connectWithDirectDispatch } from '../../../src/mcp/dispatch';
 import { parseOptions } from '../../../src/mcp/options';
 import { createStratusMcp } from '../../../src/mcp/server';
 import { LineStdioTransport } from '../../../src/mcp/stdioTransport';
-import { AUTH_PATH, fakeJwt, Fixtures, json, jwtClaims } from '../console/helpers';
+import { Fixtures } from '../console/helpers';
 import { sandboxEnv } from './helpers';
+import { holdingConsole } from './holdingConsole';
 import { rawHost } from './rawHost';
 
 /** A transport that records what is sent and still hands on a line read before it closed. */
@@ -47,26 +47,8 @@ describe('mcp server: cancellation and close of a direct call are the SDK\'s own
    * console request aborted. The pages in `cancelled` are released only once aborted.
    */
   async function outcomes(direct: boolean, cancelled: number[], scenario: (h: { call: (id: number | string, limit: number, meta?: unknown) => Promise<void>; cancel: (params: unknown) => Promise<void>; ping: () => Promise<void> }) => Promise<void>) {
-    const held = new Map<string, () => void>();
-    const aborted = new Set<string>();
-    let seen: () => void = () => undefined;
-    const stub = await fx.stub((req, res: ServerResponse) => {
-      if (req.path === AUTH_PATH) {
-        res.end(fakeJwt(jwtClaims()));
-        return;
-      }
-      const limit = req.query.get('limit') ?? '';
-      res.on('close', () => {
-        if (!res.writableEnded) aborted.add(limit);
-        seen();
-      });
-      held.set(limit, () => json(res, 200, { items: [{ id: `vm-${limit}`, name: 'one' }], total: 1 }));
-      seen();
-    });
+    const { stub, held, aborted, until } = await holdingConsole(fx);
     const host = await rawHost({ STRATUS_CONSOLE_BASE_URL: stub.url, STRATUS_PAT_ID: 'id', STRATUS_PAT_SECRET: 'stub-secret-not-real' }, direct);
-    const until = async (done: () => boolean): Promise<void> => {
-      while (!done()) await new Promise<void>((resolve) => (seen = resolve));
-    };
     const ids = new Map<string, number | string>();
     let pings = 0;
     try {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import type { ServerResponse } from 'node:http';
 import fc from 'fast-check';
-import { AUTH_PATH, fakeJwt, Fixtures, json, jwtClaims, type Stub } from '../console/helpers';
+import { Fixtures } from '../console/helpers';
 import { checkAsync } from '../properties/harness';
+import { holdingConsole } from './holdingConsole';
 import { rawHost } from './rawHost';
 
 type Id = number | string;
@@ -45,25 +45,7 @@ describe('mcp server: cancellation of direct calls, as a property (ids reused, c
   afterEach(() => fx.closeAll());
 
   it('every sequence of calls, cancels, refused calls and pings: each call answered or aborted as the SDK does it, on both paths', async () => {
-    const held = new Map<string, () => void>();
-    const aborted = new Set<string>();
-    let seen: () => void = () => undefined;
-    const stub: Stub = await fx.stub((req, res: ServerResponse) => {
-      if (req.path === AUTH_PATH) {
-        res.end(fakeJwt(jwtClaims()));
-        return;
-      }
-      const limit = req.query.get('limit') ?? '';
-      res.on('close', () => {
-        if (!res.writableEnded) aborted.add(limit);
-        seen();
-      });
-      held.set(limit, () => json(res, 200, { items: [{ id: `vm-${limit}`, name: 'one' }], total: 1 }));
-      seen();
-    });
-    const until = async (done: () => boolean): Promise<void> => {
-      while (!done()) await new Promise<void>((resolve) => (seen = resolve));
-    };
+    const { stub, held, aborted, until } = await holdingConsole(fx);
 
     /** Runs `ops` on a fresh server (with the direct path or without), each call's page being its number. */
     async function outcomes(direct: boolean, ops: readonly Op[]): Promise<Record<string, 'answered' | 'aborted'>> {
